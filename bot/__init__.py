@@ -1,0 +1,1 @@
+"""Telegram bot on aiogram 3 (issue 4)."""

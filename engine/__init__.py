@@ -1,0 +1,38 @@
+"""The Durak rules engine: pure Python, deterministic, no I/O.
+
+>>> from engine import Rules, State
+>>> game = State(Rules(players=2, deck=36), seed=7)
+>>> events = game.apply(game.timeout_actions()[0])
+"""
+
+from .actions import Action, IllegalAction
+from .cards import CARDS, Card
+from .events import BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
+from .rules import Mode, Rules, Speed, ThrowIn
+from .serialize import replay
+from .state import State, Turn
+from .view import View, make_view
+
+__all__ = [
+    "CARDS",
+    "Action",
+    "BoutEnded",
+    "Card",
+    "Drew",
+    "Event",
+    "GameOver",
+    "Idle",
+    "IllegalAction",
+    "Left",
+    "Mode",
+    "Outcome",
+    "Played",
+    "Rules",
+    "Speed",
+    "State",
+    "ThrowIn",
+    "Turn",
+    "View",
+    "make_view",
+    "replay",
+]

@@ -1,0 +1,129 @@
+"""Actions: small immutable values with a compact ASCII text form.
+
+Text forms (the seat is kept apart, so the text fits into callback data)::
+
+    a 7S 7H   open a bout with one or more cards of one rank
+    t 7D      throw in one card
+    d 9H>7H   defend: beat 7H with 9H
+    x 7C      transfer the bout with 7C (perevodnoy)
+    take      «Беру»      done   «Бито»      pass   «Пас»
+    quit      «Сдаться»   back   «Вернуть управление» after a bot took over
+
+A logged action is ``"<seat> <text>"``, e.g. ``"1 d 9H>7H"``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import CARDS, Card
+
+OPEN = "a"
+THROW = "t"
+BEAT = "d"
+TRANSFER = "x"
+TAKE = "take"
+DONE = "done"
+PASS = "pass"
+QUIT = "quit"
+BACK = "back"
+
+CARD_KINDS = (OPEN, THROW, BEAT, TRANSFER)
+WORD_KINDS = (TAKE, DONE, PASS, QUIT, BACK)
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why."""
+
+
+class Action(NamedTuple):
+    seat: int
+    kind: str
+    cards: tuple[Card, ...] = ()
+    target: Card | None = None  # the attack card a BEAT covers
+
+    @property
+    def text(self) -> str:
+        kind = self.kind
+        if kind == BEAT:
+            return f"d {self.cards[0]}>{self.target}"
+        if kind in CARD_KINDS:
+            return kind + " " + " ".join(map(str, self.cards))
+        return kind
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.text}"
+
+    @classmethod
+    def from_text(cls, seat: int, text: str) -> Action:
+        """Parse the seat-less text form; raises ``ValueError`` when malformed."""
+        kind, _, rest = text.strip().partition(" ")
+        rest = rest.strip()
+        if kind in WORD_KINDS:
+            if rest:
+                raise ValueError(f"{kind!r} takes no cards: {text!r}")
+            return cls(seat, kind)
+        if kind == BEAT:
+            beater, sep, target = rest.partition(">")
+            if not sep:
+                raise ValueError(f"a defence looks like 'd 9H>7H', not {text!r}")
+            return cls(seat, BEAT, (Card.parse(beater),), Card.parse(target))
+        if kind in (THROW, TRANSFER):
+            parts = rest.split()
+            if len(parts) != 1:
+                raise ValueError(f"{kind!r} takes exactly one card: {text!r}")
+            return cls(seat, kind, (Card.parse(parts[0]),))
+        if kind == OPEN:
+            cards = tuple(sorted(Card.parse(p) for p in rest.split()))
+            if not cards:
+                raise ValueError(f"an attack needs at least one card: {text!r}")
+            return cls(seat, OPEN, cards)
+        raise ValueError(f"unknown action {text!r}")
+
+    @classmethod
+    def parse(cls, logged: str) -> Action:
+        """Parse the logged form ``"<seat> <text>"``."""
+        seat, _, text = logged.strip().partition(" ")
+        if not seat.isdigit():
+            raise ValueError(f"a logged action starts with its seat: {logged!r}")
+        return cls.from_text(int(seat), text)
+
+
+MAX_SEATS = 6
+
+
+def _subsets(suits: int) -> list[int]:
+    """Non-empty subsets of a 4-bit suit mask, smallest first."""
+    subs = []
+    sub = suits
+    while sub:
+        subs.append(sub)
+        sub = (sub - 1) & suits
+    return sorted(subs, key=lambda m: (m.bit_count(), m))
+
+
+def _openings(seat: int, rank: int) -> tuple[tuple[Action, ...], ...]:
+    return tuple(
+        tuple(
+            Action(seat, OPEN, tuple(CARDS[4 * rank + s] for s in range(4) if sub >> s & 1))
+            for sub in _subsets(suits)
+        )
+        for suits in range(16)
+    )
+
+
+# Every card action made once, so that listing legal actions allocates nothing.
+# OPENINGS[seat][rank][suits] lists the openings with those cards of one rank,
+# fewest cards first; BEATS[seat][target][beater] is "d beater>target".
+THROWS = tuple(tuple(Action(s, THROW, (c,)) for c in CARDS) for s in range(MAX_SEATS))
+TRANSFERS = tuple(tuple(Action(s, TRANSFER, (c,)) for c in CARDS) for s in range(MAX_SEATS))
+BEATS = tuple(
+    tuple(tuple(Action(s, BEAT, (b,), t) for b in CARDS) for t in CARDS) for s in range(MAX_SEATS)
+)
+OPENINGS = tuple(tuple(_openings(s, r) for r in range(13)) for s in range(MAX_SEATS))
+# How many subsets of a suit mask have at most ``limit`` cards: SUBSETS_UP_TO[suits][limit].
+SUBSETS_UP_TO = tuple(
+    tuple(sum(1 for m in _subsets(suits) if m.bit_count() <= k) for k in range(7))
+    for suits in range(16)
+)
+WORDS = {k: tuple(Action(s, k) for s in range(MAX_SEATS)) for k in WORD_KINDS}

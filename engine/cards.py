@@ -1,0 +1,112 @@
+"""Cards as small ints and card sets as bit masks.
+
+A card is ``rank * 4 + suit``: rank 0..12 stands for 2..A, suit 0..3 for
+♠ ♣ ♦ ♥ (the tie-break order of RULES §3). So the lowest set bit of a mask is
+the lowest card, ties broken by suit, and one rank is four adjacent bits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+SUITS = "SCDH"
+SUIT_SYMBOLS = "♠♣♦♥"
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RU_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К", "Т")
+EN_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+# Lowest rank of each deck size: 24 cards are 9..A, 36 are 6..A, 52 are 2..A.
+DECK_LOW_RANK = {24: 7, 36: 4, 52: 0}
+
+RANK_MASK = tuple(0xF << (4 * r) for r in range(13))
+SUIT_MASK = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+
+
+class Card(int):
+    """One card; an ``int`` so that it works in masks, sorts and hashes as one."""
+
+    __slots__ = ()
+
+    @property
+    def rank(self) -> int:
+        return self >> 2
+
+    @property
+    def suit(self) -> int:
+        return self & 3
+
+    @property
+    def bit(self) -> int:
+        return 1 << self
+
+    def __str__(self) -> str:
+        return RANKS[self >> 2] + SUITS[self & 3]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def label(self, lang: str = "ru") -> str:
+        """``7♠``, ``10♥``, ``Д♦`` (Russian) or ``Q♦`` (English)."""
+        ranks = RU_RANKS if lang == "ru" else EN_RANKS
+        return ranks[self >> 2] + SUIT_SYMBOLS[self & 3]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """``"10S"`` -> the ten of spades. Raises ``ValueError`` on bad text."""
+        text = text.strip().upper()
+        rank, suit = text[:-1], text[-1:]
+        if rank not in RANKS or not suit or suit not in SUITS:
+            raise ValueError(f"not a card: {text!r} (expected e.g. 7S, 10H, QD, AC)")
+        return CARDS[RANKS.index(rank) * 4 + SUITS.index(suit)]
+
+
+CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
+
+
+def deck_mask(size: int) -> int:
+    """All cards of a 24, 36 or 52 card deck."""
+    return ((1 << 52) - 1) & ~((1 << (4 * DECK_LOW_RANK[size])) - 1)
+
+
+def deck_cards(size: int) -> list[Card]:
+    return list(CARDS[4 * DECK_LOW_RANK[size] :])
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def iter_mask(mask: int) -> Iterator[Card]:
+    """Cards of a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield CARDS[low.bit_length() - 1]
+        mask ^= low
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """Cards of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
+def lowest(mask: int) -> Card:
+    return CARDS[(mask & -mask).bit_length() - 1]
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """``"7S 10H"`` or ``["7S", "10H"]`` -> cards."""
+    items = text.split() if isinstance(text, str) else list(text)
+    return [Card.parse(t) for t in items]
+
+
+def sort_for_hand(cards: Iterable[Card], trump: int | None) -> list[Card]:
+    """By suit (♠ ♣ ♦ ♥), then rank, with trumps last: the order of a hand."""
+    return sorted(cards, key=lambda c: (c.suit == trump, c.suit, c.rank))

@@ -1,0 +1,83 @@
+"""What one seat, or a spectator, may know (RULES §11).
+
+A view holds no hidden card: one's own hand, the public cards (trump card,
+table, discard) and the cards publicly known to be in other hands (taken from
+the table, the lowest trump shown at the opening, the face-up trump card
+once someone holds it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import Card, cards_of
+from .events import Outcome
+from .rules import Rules
+from .state import State, Turn
+
+
+@dataclass(frozen=True)
+class View:
+    rules: Rules
+    seat: int | None  # None for a spectator
+    hand: tuple[Card, ...]  # empty for a spectator
+    hand_sizes: tuple[int, ...]
+    known: tuple[tuple[Card, ...], ...]  # per seat: cards everyone knows it holds
+    trump_card: Card
+    trump: int  # the trump suit
+    stock_size: int
+    discard: tuple[Card, ...]  # every discarded card was shown when played
+    table: tuple[tuple[Card, Card | None], ...]  # (attack, defence or None)
+    opener: int
+    attacker: int
+    defender: int
+    limit: int  # attack cards allowed in this bout
+    taking: bool  # the defender said «Беру»
+    said: tuple[int, ...]  # seats that said «Бито»/«Пас» since the last new card
+    throwers: tuple[int, ...]  # seats that may throw in against the defender
+    shown: Card | None  # the lowest trump shown at the opening
+    places: tuple[int, ...]  # 0 while in the game
+    missed: tuple[int, ...]  # attack/defence timeouts in a row
+    turn: Turn | None
+    legal: tuple[Action, ...]  # what this seat may do now
+    history: tuple[Action, ...]
+    outcome: Outcome | None
+
+    @property
+    def in_game(self) -> tuple[int, ...]:
+        return tuple(s for s, p in enumerate(self.places) if not p)
+
+
+def make_view(state: State, seat: int | None = None) -> View:
+    """The view of ``seat``; ``None`` gives the public view for spectators."""
+    n = state.n
+    if seat is not None and not 0 <= seat < n:
+        raise ValueError(f"there is no seat {seat}")
+    hands = state.hands
+    return View(
+        rules=state.rules,
+        seat=seat,
+        hand=cards_of(hands[seat]) if seat is not None else (),
+        hand_sizes=tuple(h.bit_count() for h in hands),
+        known=tuple(cards_of(k & h) for k, h in zip(state.known, hands, strict=True)),
+        trump_card=state.trump_card,
+        trump=state.trump,
+        stock_size=len(state.stock),
+        discard=cards_of(state.discard),
+        table=tuple(state.table),
+        opener=state.opener,
+        attacker=state.attacker,
+        defender=state.defender,
+        limit=state.limit,
+        taking=state.taking,
+        said=tuple(s for s in range(n) if state.said >> s & 1),
+        throwers=tuple(s for s in range(n) if state.throwers >> s & 1),
+        shown=state.shown,
+        places=tuple(state.place),
+        missed=tuple(state.missed),
+        turn=state.turn(),
+        legal=tuple(state.legal_actions(seat)) if seat is not None else (),
+        history=tuple(state.history),
+        outcome=state.outcome,
+    )

@@ -1,0 +1,1 @@
+"""Message catalogs: ru (default) and en (issue 4)."""

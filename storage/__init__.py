@@ -1,0 +1,1 @@
+"""Storage: aiosqlite schema, migrations and repositories (issue 3)."""
