@@ -8,9 +8,10 @@
 from .actions import Action, IllegalAction
 from .cards import CARDS, Card
 from .events import BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
+from .legal import Turn
 from .rules import Mode, Rules, Speed, ThrowIn
 from .serialize import replay
-from .state import State, Turn
+from .state import State
 from .view import View, make_view
 
 __all__ = [

@@ -45,7 +45,7 @@ class Action(NamedTuple):
     @property
     def text(self) -> str:
         kind = self.kind
-        if kind == BEAT:
+        if kind == BEAT and self.cards:
             return f"d {self.cards[0]}>{self.target}"
         if kind in CARD_KINDS:
             return kind + " " + " ".join(map(str, self.cards))
@@ -121,9 +121,14 @@ BEATS = tuple(
     tuple(tuple(Action(s, BEAT, (b,), t) for b in CARDS) for t in CARDS) for s in range(MAX_SEATS)
 )
 OPENINGS = tuple(tuple(_openings(s, r) for r in range(13)) for s in range(MAX_SEATS))
-# How many subsets of a suit mask have at most ``limit`` cards: SUBSETS_UP_TO[suits][limit].
-SUBSETS_UP_TO = tuple(
-    tuple(sum(1 for m in _subsets(suits) if m.bit_count() <= k) for k in range(7))
-    for suits in range(16)
+# OPENINGS_UP_TO[limit][seat][rank][suits]: those of OPENINGS with at most ``limit`` cards.
+OPENINGS_UP_TO = tuple(
+    tuple(
+        tuple(
+            tuple(tuple(o for o in row if len(o.cards) <= limit) for row in rank) for rank in seat
+        )
+        for seat in OPENINGS
+    )
+    for limit in range(7)
 )
 WORDS = {k: tuple(Action(s, k) for s in range(MAX_SEATS)) for k in WORD_KINDS}

@@ -63,6 +63,19 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 
 
+def beat_masks(trump: int) -> tuple[int, ...]:
+    """For every card, the mask of the cards that beat it when ``trump`` is the trump suit."""
+    out = []
+    for c in range(52):
+        rank, suit = c >> 2, c & 3
+        higher = SUIT_MASK[suit] & ~((1 << (4 * rank + 4)) - 1)
+        out.append(higher if suit == trump else higher | SUIT_MASK[trump])
+    return tuple(out)
+
+
+BEAT_MASKS = tuple(beat_masks(t) for t in range(4))  # BEAT_MASKS[trump][card]
+
+
 def deck_mask(size: int) -> int:
     """All cards of a 24, 36 or 52 card deck."""
     return ((1 << 52) - 1) & ~((1 << (4 * DECK_LOW_RANK[size])) - 1)

@@ -1,7 +1,7 @@
 """``durak``: play in the terminal against simple computer players, or simulate games.
 
-    durak play --players 3 --mode perevodnoy
-    durak simulate 1000 --players 4 --teams --policy greedy
+durak play --players 3 --mode perevodnoy
+durak simulate 1000 --players 4 --teams --policy greedy
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def state_to_dict(s: State) -> dict[str, Any]:
 
 
 def state_from_dict(data: dict[str, Any]) -> State:
-    from .state import _BEATS, State
+    from .state import State
 
     if data.get("format") != FORMAT:
         raise ValueError(f"unsupported snapshot format {data.get('format')!r}")
@@ -68,11 +68,11 @@ def state_from_dict(data: dict[str, Any]) -> State:
         [Card.parse(c) for c in data["stock"]],
         Card.parse(data["trump_card"]),
     )
-    s.beats = _BEATS[s.trump]
     s.discard = _mask(data["discard"])
     s.known = [_mask(k) for k in data["known"]]
     s.shown = None if data["shown"] is None else Card.parse(data["shown"])
     s.place = list(data["place"])
+    s.out = sum(1 << i for i, p in enumerate(s.place) if p)
     s.missed = list(data["missed"])
     s.bito_seen = data["bito_seen"]
     s.opener, s.attacker, s.defender = data["opener"], data["attacker"], data["defender"]

@@ -1,69 +1,37 @@
 """The position of one game and the rules that move it on (RULES §4-8).
 
 Hands, the table and the discard are bit masks of cards (see ``cards``), so
-the hot path of ``legal_actions`` and ``apply`` is integer arithmetic.
+the hot path of ``legal_actions`` and ``apply`` is integer arithmetic. Seats
+are bit masks too (``out``, ``partners``, ``said``, ``throwers``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from .actions import (
-    BACK,
-    BEAT,
-    BEATS,
-    DONE,
-    OPEN,
-    OPENINGS,
-    PASS,
-    QUIT,
-    SUBSETS_UP_TO,
-    TAKE,
-    THROW,
-    THROWS,
-    TRANSFER,
-    TRANSFERS,
-    WORDS,
-    Action,
-    IllegalAction,
-)
-from .cards import CARDS, RANK_MASK, SUIT_MASK, Card, cards_of, lowest
+from .actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, TAKE, THROW, TRANSFER, Action
+from .cards import BEAT_MASKS, CARDS, RANK_MASK, Card
 from .deal import HAND_SIZE, deal, first_attacker
 from .events import BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
+from .legal import MISSES_TO_IDLE, Turn, check
+from .legal import legal_actions as _legal_actions
+from .legal import timeout_actions as _timeout_actions
 from .rules import Rules, ThrowIn
 
 if TYPE_CHECKING:
     from .view import View
 
-MISSES_TO_IDLE = 2  # attack/defence timeouts in a row that hand a seat to a bot
 _DEFENCE = (BEAT, TRANSFER, TAKE)
-
-
-class Turn(NamedTuple):
-    """Who the game waits for and with which clock (RULES §8).
-
-    ``kind`` is ``"attack"`` (open a bout), ``"defend"`` or ``"throw"`` (the
-    throwers decide whether to add cards after everything is beaten or after
-    «Беру»). While the defender defends, throwers may also add cards, but
-    nobody waits for them.
-    """
-
-    kind: str
-    seats: tuple[int, ...]
-
-
-def beat_masks(trump: int) -> tuple[int, ...]:
-    """For every card, the mask of the cards that beat it."""
-    out = []
-    for c in range(52):
-        rank, suit = c >> 2, c & 3
-        higher = SUIT_MASK[suit] & ~((1 << (4 * rank + 4)) - 1)
-        out.append(higher if suit == trump else higher | SUIT_MASK[trump])
-    return tuple(out)
-
-
-_BEATS = tuple(beat_masks(t) for t in range(4))
+# Hot-path events are built by tuple.__new__, a C call, not the NamedTuple's Python one.
+_event = tuple.__new__
+# _CLOCKWISE[n][seat]: the n seats clockwise from ``seat``.
+_CLOCKWISE = tuple(tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(7))
+# _DRAW_ORDER[n][opener][defender]: who draws, in order: the defender last.
+_DRAW_ORDER = tuple(
+    tuple(tuple((*(s for s in way if s != d), d) for d in range(n)) for way in ways)
+    for n, ways in enumerate(_CLOCKWISE)
+)
 
 
 class State:
@@ -87,7 +55,9 @@ class State:
         "missed",
         "n",
         "opener",
+        "out",
         "outcome",
+        "partners",
         "place",
         "rules",
         "said",
@@ -96,6 +66,7 @@ class State:
         "stock",
         "taking",
         "throwers",
+        "transfers",
         "trump",
         "trump_card",
         "unbeaten",
@@ -103,6 +74,8 @@ class State:
     rules: Rules
     seed: int
     n: int
+    partners: tuple[int, ...]  # per seat: its team as a mask of seats (itself included)
+    transfers: bool  # perevodnoy
     hands: list[int]  # one mask per seat
     stock: list[int]  # drawn from the end; stock[0] is the face-up trump card
     trump_card: Card
@@ -112,6 +85,7 @@ class State:
     known: list[int]  # per seat: cards shown to be in that hand (intersect with hands)
     shown: Card | None  # the lowest trump shown at the opening
     place: list[int]  # 0 while in the game
+    out: int  # the seats with a place, as a mask: all of them once the game is over
     missed: list[int]
     bito_seen: bool  # a bout has ended in «Бито»: the cap is 6 from now on
     history: list[Action]
@@ -173,15 +147,19 @@ class State:
         self.rules = rules
         self.seed = seed
         self.n = n
+        teams = [sum(1 << s for s in range(t, n, 2)) for t in (0, 1)]
+        self.partners = tuple(teams[s % 2] if rules.teams else 1 << s for s in range(n))
+        self.transfers = rules.transfer
         self.hands = hands
         self.stock = stock
         self.trump_card = CARDS[trump_card]
         self.trump = trump_card & 3
-        self.beats = _BEATS[self.trump]
+        self.beats = BEAT_MASKS[self.trump]
         self.discard = 0
         self.known = [0] * n
         self.shown = None
         self.place = [0] * n
+        self.out = 0
         self.missed = [0] * n
         self.bito_seen = False
         self.history = []
@@ -193,8 +171,9 @@ class State:
     def _start_bout(self, opener: int) -> None:
         self.opener = self.attacker = opener
         self.defender = d = self._next_opponent(opener)
-        self.cap = 6 if self.bito_seen or not self.rules.first_bout_cap_5 else 5
-        self.limit = min(self.cap, self.hands[d].bit_count())
+        self.cap = cap = 6 if self.bito_seen or not self.rules.first_bout_cap_5 else 5
+        held = self.hands[d].bit_count()
+        self.limit = cap if cap < held else held
         self.att = []
         self.dfn = []
         self.unbeaten = 0
@@ -204,42 +183,32 @@ class State:
         self.throwers = self._throw_rights(d)
 
     def _next_active(self, seat: int) -> int:
-        n, place = self.n, self.place
-        s = (seat + 1) % n
-        while place[s]:
-            s = (s + 1) % n
-        return s
+        """The next player clockwise still in the game (``seat`` itself if alone)."""
+        out = self.out
+        for s in _CLOCKWISE[self.n][seat][1:]:
+            if not out >> s & 1:
+                return s
+        return seat
 
     def _next_opponent(self, seat: int) -> int:
         """The next player clockwise still in the game, passing over partners."""
-        rules, n, place = self.rules, self.n, self.place
-        team = rules.team(seat)
-        s = (seat + 1) % n
-        while place[s] or rules.team(s) == team:
-            s = (s + 1) % n
-            if s == seat:
-                raise RuntimeError("no opponent left")
-        return s
+        skip = self.out | self.partners[seat]
+        for s in _CLOCKWISE[self.n][seat]:
+            if not skip >> s & 1:
+                return s
+        raise RuntimeError("no opponent left")
 
     def _throw_rights(self, d: int) -> int:
         """Bit mask of the seats that may throw in against defender ``d``."""
-        rules, n, place = self.rules, self.n, self.place
-        if rules.throw_in is ThrowIn.NEIGHBORS:
-            left = self._next_active(d)
+        seats = ((1 << self.n) - 1) & ~self.out & ~self.partners[d]
+        if self.rules.throw_in is ThrowIn.NEIGHBORS:
             right = d
-            for _ in range(n):
-                right = (right - 1) % n
-                if not place[right]:
+            for s in reversed(_CLOCKWISE[self.n][d]):
+                if not self.out >> s & 1:
+                    right = s
                     break
-            seats: Iterable[int] = {left, right}
-        else:
-            seats = range(n)
-        team = rules.team(d)
-        mask = 0
-        for s in seats:
-            if s != d and not place[s] and rules.team(s) != team:
-                mask |= 1 << s
-        return mask
+            seats &= 1 << self._next_active(d) | 1 << right
+        return seats
 
     def _waiting(self) -> tuple[int, ...]:
         """Throwers who hold cards and have not said «Бито»/«Пас» yet."""
@@ -247,43 +216,33 @@ class State:
         hands = self.hands
         return tuple(s for s in range(self.n) if free >> s & 1 and hands[s])
 
-    def _anyone_waiting(self) -> bool:
-        free = self.throwers & ~self.said
-        hands = self.hands
-        while free:
-            low = free & -free
-            if hands[low.bit_length() - 1]:
-                return True
-            free ^= low
-        return False
-
     def _settle(self, events: list[Event]) -> None:
         """End the bout if nothing more can happen in it (RULES §4)."""
-        if self.taking:
-            if len(self.att) >= self.limit or not self._anyone_waiting():
-                self._end_bout(events, taken=True)
-        elif not self.unbeaten and (
-            len(self.att) >= self.limit
-            or not self.hands[self.defender]
-            or not self._anyone_waiting()
-        ):
-            self._end_bout(events, taken=False)
+        if self.unbeaten and not self.taking:
+            return
+        if len(self.att) < self.limit and (self.taking or self.hands[self.defender]):
+            free, hands = self.throwers & ~self.said, self.hands
+            while free:
+                low = free & -free
+                if hands[low.bit_length() - 1]:
+                    return  # a thrower with cards has not decided yet
+                free ^= low
+        self._end_bout(events, taken=self.taking)
 
     def _end_bout(self, events: list[Event], *, taken: bool) -> None:
         d = self.defender
+        cards = self.att + ([c for c in self.dfn if c >= 0] if taken else self.dfn)
+        cards.sort()
         table = 0
-        for c in self.att:
+        for c in cards:
             table |= 1 << c
-        for c in self.dfn:
-            if c >= 0:
-                table |= 1 << c
         if taken:
             self.hands[d] |= table
             self.known[d] |= table
         else:
             self.discard |= table
             self.bito_seen = True
-        events.append(BoutEnded(taken, d, cards_of(table)))
+        events.append(_event(BoutEnded, (taken, d, tuple(map(CARDS.__getitem__, cards)))))
         self.att = []
         self.dfn = []
         self._draw(events)
@@ -299,50 +258,50 @@ class State:
         stock = self.stock
         if not stock:
             return
-        d, n, hands, place = self.defender, self.n, self.hands, self.place
-        order = [s for s in range(self.opener, self.opener + n) if s % n != d]
-        order.append(d)
-        for s in order:
-            s %= n
+        hands, out = self.hands, self.out
+        for s in _DRAW_ORDER[self.n][self.opener][self.defender]:
             need = HAND_SIZE - hands[s].bit_count()
-            if need <= 0 or place[s]:
+            if need <= 0 or out >> s & 1:
                 continue
-            got = min(need, len(stock))
+            got = need if need < len(stock) else len(stock)
+            hand = hands[s]
             for _ in range(got):
-                hands[s] |= 1 << stock.pop()
-            trump_drawn = not stock
-            if trump_drawn:  # the face-up trump card: everyone sees who takes it
+                hand |= 1 << stock.pop()
+            hands[s] = hand
+            if not stock:  # the face-up trump card: everyone sees who takes it
                 self.known[s] |= 1 << self.trump_card
-            events.append(Drew(s, got, trump_drawn))
-            if trump_drawn:
+                events.append(_event(Drew, (s, got, True)))
                 return
+            events.append(_event(Drew, (s, got, False)))
 
     def _leave(self, events: list[Event]) -> bool:
         """Players without cards leave once the stock is empty. True if the game ended."""
         if self.stock:
             return False
-        place = self.place
-        rank = 1 + sum(1 for p in place if p)
+        hands, place, out = self.hands, self.place, self.out
+        rank = 1 + out.bit_count()
         for s in range(self.n):
-            if not place[s] and not self.hands[s]:
+            if not out >> s & 1 and not hands[s]:
                 place[s] = rank
+                out |= 1 << s
                 events.append(Left(s, rank))
-        active = [s for s in range(self.n) if not place[s]]
+        self.out = out
         if self.rules.teams:
-            finished = {t for t in (0, 1) if all(place[s] for s in range(t, self.n, 2))}
+            finished = [t for t in (0, 1) if not self.partners[t] & ~out]
             if not finished:
                 return False
-            fools = () if len(finished) == 2 else tuple(range(1 - finished.pop(), self.n, 2))
-        elif len(active) > 1:
-            return False
+            fools = () if len(finished) == 2 else tuple(range(1 - finished[0], self.n, 2))
         else:
-            fools = tuple(active)
+            active = ((1 << self.n) - 1) & ~out
+            if active & (active - 1):
+                return False  # two or more still play
+            fools = (active.bit_length() - 1,) if active else ()
         self._finish(events, fools, surrendered=None)
         return True
 
     def _finish(self, events: list[Event], fools: tuple[int, ...], surrendered: int | None) -> None:
         place = self.place
-        rank = 1 + sum(1 for p in place if p)
+        rank = 1 + self.out.bit_count()
         rest = [s for s in range(self.n) if not place[s] and s not in fools]
         for s in rest:
             place[s] = rank
@@ -350,8 +309,9 @@ class State:
         for s in range(self.n):
             if not place[s]:
                 place[s] = rank
+        self.out = (1 << self.n) - 1
         self.outcome = Outcome(fools, tuple(place), not fools, surrendered)
-        self.att, self.dfn, self.unbeaten, self.said, self.throwers = [], [], 0, 0, 0
+        self.said = self.throwers = 0  # a surrender leaves the table as it was
         events.append(GameOver(self.outcome))
 
     # ------------------------------------------------------------ questions
@@ -382,86 +342,13 @@ class State:
 
         return make_view(self, seat)
 
-    def timeout_actions(self) -> list[Action]:
-        """The automatic moves when the current turn's time runs out (RULES §8)."""
-        turn = self.turn()
-        if turn is None:
-            return []
-        if turn.kind == "attack":
-            hand = self.hands[self.attacker]
-            plain = hand & ~SUIT_MASK[self.trump]
-            return [Action(self.attacker, OPEN, (lowest(plain or hand),))]
-        if turn.kind == "defend":
-            return [Action(self.defender, TAKE)]
-        word = PASS if self.taking else DONE
-        return [Action(s, word) for s in turn.seats]
-
     def idle(self, seat: int) -> bool:
         """True when the seat should be played by a bot (two missed moves)."""
         return self.missed[seat] >= MISSES_TO_IDLE
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """The moves of play ``seat`` may make now (several seats may act at once).
-
-        Not listed, because they are always there: «Сдаться» (``quit``) for any
-        seat in the game, and ``back`` while the seat is idle (see ``idle``).
-        """
-        if self.outcome is not None or self.place[seat]:
-            return []
-        out: list[Action] = []
-        hand = self.hands[seat]
-        if not self.att:
-            if seat == self.attacker:
-                openings, upto, limit = OPENINGS[seat], SUBSETS_UP_TO, self.limit
-                while hand:
-                    rank = ((hand & -hand).bit_length() - 1) >> 2
-                    suits = hand >> (4 * rank) & 15
-                    hand &= ~RANK_MASK[rank]
-                    out.extend(openings[rank][suits][: upto[suits][limit]])
-        elif seat == self.defender:
-            if not self.taking and self.unbeaten:
-                beats, dfn, by_target = self.beats, self.dfn, BEATS[seat]
-                for i, c in enumerate(self.att):
-                    if dfn[i] < 0:
-                        row = by_target[c]
-                        m = hand & beats[c]
-                        while m:
-                            low = m & -m
-                            out.append(row[low.bit_length() - 1])
-                            m ^= low
-                if self._transfer_target() is not None:
-                    row = TRANSFERS[seat]
-                    m = hand & RANK_MASK[self.att[0] >> 2]
-                    while m:
-                        low = m & -m
-                        out.append(row[low.bit_length() - 1])
-                        m ^= low
-                out.append(WORDS[TAKE][seat])
-        elif self.throwers >> seat & 1 and hand and not self.said >> seat & 1:
-            if len(self.att) < self.limit:
-                row = THROWS[seat]
-                m = hand & self.cover
-                while m:
-                    low = m & -m
-                    out.append(row[low.bit_length() - 1])
-                    m ^= low
-            if self.taking:
-                out.append(WORDS[PASS][seat])
-            elif not self.unbeaten:
-                out.append(WORDS[DONE][seat])
-        return out
-
-    def _transfer_target(self) -> int | None:
-        """The seat a transfer would pass the bout to, if a transfer is allowed now."""
-        if not self.rules.transfer or self.taking or self.unbeaten != len(self.att):
-            return None
-        count = len(self.att) + 1
-        if count > self.cap:
-            return None
-        target = self._next_opponent(self.defender)
-        if self.hands[target].bit_count() < count:
-            return None
-        return target
+    # Made in ``actions`` beside the checks that ``apply`` makes.
+    legal_actions = _legal_actions
+    timeout_actions = _timeout_actions
 
     # -------------------------------------------------------------- moves
 
@@ -469,19 +356,11 @@ class State:
         """Make a move; returns what happened. Raises ``IllegalAction`` and changes
         nothing when the move is not allowed. ``auto`` marks a move made by a
         timeout or by a bot standing in for an absent player."""
-        if self.outcome is not None:
-            raise IllegalAction("the game is over")
+        check(self, action)  # from here on the action is legal
         seat, kind = action.seat, action.kind
-        if not 0 <= seat < self.n:
-            raise IllegalAction(f"there is no seat {seat}")
-        if self.place[seat]:
-            raise IllegalAction(f"seat {seat} has left the game")
         counts = auto and (kind == OPEN or (seat == self.defender and kind in _DEFENCE))
-        events: list[Event] = [Played(action, auto)]
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction(f"unknown action kind {kind!r}")
-        handler(self, action, events)
+        events: list[Event] = [_event(Played, (action, auto))]
+        _MOVES[kind](self, action, events)
         self.history.append(action)
         self.auto.append(auto)
         if counts:
@@ -492,104 +371,39 @@ class State:
             self.missed[seat] = 0
         return events
 
-    def _hand_card(self, action: Action, index: int = 0) -> int:
-        if len(action.cards) <= index:
-            raise IllegalAction(f"{action.text!r} names no card")
-        c = action.cards[index]
-        if not self.hands[action.seat] >> c & 1:
-            raise IllegalAction(f"seat {action.seat} does not hold {c}")
-        return c
+    # The moves below trust that ``check`` has accepted the action.
 
-    def _do_open(self, action: Action, events: list[Event]) -> None:
-        seat = action.seat
-        if self.att:
-            raise IllegalAction("the bout is already open: throw in instead")
-        if seat != self.attacker:
-            raise IllegalAction(f"seat {self.attacker} opens this bout, not seat {seat}")
+    def _open(self, action: Action, events: list[Event]) -> None:
         cards = action.cards
-        if not cards:
-            raise IllegalAction("an attack needs at least one card")
-        rank = cards[0] >> 2
         mask = 0
-        for i, c in enumerate(cards):
-            self._hand_card(action, i)
-            if c >> 2 != rank:
-                raise IllegalAction("an opening may combine only cards of one rank")
+        for c in cards:
             mask |= 1 << c
-        if mask.bit_count() != len(cards):
-            raise IllegalAction("the same card twice")
-        if len(cards) > self.limit:
-            raise IllegalAction(f"at most {self.limit} cards may attack in this bout")
-        self.hands[seat] &= ~mask
+        self.hands[action.seat] &= ~mask
         self.att = list(cards)
         self.dfn = [-1] * len(cards)
         self.unbeaten = len(cards)
-        self.cover = RANK_MASK[rank]
+        self.cover = RANK_MASK[cards[0] >> 2]
 
-    def _do_throw(self, action: Action, events: list[Event]) -> None:
-        seat = action.seat
-        self._check_thrower(seat)
-        c = self._hand_card(action)
-        if not self.cover >> c & 1:
-            raise IllegalAction(f"no card of the rank of {c} is on the table")
-        if len(self.att) >= self.limit:
-            raise IllegalAction(f"the table already has the most attack cards: {self.limit}")
-        self.hands[seat] &= ~(1 << c)
+    def _throw(self, action: Action, events: list[Event]) -> None:
+        c = action.cards[0]
+        self.hands[action.seat] &= ~(1 << c)
         self.att.append(c)
         self.dfn.append(-1)
         self.unbeaten += 1
         self.said = 0
         self._settle(events)
 
-    def _check_thrower(self, seat: int) -> None:
-        if not self.att:
-            raise IllegalAction("the bout is not open yet")
-        if seat == self.defender:
-            raise IllegalAction("the defender does not throw in")
-        if not self.throwers >> seat & 1:
-            raise IllegalAction(f"seat {seat} may not throw in against seat {self.defender}")
-        if self.said >> seat & 1:
-            raise IllegalAction(f"seat {seat} has already said it adds nothing more")
-
-    def _check_defender(self, seat: int) -> None:
-        if seat != self.defender or not self.att:
-            raise IllegalAction(f"only the defender, seat {self.defender}, may do that now")
-        if self.taking:
-            raise IllegalAction("the defender has already said «Беру»")
-
-    def _do_beat(self, action: Action, events: list[Event]) -> None:
-        self._check_defender(action.seat)
-        c = self._hand_card(action)
-        target = action.target
-        if target is None or target not in self.att:
-            raise IllegalAction(f"{target} is not an attack card on the table")
-        i = self.att.index(target)
-        if self.dfn[i] >= 0:
-            raise IllegalAction(f"{target} is already beaten")
-        if not self.beats[target] >> c & 1:
-            raise IllegalAction(f"{c} does not beat {target}")
+    def _beat(self, action: Action, events: list[Event]) -> None:
+        c = action.cards[0]
         self.hands[action.seat] &= ~(1 << c)
-        self.dfn[i] = c
+        self.dfn[self.att.index(action.target)] = c  # type: ignore[arg-type]
         self.unbeaten -= 1
         self.cover |= RANK_MASK[c >> 2]
         self._settle(events)
 
-    def _do_transfer(self, action: Action, events: list[Event]) -> None:
-        seat = action.seat
-        self._check_defender(seat)
-        if not self.rules.transfer:
-            raise IllegalAction("transfers are played only in perevodnoy")
-        c = self._hand_card(action)
-        if c >> 2 != self.att[0] >> 2:
-            raise IllegalAction(f"a transfer needs a card of the attack's rank, not {c}")
-        if self.unbeaten != len(self.att):
-            raise IllegalAction("no transfer once a card has been beaten")
-        target = self._transfer_target()
-        if target is None:
-            raise IllegalAction(
-                "the next player must hold as many cards as there will be on the table, "
-                f"and the bout may have at most {self.cap} attack cards"
-            )
+    def _transfer(self, action: Action, events: list[Event]) -> None:
+        seat, c = action.seat, action.cards[0]
+        target = self._next_opponent(self.defender)
         self.hands[seat] &= ~(1 << c)
         self.att.append(c)
         self.dfn.append(-1)
@@ -599,38 +413,21 @@ class State:
         self.throwers = self._throw_rights(target)
         self.said = 0
 
-    def _do_take(self, action: Action, events: list[Event]) -> None:
-        self._check_defender(action.seat)
-        if not self.unbeaten:
-            raise IllegalAction("everything is beaten: there is nothing to take")
+    def _take(self, action: Action, events: list[Event]) -> None:
         self.taking = True
         self.said = 0
         self._settle(events)
 
-    def _do_done(self, action: Action, events: list[Event]) -> None:
-        seat = action.seat
-        self._check_thrower(seat)
-        if not self.hands[seat]:
-            raise IllegalAction("a player without cards has nothing to decide")
-        if action.kind == PASS and not self.taking:
-            raise IllegalAction("«Пас» is for after «Беру»; say «Бито» when all is beaten")
-        if action.kind == DONE:
-            if self.taking:
-                raise IllegalAction("the defender takes: say «Пас», not «Бито»")
-            if self.unbeaten:
-                raise IllegalAction("«Бито» only when every attack card is beaten")
-        self.said |= 1 << seat
+    def _done(self, action: Action, events: list[Event]) -> None:
+        self.said |= 1 << action.seat
         self._settle(events)
 
-    def _do_quit(self, action: Action, events: list[Event]) -> None:
-        seat = action.seat
-        team = self.rules.team(seat)
-        fools = tuple(s for s in range(self.n) if self.rules.team(s) == team)
-        self._finish(events, fools, surrendered=seat)
+    def _quit(self, action: Action, events: list[Event]) -> None:
+        team = self.partners[action.seat]
+        fools = tuple(s for s in range(self.n) if team >> s & 1)
+        self._finish(events, fools, surrendered=action.seat)
 
-    def _do_back(self, action: Action, events: list[Event]) -> None:
-        if self.missed[action.seat] < MISSES_TO_IDLE:
-            raise IllegalAction("this seat is not played by a bot")
+    def _back(self, action: Action, events: list[Event]) -> None:
         self.missed[action.seat] = 0
 
     # -------------------------------------------------------- copy, compare
@@ -669,14 +466,14 @@ class State:
         return state_from_dict(data)
 
 
-_HANDLERS = {
-    OPEN: State._do_open,
-    THROW: State._do_throw,
-    BEAT: State._do_beat,
-    TRANSFER: State._do_transfer,
-    TAKE: State._do_take,
-    DONE: State._do_done,
-    PASS: State._do_done,
-    QUIT: State._do_quit,
-    BACK: State._do_back,
+_MOVES = {
+    OPEN: State._open,
+    THROW: State._throw,
+    BEAT: State._beat,
+    TRANSFER: State._transfer,
+    TAKE: State._take,
+    DONE: State._done,
+    PASS: State._done,
+    QUIT: State._quit,
+    BACK: State._back,
 }

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from .actions import Action
 from .cards import Card, cards_of
 from .events import Outcome
+from .legal import Turn
 from .rules import Rules
-from .state import State, Turn
+from .state import State
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,8 @@ class View:
     opener: int
     attacker: int
     defender: int
-    limit: int  # attack cards allowed in this bout
+    cap: int  # 5 until a bout has ended in «Бито», then 6
+    limit: int  # attack cards allowed in this bout: min(cap, defender's hand)
     taking: bool  # the defender said «Беру»
     said: tuple[int, ...]  # seats that said «Бито»/«Пас» since the last new card
     throwers: tuple[int, ...]  # seats that may throw in against the defender
@@ -69,6 +71,7 @@ def make_view(state: State, seat: int | None = None) -> View:
         opener=state.opener,
         attacker=state.attacker,
         defender=state.defender,
+        cap=state.cap,
         limit=state.limit,
         taking=state.taking,
         said=tuple(s for s in range(n) if state.said >> s & 1),

@@ -1,0 +1,283 @@
+"""What may be done now: legal moves, the reasons a move is refused, the timers.
+
+``legal_actions`` lists what a seat may do now (``State.legal_actions`` is this
+function); ``check`` says why an action may not be made now. ``State.apply``
+calls ``check`` before it changes anything, so the moves themselves need no checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from .actions import (
+    BACK,
+    BEAT,
+    BEATS,
+    DONE,
+    OPEN,
+    OPENINGS_UP_TO,
+    PASS,
+    QUIT,
+    TAKE,
+    THROW,
+    THROWS,
+    TRANSFER,
+    TRANSFERS,
+    WORD_KINDS,
+    WORDS,
+    Action,
+    IllegalAction,
+)
+from .cards import RANK_MASK, SUIT_MASK, Card, lowest
+
+if TYPE_CHECKING:
+    from .state import State
+
+_TAKES, _DONES, _PASSES = WORDS[TAKE], WORDS[DONE], WORDS[PASS]
+
+
+class Turn(NamedTuple):
+    """Who the game waits for and with which clock (RULES §8).
+
+    ``kind`` is ``"attack"`` (open a bout), ``"defend"`` or ``"throw"`` (the
+    throwers decide whether to add cards after everything is beaten or after
+    «Беру»). While the defender defends, throwers may also add cards, but
+    nobody waits for them.
+    """
+
+    kind: str
+    seats: tuple[int, ...]
+
+
+MISSES_TO_IDLE = 2  # attack/defence timeouts in a row that hand a seat to a bot
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """The moves of play ``seat`` may make now (several seats may act at once).
+
+    Not listed, because they are always there: «Сдаться» (``quit``) for any
+    seat in the game, and ``back`` while the seat is idle (see ``idle``).
+    """
+    if state.outcome is not None or state.place[seat]:
+        return []
+    out: list[Action] = []
+    hand, att = state.hands[seat], state.att
+    if not att:  # the attacker opens with any cards of one rank
+        if seat == state.attacker and hand:
+            # One rank (four suit bits) at a time, from the lowest card up.
+            openings = OPENINGS_UP_TO[state.limit][seat]
+            rank = ((hand & -hand).bit_length() - 1) >> 2
+            hand >>= 4 * rank
+            while hand:
+                if hand & 15:
+                    out += openings[rank][hand & 15]
+                hand >>= 4
+                rank += 1
+    elif seat == state.defender:
+        if state.taking or not state.unbeaten:
+            return out
+        beats, by_target = state.beats, BEATS[seat]
+        for c, b in zip(att, state.dfn, strict=True):
+            if b < 0:
+                row, m = by_target[c], hand & beats[c]
+                while m:
+                    low = m & -m
+                    out.append(row[low.bit_length() - 1])
+                    m ^= low
+        if state.transfers and _transfer_target(state) is not None:
+            row, m = TRANSFERS[seat], hand & RANK_MASK[att[0] >> 2]
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+        out.append(_TAKES[seat])
+    elif hand and (state.throwers & ~state.said) >> seat & 1:
+        if len(att) < state.limit:
+            row, m = THROWS[seat], hand & state.cover
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+        if state.taking:
+            out.append(_PASSES[seat])
+        elif not state.unbeaten:
+            out.append(_DONES[seat])
+    return out
+
+
+def timeout_actions(state: State) -> list[Action]:
+    """The automatic moves when the current turn's time runs out (RULES §8)."""
+    turn = state.turn()
+    if turn is None:
+        return []
+    if turn.kind == "attack":
+        hand = state.hands[state.attacker]
+        plain = hand & ~SUIT_MASK[state.trump]
+        return [Action(state.attacker, OPEN, (lowest(plain or hand),))]
+    if turn.kind == "defend":
+        return [Action(state.defender, TAKE)]
+    word = PASS if state.taking else DONE
+    return [Action(s, word) for s in turn.seats]
+
+
+def _transfer_target(state: State) -> int | None:
+    """The seat a transfer would pass the bout to, if a transfer is allowed now."""
+    if not state.transfers or state.taking or state.unbeaten != len(state.att):
+        return None
+    count = len(state.att) + 1
+    if count > state.cap:
+        return None
+    target = state._next_opponent(state.defender)
+    if state.hands[target].bit_count() < count:
+        return None
+    return target
+
+
+def check(state: State, action: Action) -> None:
+    """Raise ``IllegalAction`` with the reason when ``action`` is not allowed now."""
+    if state.outcome is not None:
+        raise IllegalAction("the game is over")
+    seat = action.seat
+    if not 0 <= seat < state.n:
+        raise IllegalAction(f"there is no seat {seat}")
+    if state.place[seat]:
+        raise IllegalAction(f"seat {seat} has left the game")
+    kind = action.kind
+    rule = _CHECKS.get(kind)
+    if rule is None:
+        raise IllegalAction(f"unknown action kind {kind!r}")
+    if action.target is not None and kind != BEAT:
+        raise IllegalAction(f"only a defence names the card it beats, not {kind!r}")
+    if action.cards and kind in WORD_KINDS:
+        raise IllegalAction(f"{kind!r} takes no cards")
+    if len(action.cards) != 1 and kind in (THROW, BEAT, TRANSFER):
+        raise IllegalAction(f"{kind!r} takes exactly one card")
+    rule(state, action)
+
+
+def _hand_card(state: State, action: Action) -> Card:
+    """The action's card, which must be in the seat's hand."""
+    c = action.cards[0]
+    if not state.hands[action.seat] >> c & 1:
+        raise IllegalAction(f"seat {action.seat} does not hold {c}")
+    return c
+
+
+def _check_thrower(state: State, seat: int) -> None:
+    if not state.att:
+        raise IllegalAction("the bout is not open yet")
+    if seat == state.defender:
+        raise IllegalAction("the defender does not throw in")
+    if not state.throwers >> seat & 1:
+        raise IllegalAction(f"seat {seat} may not throw in against seat {state.defender}")
+    if state.said >> seat & 1:
+        raise IllegalAction(f"seat {seat} has already said it adds nothing more")
+
+
+def _check_defender(state: State, seat: int) -> None:
+    if not state.att:
+        raise IllegalAction("the bout is not open yet")
+    if seat != state.defender:
+        raise IllegalAction(f"only the defender, seat {state.defender}, may do that now")
+    if state.taking:
+        raise IllegalAction("the defender has already said «Беру»")
+
+
+def _check_open(state: State, action: Action) -> None:
+    seat, cards = action.seat, action.cards
+    if state.att:
+        raise IllegalAction("the bout is already open: throw in instead")
+    if seat != state.attacker:
+        raise IllegalAction(f"seat {state.attacker} opens this bout, not seat {seat}")
+    if not cards:
+        raise IllegalAction("an attack needs at least one card")
+    hand, rank, mask = state.hands[seat], cards[0] >> 2, 0
+    for c in cards:
+        if not hand >> c & 1:
+            raise IllegalAction(f"seat {seat} does not hold {c}")
+        if c >> 2 != rank:
+            raise IllegalAction("an opening may combine only cards of one rank")
+        mask |= 1 << c
+    if mask.bit_count() != len(cards):
+        raise IllegalAction("the same card twice")
+    if len(cards) > state.limit:
+        raise IllegalAction(f"at most {state.limit} cards may attack in this bout")
+
+
+def _check_throw(state: State, action: Action) -> None:
+    _check_thrower(state, action.seat)
+    c = _hand_card(state, action)
+    if not state.cover >> c & 1:
+        raise IllegalAction(f"no card of the rank of {c} is on the table")
+    if len(state.att) >= state.limit:
+        raise IllegalAction(f"the table already has the most attack cards: {state.limit}")
+
+
+def _check_beat(state: State, action: Action) -> None:
+    _check_defender(state, action.seat)
+    c = _hand_card(state, action)
+    target = action.target
+    if target is None or target not in state.att:
+        raise IllegalAction(f"{target} is not an attack card on the table")
+    if state.dfn[state.att.index(target)] >= 0:
+        raise IllegalAction(f"{target} is already beaten")
+    if not state.beats[target] >> c & 1:
+        raise IllegalAction(f"{c} does not beat {target}")
+
+
+def _check_transfer(state: State, action: Action) -> None:
+    _check_defender(state, action.seat)
+    if not state.transfers:
+        raise IllegalAction("transfers are played only in perevodnoy")
+    c = _hand_card(state, action)
+    if c >> 2 != state.att[0] >> 2:
+        raise IllegalAction(f"a transfer needs a card of the attack's rank, not {c}")
+    if state.unbeaten != len(state.att):
+        raise IllegalAction("no transfer once a card has been beaten")
+    if _transfer_target(state) is None:
+        raise IllegalAction(
+            "the next player must hold as many cards as there will be on the table, "
+            f"and the bout may have at most {state.cap} attack cards"
+        )
+
+
+def _check_take(state: State, action: Action) -> None:
+    _check_defender(state, action.seat)
+    if not state.unbeaten:
+        raise IllegalAction("everything is beaten: there is nothing to take")
+
+
+def _check_done(state: State, action: Action) -> None:
+    _check_thrower(state, action.seat)
+    if not state.hands[action.seat]:
+        raise IllegalAction("a player without cards has nothing to decide")
+    if action.kind == PASS and not state.taking:
+        raise IllegalAction("«Пас» is for after «Беру»; say «Бито» when all is beaten")
+    if action.kind == DONE:
+        if state.taking:
+            raise IllegalAction("the defender takes: say «Пас», not «Бито»")
+        if state.unbeaten:
+            raise IllegalAction("«Бито» only when every attack card is beaten")
+
+
+def _check_quit(state: State, action: Action) -> None:
+    """Anyone still in the game may surrender."""
+
+
+def _check_back(state: State, action: Action) -> None:
+    if state.missed[action.seat] < MISSES_TO_IDLE:
+        raise IllegalAction("this seat is not played by a bot")
+
+
+_CHECKS: dict[str, Callable[[State, Action], None]] = {
+    OPEN: _check_open,
+    THROW: _check_throw,
+    BEAT: _check_beat,
+    TRANSFER: _check_transfer,
+    TAKE: _check_take,
+    DONE: _check_done,
+    PASS: _check_done,
+    QUIT: _check_quit,
+    BACK: _check_back,
+}

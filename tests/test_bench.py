@@ -1,0 +1,22 @@
+"""The speed benchmark runs and prints its figures (no timing is asserted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import engine_speed
+
+
+def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert engine_speed.main(["--games", "2", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    for name, _rules in engine_speed.CONFIGS:
+        assert name in out
+    for figure in ("games/s", "actions/s", "per game", "µs", "deals/s", "playouts per deal"):
+        assert figure in out
+    assert f"x {engine_speed.TARGET_GAMES_PER_SECOND} games/s" in out
+
+
+def test_playout_ends_the_game() -> None:
+    rules = engine_speed.CONFIGS[0][1]
+    assert engine_speed.playout(rules, seed=1) > 0

@@ -1,0 +1,138 @@
+"""Cards, their labels, and the compact text form of actions (RULES §2, STYLE)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import CARDS, Action, Card
+from engine.actions import BEATS, OPENINGS, THROWS, TRANSFERS, WORDS
+from engine.cards import deck_cards, parse_cards
+
+
+def test_card_parse_reads_rank_and_suit():
+    ten = Card.parse("10S")
+    assert str(ten) == "10S"
+    assert ten.suit == 0  # ♠ is the first suit
+    assert Card.parse("AH").rank == 12  # ace is the highest of 2..A
+    assert Card.parse(" qd ") == Card.parse("QD")
+
+
+@pytest.mark.parametrize("text", ["1S", "11H", "10", "S", "", "10X", "ZZ"])
+def test_card_parse_refuses_bad_text(text):
+    with pytest.raises(ValueError, match="not a card"):
+        Card.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "ru", "en"),
+    [
+        ("7S", "7♠", "7♠"),
+        ("10H", "10♥", "10♥"),
+        ("QD", "Д♦", "Q♦"),
+        ("JC", "В♣", "J♣"),
+        ("KS", "К♠", "K♠"),
+        ("AH", "Т♥", "A♥"),
+    ],
+)
+def test_card_labels_in_russian_and_english(text, ru, en):
+    card = Card.parse(text)
+    assert card.label() == ru
+    assert card.label("en") == en
+
+
+def test_rank_order_two_to_ace():
+    order = parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS")
+    assert [c.rank for c in order] == list(range(13))
+    assert order == sorted(order)
+
+
+@pytest.mark.parametrize(("size", "low"), [(24, "9"), (36, "6"), (52, "2")])
+def test_deck_sizes_and_lowest_rank(size, low):
+    deck = deck_cards(size)
+    assert len(deck) == len(set(deck)) == size
+    assert str(min(deck))[:-1] == low
+    assert sum(1 for c in deck if str(c)[:-1] == low) == 4
+    assert {c.suit for c in deck} == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("a 7S", "a 7S 7H", "a 10S 10C 10D 10H", "t 7D", "d 9H>7H", "x 7C"),
+        *("take", "done", "pass", "quit", "back"),
+    ],
+)
+def test_action_text_round_trip(text):
+    action = Action.from_text(3, text)
+    assert action.seat == 3
+    assert action.text == text
+    assert str(action) == f"3 {text}"
+    assert Action.parse(str(action)) == action
+
+
+def test_action_kinds_and_cards_parsed():
+    beat = Action.parse("1 d 9H>7H")
+    assert (beat.seat, beat.kind) == (1, "d")
+    assert beat.cards == (Card.parse("9H"),)
+    assert beat.target == Card.parse("7H")
+    opening = Action.parse("0 a 7H 7S")
+    assert opening.kind == "a"
+    assert set(opening.cards) == {Card.parse("7S"), Card.parse("7H")}
+    assert Action.parse("2 x 7C") == Action(2, "x", (Card.parse("7C"),))
+    assert Action.parse("4 take") == Action(4, "take")
+
+
+def test_opening_text_is_canonical_whatever_the_card_order():
+    assert Action.parse("0 a 7H 7S").text == Action.parse("0 a 7S 7H").text == "a 7S 7H"
+
+
+@pytest.mark.parametrize(
+    "logged",
+    [
+        "x take",  # no seat
+        "0 take 7S",  # words take no cards
+        "0 d 9H 7H",  # a defence needs ">"
+        "0 t 7S 8S",  # one card per throw-in
+        "0 x",  # a transfer needs a card
+        "0 a",  # an attack needs a card
+        "0 jump",  # unknown kind
+        "0 d 9H>7X",  # bad card
+    ],
+)
+def test_malformed_action_text_raises_value_error(logged):
+    with pytest.raises(ValueError):
+        Action.parse(logged)
+
+
+def _all_actions():
+    yield from (a for row in THROWS for a in row)
+    yield from (a for row in TRANSFERS for a in row)
+    yield from (a for seat in BEATS for row in seat for a in row)
+    yield from (a for seat in OPENINGS for rank in seat for suits in rank for a in suits)
+    yield from (a for row in WORDS.values() for a in row)
+
+
+def test_every_action_text_fits_40_bytes_and_round_trips():
+    count = 0
+    for action in _all_actions():
+        logged = str(action)
+        assert len(logged.encode()) <= 40, logged
+        assert logged.isascii()
+        assert Action.parse(logged) == action
+        count += 1
+    # 6 seats x (52 throws + 52 transfers + 52*52 defences + 5 words + openings): the
+    # openings are listed per hand suit mask, every non-empty subset of each: 3^4 - 2^4.
+    assert count == 6 * (52 + 52 + 52 * 52 + 5 + 13 * (3**4 - 2**4))
+
+
+def test_longest_action_is_four_tens():
+    logged = str(Action.parse("5 a 10S 10C 10D 10H"))
+    assert logged == "5 a 10S 10C 10D 10H"
+    assert len(logged.encode()) == 19
+
+
+def test_cards_are_ints_ordered_by_rank_then_suit():
+    # The suit tie-break order of RULES §3 is ♠ ♣ ♦ ♥.
+    assert Card.parse("7S") < Card.parse("7C") < Card.parse("7D") < Card.parse("7H")
+    assert Card.parse("7H") < Card.parse("8S")
+    assert len(CARDS) == 52

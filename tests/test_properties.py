@@ -1,0 +1,209 @@
+"""Property tests: random games over every table setting keep the engine's promises."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Action, BoutEnded, Card, Drew, IllegalAction, Rules, State, replay
+from engine.actions import BACK, BEAT, OPEN, QUIT, THROW, TRANSFER
+from engine.cards import CARDS, SUIT_MASK, deck_mask, lowest
+
+MAX_ACTIONS = 3000
+
+
+def _valid(players: int, deck: int, teams: bool) -> bool:
+    try:
+        Rules(players=players, deck=deck, teams=teams)
+    except ValueError:
+        return False
+    return True
+
+
+rules_strategy = (
+    st.tuples(
+        st.integers(2, 6),
+        st.sampled_from([24, 36, 52]),
+        st.sampled_from(["podkidnoy", "perevodnoy"]),
+        st.sampled_from(["all", "neighbors"]),
+        st.booleans(),
+    )
+    .filter(lambda t: _valid(t[0], t[1], t[4]))
+    .map(lambda t: Rules(players=t[0], deck=t[1], mode=t[2], throw_in=t[3], teams=t[4]))
+)
+
+
+def cards_in(obj: Any, skip: tuple[str, ...] = ()) -> set[int]:
+    """Every card mentioned anywhere inside a view (fields, tuples, actions)."""
+    if isinstance(obj, Card):
+        return {int(obj)}
+    if is_dataclass(obj) and not isinstance(obj, type):
+        names = [f.name for f in fields(obj) if f.name not in skip]
+        return set().union(*(cards_in(getattr(obj, name)) for name in names))
+    if isinstance(obj, tuple | list):
+        return set().union(set(), *(cards_in(x) for x in obj))
+    return set()
+
+
+class PublicKnowledge:
+    """What everyone knows about each hand, tracked independently of the engine."""
+
+    def __init__(self, state: State) -> None:
+        self.known: list[set[int]] = [set() for _ in range(state.n)]
+        trumps = SUIT_MASK[state.trump]
+        holders = [s for s in range(state.n) if state.hands[s] & trumps]
+        if holders:
+            card = min(lowest(state.hands[s] & trumps) for s in holders)
+            opener = next(s for s in holders if state.hands[s] >> card & 1)
+            self.known[opener].add(card)
+        if not state.stock:  # the whole deck was dealt: the trump card's holder is public
+            holder = next(s for s in range(state.n) if state.hands[s] >> state.trump_card & 1)
+            self.known[holder].add(int(state.trump_card))
+
+    def update(self, state: State, action: Action, events: list[Any]) -> None:
+        for c in action.cards:
+            self.known[action.seat].discard(int(c))
+        for e in events:
+            if isinstance(e, BoutEnded) and e.taken:
+                self.known[e.defender].update(int(c) for c in e.cards)
+            if isinstance(e, Drew) and e.trump_card:
+                self.known[e.seat].add(int(state.trump_card))
+
+    def secrets(self, state: State) -> list[set[int]]:
+        """Per seat: the cards in its hand that nobody else may know."""
+        return [
+            {c for c in range(52) if state.hands[s] >> c & 1} - self.known[s]
+            for s in range(state.n)
+        ]
+
+
+def check_cards_conserved(state: State, full: int) -> None:
+    parts = [*state.hands, state.discard, *(1 << c for c in state.stock)]
+    parts += [1 << c for c in state.att] + [1 << c for c in state.dfn if c >= 0]
+    union = 0
+    for p in parts:
+        assert not union & p, "a card exists twice"
+        union |= p
+    assert union == full, "a card went missing"
+
+
+def random_action(rng: random.Random, state: State) -> Action:
+    """Any action of any kind, legal or not."""
+    seat = rng.randrange(state.n)
+    kind = rng.choice([OPEN, THROW, BEAT, TRANSFER, "take", "done", "pass", BACK])
+    card, other = CARDS[rng.randrange(52)], CARDS[rng.randrange(52)]
+    if kind == OPEN:
+        return Action(seat, kind, tuple(sorted({card, other})))
+    if kind == BEAT:
+        return Action(seat, kind, (card,), other)
+    if kind in (THROW, TRANSFER):
+        return Action(seat, kind, (card,))
+    return Action(seat, kind)
+
+
+def check_legality_agrees(rng: random.Random, state: State) -> None:
+    """apply() accepts exactly what legal_actions() lists (meta actions aside)."""
+    legal = {a for s in range(state.n) for a in state.legal_actions(s)}
+    probes = rng.sample(sorted(legal, key=str), min(3, len(legal))) + [
+        random_action(rng, state) for _ in range(4)
+    ]
+    before = state.to_dict()
+    for a in probes:
+        trial = state.copy()
+        meta = a.kind == BACK and state.idle(a.seat) and not state.place[a.seat]
+        if a in legal or meta:
+            trial.apply(a)
+        else:
+            with pytest.raises(IllegalAction):
+                trial.apply(a)
+            assert trial.to_dict() == before, f"refused {a} but changed the state"
+
+
+def play_random_game(rules: Rules, seed: int, policy_seed: int) -> State:
+    rng = random.Random(policy_seed)
+    state = State(rules, seed)
+    full = deck_mask(rules.deck)
+    public = PublicKnowledge(state)
+    viewers: list[int | None] = [*range(state.n), None]
+    for _step in range(MAX_ACTIONS):
+        if state.is_over:
+            break
+        check_cards_conserved(state, full)
+        secrets = public.secrets(state)
+        for viewer in viewers:
+            # The history holds only played cards; it is checked once at the end.
+            seen = cards_in(state.view(viewer), skip=("history",))
+            for owner, hidden in enumerate(secrets):
+                leaked = seen & hidden if owner != viewer else set()
+                assert not leaked, f"seat {viewer} sees hidden cards {leaked} of seat {owner}"
+        check_legality_agrees(rng, state)
+        roll = rng.random()
+        turn = state.turn()
+        assert turn is not None
+        if roll < 0.002:
+            seat = rng.choice([s for s in range(state.n) if not state.place[s]])
+            action, auto = Action(seat, QUIT), False
+        elif roll < 0.1 and turn.seats:
+            action, auto = state.timeout_actions()[0], True
+        else:
+            idle = [s for s in range(state.n) if state.idle(s) and not state.place[s]]
+            legal = [a for s in range(state.n) for a in state.legal_actions(s)]
+            if idle and roll < 0.15:
+                action, auto = Action(rng.choice(idle), BACK), False
+            else:
+                action, auto = rng.choice(legal), False
+        events = state.apply(action, auto=auto)
+        public.update(state, action, events)
+    else:
+        pytest.fail(f"the game did not end within {MAX_ACTIONS} actions")
+    check_cards_conserved(state, full)
+    played = {int(c) for a in state.history for c in (*a.cards, a.target) if c is not None}
+    assert not played & set().union(*public.secrets(state))
+    return state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rules_strategy, seed=st.integers(0, 2**32 - 1), policy=st.integers(0, 2**16))
+def test_random_games_keep_every_promise(rules: Rules, seed: int, policy: int) -> None:
+    state = play_random_game(rules, seed, policy)
+    outcome = state.outcome
+    assert outcome is not None
+    assert sorted(outcome.places)[0] == 1
+    assert outcome.draw == (not outcome.fools)
+    log = list(zip(state.history, state.auto, strict=True))
+    assert replay(rules, seed, log) == state
+    assert replay(rules, seed, [(str(a), auto) for a, auto in log]) == state
+    assert State.from_dict(state.to_dict()) == state
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=rules_strategy, seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 400))
+def test_snapshot_mid_game_continues_like_the_original(rules: Rules, seed: int, cut: int) -> None:
+    rng = random.Random(seed)
+    state = State(rules, seed)
+    for _ in range(cut):
+        if state.is_over:
+            break
+        state.apply(rng.choice([a for s in range(state.n) for a in state.legal_actions(s)]))
+    restored = State.from_dict(state.to_dict())
+    assert restored == state
+    copy = state.copy()
+    for _ in range(50):
+        if state.is_over:
+            break
+        action = rng.choice([a for s in range(state.n) for a in state.legal_actions(s)])
+        assert state.apply(action) == restored.apply(action) == copy.apply(action)
+    assert restored == state == copy
+
+
+@settings(max_examples=50, deadline=None)
+@given(rules=rules_strategy, seed=st.integers(0, 2**32 - 1))
+def test_same_seed_deals_the_same_game(rules: Rules, seed: int) -> None:
+    assert State(rules, seed) == State(rules, seed)
+    a, b = State(rules, seed), State(rules, seed ^ 0x5A5A)
+    assert a.hands != b.hands or a.stock != b.stock
