@@ -1,0 +1,17 @@
+"""The game service: loads a game, applies a move through the engine, commits it,
+and only then reports what happened. Also the move timers and the ratings."""
+
+from .clock import Clock, FakeClock, SystemClock
+from .games import GameService, Refused, Seat, Update
+from .timers import Timers
+
+__all__ = [
+    "Clock",
+    "FakeClock",
+    "GameService",
+    "Refused",
+    "Seat",
+    "SystemClock",
+    "Timers",
+    "Update",
+]

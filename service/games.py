@@ -1,0 +1,254 @@
+"""The one place where moves are made: check, apply, commit, then tell.
+
+Every move goes through ``GameService.act`` (players) or a timer (timeouts).
+Per game, a lock serializes moves; every move names the game version its
+player saw, so a stale or repeated press is refused, never applied twice.
+Computer players (bot seats, and humans' seats while they are idle) move
+right after, in the same transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine import Action, Event, IllegalAction, Rules, State, replay
+from engine.players import GreedyPlayer, Player
+from storage.db import Database
+from storage.repos import GameRepo, TableRepo
+
+from .clock import Clock, SystemClock
+from .rating import record_game
+from .timers import Timers
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_MOVES = 1000  # per commit; a safety net, far above any real bout
+
+
+@dataclass(frozen=True)
+class Seat:
+    kind: str  # "human" or "bot"
+    name: str
+    user_id: int | None = None
+    level: str | None = None  # the bot's strength
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Refused(Exception):
+    """A move that was not made; ``reason`` is a short code, the message says why."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass
+class Update:
+    """What one committed step did: the new version and the events, in order."""
+
+    game_id: int
+    version: int
+    events: list[Event]
+    state: State
+    actions: list[tuple[Action, bool]] = field(default_factory=list)
+
+
+@dataclass
+class _Live:
+    state: State
+    table_id: int
+    chat_id: int
+    seats: list[dict[str, Any]]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+Notify = Callable[[Update], Awaitable[None]]
+
+
+class GameService:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Clock | None = None,
+        notify: Notify | None = None,
+        player_for: Callable[[dict[str, Any]], Player] | None = None,
+    ) -> None:
+        self.db = db
+        self.clock = clock or SystemClock()
+        self.notify = notify
+        self.player_for = player_for or (lambda seat: GreedyPlayer())
+        self.games: dict[int, _Live] = {}
+        self.timers = Timers(self.clock, self._on_timer)
+        self._tables = TableRepo(db)
+        self._games = GameRepo(db)
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def restore(self) -> int:
+        """Load every running game and re-arm its stored deadline; returns their number.
+        A deadline that passed while the bot was down fires at the next ``fire_due``."""
+        for record in await self._games.running():
+            table = await self._tables.get(record.table_id)
+            assert table is not None
+            state = State.from_dict(record.snapshot)
+            self.games[record.id] = _Live(state, record.table_id, table.chat_id, record.seats)
+            if record.deadline is not None:
+                self.timers.arm(record.id, record.version, record.deadline)
+        return len(self.games)
+
+    async def rebuild_from_log(self, game_id: int) -> State:
+        """The game rebuilt from (rules, seed, action log) alone."""
+        record = await self._games.get(game_id)
+        if record is None:
+            raise KeyError(game_id)
+        log_rows = await self._games.actions(game_id)
+        rules = Rules.from_dict(record.rules)
+        entries = [(f"{a.seat} {a.action}", a.auto) for a in log_rows]
+        return replay(rules, record.seed, entries)
+
+    # ----------------------------------------------------------------- moves
+
+    async def create_game(
+        self, table_id: int, rules: Rules, seats: list[Seat], seed: int | None = None
+    ) -> Update:
+        table = await self._tables.get(table_id)
+        if table is None:
+            raise KeyError(f"no table {table_id}")
+        if len(seats) != rules.players:
+            raise ValueError(f"{rules.players} players need {rules.players} seats")
+        seed = secrets.randbits(32) if seed is None else seed
+        state = State(rules, seed)
+        seat_dicts = [s.to_dict() for s in seats]
+        async with self.db.tx() as c:
+            game_id = await GameRepo.create(
+                c, table_id, rules.to_dict(), seat_dicts, seed, state.to_dict()
+            )
+            await TableRepo.update(c, table_id, status="playing")
+        live = _Live(state, table_id, table.chat_id, seat_dicts)
+        self.games[game_id] = live
+        log.info("game %s started at table %s (seed %s)", game_id, table_id, seed)
+        async with live.lock:
+            return await self._commit(game_id, live, state.copy(), [], [])
+
+    async def act(
+        self, game_id: int, seat: int, text: str, version: int, *, auto: bool = False
+    ) -> Update:
+        """Make ``seat``'s move (engine text form) against the version its player saw."""
+        live = self.games.get(game_id)
+        if live is None:
+            raise Refused("no_game", "this game is not running")
+        async with live.lock:
+            state = live.state
+            if state.is_over:
+                raise Refused("over", "the game is over")
+            if version != len(state.history):
+                raise Refused("stale", "the game has moved on since")
+            try:
+                action = Action.from_text(seat, text)
+            except ValueError as e:
+                raise Refused("malformed", str(e)) from None
+            trial = state.copy()
+            try:
+                events = trial.apply(action, auto=auto)
+            except IllegalAction as e:
+                raise Refused("illegal", str(e)) from None
+            return await self._commit(game_id, live, trial, events, [(action, auto)])
+
+    async def _on_timer(self, game_id: int, version: int) -> None:
+        live = self.games.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            state = live.state
+            if state.is_over or len(state.history) != version:
+                return  # a move was made in time: this timer is stale
+            trial = state.copy()
+            events: list[Event] = []
+            done: list[tuple[Action, bool]] = []
+            for action in trial.timeout_actions():
+                if trial.is_over:
+                    break
+                events += trial.apply(action, auto=True)
+                done.append((action, True))
+            log.info(
+                "game %s: timeout at version %s, %s automatic moves", game_id, version, len(done)
+            )
+            await self._commit(game_id, live, trial, events, done)
+
+    def _bots_move(self, live: _Live, state: State, events: list[Event], done: list[Any]) -> None:
+        """Let bot seats and idle humans' stand-ins move until a human must act."""
+        for _ in range(MAX_BOT_MOVES):
+            if state.is_over:
+                return
+            turn = state.turn()
+            waiting = turn.seats if turn else ()
+            order = [*waiting, *(s for s in range(state.n) if s not in waiting)]
+            for seat in order:
+                bot = live.seats[seat]["kind"] == "bot"
+                if not (bot or state.idle(seat)) or state.place[seat]:
+                    continue
+                action = self.player_for(live.seats[seat]).choose(state.view(seat))
+                if action is not None:
+                    events += state.apply(action, auto=not bot)
+                    done.append((action, not bot))
+                    break
+            else:
+                return
+        raise RuntimeError("computer players did not stop moving")
+
+    async def _commit(
+        self,
+        game_id: int,
+        live: _Live,
+        state: State,
+        events: list[Event],
+        done: list[tuple[Action, bool]],
+    ) -> Update:
+        """Let the bots answer, store everything in one transaction, then publish."""
+        self._bots_move(live, state, events, done)
+        version = len(state.history)
+        turn = state.turn()
+        deadline = kind = None
+        if turn is not None:
+            seconds = (
+                state.rules.throw_seconds if turn.kind == "throw" else state.rules.move_seconds
+            )
+            deadline, kind = self.clock.now() + seconds, turn.kind
+        now = self.clock.now()
+        first = version - len(done) + 1
+        async with self.db.tx() as c:
+            for seq, (action, auto) in enumerate(done, first):
+                await GameRepo.append_action(c, game_id, seq, action.seat, action.text, auto, now)
+            outcome = state.outcome
+            await GameRepo.save_state(
+                c,
+                game_id,
+                version=version,
+                snapshot=state.to_dict(),
+                deadline=deadline,
+                deadline_for=kind,
+                outcome=None if outcome is None else outcome.to_dict(),
+            )
+            if outcome is not None:
+                await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams)
+                await TableRepo.update(c, live.table_id, status="lobby")
+        live.state = state  # only now: what is in memory was committed
+        if deadline is None:
+            self.timers.cancel(game_id)
+        else:
+            self.timers.arm(game_id, version, deadline)
+        update = Update(game_id, version, events, state, done)
+        if self.notify is not None:
+            try:
+                await self.notify(update)
+            except Exception:
+                log.exception("game %s: notifying version %s failed", game_id, version)
+        return update

@@ -1,0 +1,62 @@
+"""Per-chat statistics and the OpenSkill (Plackett-Luce) rating, updated when a game ends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from engine import Outcome
+from storage.repos import Conn, Stats, StatsRepo
+
+_MODEL = PlackettLuce()
+
+
+def new_stats(chat_id: int, user_id: int) -> Stats:
+    fresh = _MODEL.rating()
+    return Stats(chat_id, user_id, 0, 0, 0, 0, 0, 0, fresh.mu, fresh.sigma)
+
+
+def ranks(outcome: Outcome, teams: bool) -> list[int]:
+    """Rank per seat for the rating: places, or the team result in team games."""
+    if not teams:
+        return list(outcome.places)
+    return [2 if s in outcome.fools else 1 for s in range(len(outcome.places))]
+
+
+async def record_game(
+    c: Conn, chat_id: int, seats: Sequence[dict[str, Any]], outcome: Outcome, teams: bool
+) -> None:
+    """Count the game for every human seat and move their ratings.
+
+    Bots take part in the rating as fresh, unstored players, so that beating a
+    bot still counts a little and a game with one human still moves their rating.
+    """
+    old: list[Stats | None] = []
+    for seat in seats:
+        user = seat.get("user_id") if seat.get("kind") == "human" else None
+        if user is None:
+            old.append(None)
+            continue
+        old.append(await StatsRepo.get_in(c, chat_id, user) or new_stats(chat_id, user))
+    players = [[_MODEL.rating(mu=s.mu, sigma=s.sigma) if s else _MODEL.rating()] for s in old]
+    rated = _MODEL.rate(players, ranks=ranks(outcome, teams))
+    for seat, (stats, team) in enumerate(zip(old, rated, strict=True)):
+        if stats is None:
+            continue
+        fool = seat in outcome.fools
+        await StatsRepo.put(
+            c,
+            replace(
+                stats,
+                games=stats.games + 1,
+                wins=stats.wins + (not fool and not outcome.draw),
+                fools=stats.fools + fool,
+                draws=stats.draws + outcome.draw,
+                surrenders=stats.surrenders + (outcome.surrendered == seat),
+                mu=team[0].mu,
+                sigma=team[0].sigma,
+            ),
+        )

@@ -1,0 +1,102 @@
+"""The SQLite file: connection settings, numbered migrations, transactions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PATH = "./durak.sqlite3"
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, name, sql) of every migration shipped with the code, in order."""
+    found = []
+    for item in resources.files("storage.migrations").iterdir():
+        m = _MIGRATION_NAME.match(item.name)
+        if m:
+            found.append((int(m.group(1)), item.name, item.read_text(encoding="utf-8")))
+    found.sort()
+    numbers = [n for n, _, _ in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1, 2, 3, ...: {numbers}")
+    return found
+
+
+class Database:
+    """One aiosqlite connection; every statement goes through one lock, so a
+    transaction is never interleaved with another coroutine's statements."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self.conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path = DEFAULT_PATH, *, upto: int | None = None) -> Database:
+        """Open (creating if needed) and migrate to the newest schema, or to ``upto``."""
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA synchronous = NORMAL")  # durable at WAL checkpoints
+        await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute("PRAGMA busy_timeout = 5000")
+        db = cls(conn, str(path))
+        await db.migrate(upto)
+        return db
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def schema_version(self) -> int:
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self, upto: int | None = None) -> None:
+        """Apply the migrations the file has not seen, each in its own transaction."""
+        current = await self.schema_version()
+        for number, name, sql in migrations():
+            if number <= current or (upto is not None and number > upto):
+                continue
+            log.info("applying migration %s", name)
+            async with self.tx() as conn:
+                for statement in _statements(sql):
+                    await conn.execute(statement)
+                await conn.execute(f"PRAGMA user_version = {number}")
+
+    @asynccontextmanager
+    async def tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction: committed on success, rolled back on any error."""
+        async with self._lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.rollback()
+                raise
+            await self.conn.commit()
+
+    async def fetch_one(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self._lock, self.conn.execute(sql, tuple(args)) as cur:
+            return await cur.fetchone()
+
+    async def fetch_all(self, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._lock, self.conn.execute(sql, tuple(args)) as cur:
+            return list(await cur.fetchall())
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration file into statements (none of ours contain ';' in strings)."""
+    lines = [line.split("--", 1)[0] for line in sql.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

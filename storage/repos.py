@@ -1,0 +1,363 @@
+"""Repositories: small typed reads and writes. No game logic lives here.
+
+Writers take the connection of an open transaction (``async with db.tx() as c``)
+so that a caller can commit several records at once; readers use the Database.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from .db import Database
+
+Conn = aiosqlite.Connection
+
+
+def _now() -> float:
+    return time.time()
+
+
+@dataclass(frozen=True)
+class Chat:
+    id: int
+    title: str
+    lang: str
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    username: str | None
+    lang: str
+    can_message: bool
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    id: int
+    chat_id: int
+    creator_id: int
+    settings: dict[str, Any]
+    seats: list[dict[str, Any]]
+    status: str  # lobby, playing, closed
+    lobby_message_id: int | None
+    table_message_id: int | None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    table_id: int
+    rules: dict[str, Any]
+    seats: list[dict[str, Any]]
+    seed: int
+    status: str  # playing, over
+    version: int
+    snapshot: dict[str, Any]
+    deadline: float | None
+    deadline_for: str | None
+    outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    seq: int
+    seat: int
+    action: str
+    auto: bool
+    at: float
+
+
+@dataclass(frozen=True)
+class Stats:
+    chat_id: int
+    user_id: int
+    games: int
+    wins: int
+    fools: int
+    draws: int
+    surrenders: int
+    pogony: int
+    mu: float
+    sigma: float
+
+
+class ChatRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @staticmethod
+    async def upsert(c: Conn, chat_id: int, title: str, lang: str = "ru") -> None:
+        await c.execute(
+            "INSERT INTO chats (id, title, lang, created_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(id) DO UPDATE SET title = excluded.title",
+            (chat_id, title, lang, _now()),
+        )
+
+    @staticmethod
+    async def set_settings(c: Conn, chat_id: int, settings: dict[str, Any]) -> None:
+        await c.execute(
+            "UPDATE chats SET settings = ? WHERE id = ?", (json.dumps(settings), chat_id)
+        )
+
+    @staticmethod
+    async def migrate_id(c: Conn, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its tables and statistics follow (ON UPDATE CASCADE)."""
+        await c.execute("UPDATE chats SET id = ? WHERE id = ?", (new_id, old_id))
+
+    async def get(self, chat_id: int) -> Chat | None:
+        row = await self.db.fetch_one("SELECT * FROM chats WHERE id = ?", (chat_id,))
+        if row is None:
+            return None
+        return Chat(row["id"], row["title"], row["lang"], json.loads(row["settings"]))
+
+
+class UserRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @staticmethod
+    async def upsert(
+        c: Conn, user_id: int, name: str, username: str | None = None, lang: str = "ru"
+    ) -> None:
+        await c.execute(
+            "INSERT INTO users (id, name, username, lang, updated_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(id) DO UPDATE SET name = excluded.name, username = excluded.username,"
+            " lang = excluded.lang, updated_at = excluded.updated_at",
+            (user_id, name, username, lang, _now()),
+        )
+
+    @staticmethod
+    async def set_can_message(c: Conn, user_id: int, can: bool) -> None:
+        await c.execute("UPDATE users SET can_message = ? WHERE id = ?", (int(can), user_id))
+
+    async def get(self, user_id: int) -> User | None:
+        row = await self.db.fetch_one("SELECT * FROM users WHERE id = ?", (user_id,))
+        if row is None:
+            return None
+        return User(row["id"], row["name"], row["username"], row["lang"], bool(row["can_message"]))
+
+
+def _table(row: aiosqlite.Row) -> TableRecord:
+    return TableRecord(
+        row["id"],
+        row["chat_id"],
+        row["creator_id"],
+        json.loads(row["settings"]),
+        json.loads(row["seats"]),
+        row["status"],
+        row["lobby_message_id"],
+        row["table_message_id"],
+    )
+
+
+class TableRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @staticmethod
+    async def create(
+        c: Conn, chat_id: int, creator_id: int, settings: dict[str, Any], seats: list[Any]
+    ) -> int:
+        cur = await c.execute(
+            "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at)"
+            " VALUES (?, ?, ?, ?, 'lobby', ?)",
+            (chat_id, creator_id, json.dumps(settings), json.dumps(seats), _now()),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    @staticmethod
+    async def update(
+        c: Conn,
+        table_id: int,
+        *,
+        settings: dict[str, Any] | None = None,
+        seats: list[Any] | None = None,
+        status: str | None = None,
+        lobby_message_id: int | None = None,
+        table_message_id: int | None = None,
+    ) -> None:
+        changes = {
+            "settings": None if settings is None else json.dumps(settings),
+            "seats": None if seats is None else json.dumps(seats),
+            "status": status,
+            "lobby_message_id": lobby_message_id,
+            "table_message_id": table_message_id,
+        }
+        sets = {k: v for k, v in changes.items() if v is not None}
+        if sets:
+            columns = ", ".join(f"{k} = ?" for k in sets)
+            await c.execute(f"UPDATE tables SET {columns} WHERE id = ?", (*sets.values(), table_id))
+
+    async def get(self, table_id: int) -> TableRecord | None:
+        row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else _table(row)
+
+    async def open_in_chat(self, chat_id: int) -> TableRecord | None:
+        row = await self.db.fetch_one(
+            "SELECT * FROM tables WHERE chat_id = ? AND status != 'closed'", (chat_id,)
+        )
+        return None if row is None else _table(row)
+
+
+def _game(row: aiosqlite.Row) -> GameRecord:
+    return GameRecord(
+        row["id"],
+        row["table_id"],
+        json.loads(row["rules"]),
+        json.loads(row["seats"]),
+        row["seed"],
+        row["status"],
+        row["version"],
+        json.loads(row["snapshot"]),
+        row["deadline"],
+        row["deadline_for"],
+        None if row["outcome"] is None else json.loads(row["outcome"]),
+    )
+
+
+class GameRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @staticmethod
+    async def create(
+        c: Conn,
+        table_id: int,
+        rules: dict[str, Any],
+        seats: list[Any],
+        seed: int,
+        snapshot: dict[str, Any],
+    ) -> int:
+        cur = await c.execute(
+            "INSERT INTO games (table_id, rules, seats, seed, status, snapshot, started_at)"
+            " VALUES (?, ?, ?, ?, 'playing', ?, ?)",
+            (table_id, json.dumps(rules), json.dumps(seats), seed, _dump(snapshot), _now()),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    @staticmethod
+    async def append_action(
+        c: Conn, game_id: int, seq: int, seat: int, action: str, auto: bool, at: float
+    ) -> None:
+        """Add one action to the log; (game, seq) is unique, so nothing is applied twice."""
+        await c.execute(
+            "INSERT INTO actions (game_id, seq, seat, action, auto, at) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, seq, seat, action, int(auto), at),
+        )
+
+    @staticmethod
+    async def save_state(
+        c: Conn,
+        game_id: int,
+        *,
+        version: int,
+        snapshot: dict[str, Any],
+        deadline: float | None,
+        deadline_for: str | None,
+        outcome: dict[str, Any] | None = None,
+        seats: list[Any] | None = None,
+    ) -> None:
+        await c.execute(
+            "UPDATE games SET version = ?, snapshot = ?, deadline = ?, deadline_for = ?,"
+            " outcome = ?, status = ?, ended_at = ?, seats = COALESCE(?, seats) WHERE id = ?",
+            (
+                version,
+                _dump(snapshot),
+                deadline,
+                deadline_for,
+                None if outcome is None else json.dumps(outcome),
+                "playing" if outcome is None else "over",
+                None if outcome is None else _now(),
+                None if seats is None else json.dumps(seats),
+                game_id,
+            ),
+        )
+
+    async def get(self, game_id: int) -> GameRecord | None:
+        row = await self.db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def running(self) -> list[GameRecord]:
+        rows = await self.db.fetch_all("SELECT * FROM games WHERE status = 'playing' ORDER BY id")
+        return [_game(r) for r in rows]
+
+    async def actions(self, game_id: int) -> list[ActionRecord]:
+        rows = await self.db.fetch_all(
+            "SELECT seq, seat, action, auto, at FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [ActionRecord(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
+
+    @staticmethod
+    async def set_hand_message(c: Conn, game_id: int, user_id: int, message_id: int) -> None:
+        await c.execute(
+            "INSERT INTO hand_messages (game_id, user_id, message_id) VALUES (?, ?, ?)"
+            " ON CONFLICT(game_id, user_id) DO UPDATE SET message_id = excluded.message_id",
+            (game_id, user_id, message_id),
+        )
+
+    async def hand_message(self, game_id: int, user_id: int) -> int | None:
+        row = await self.db.fetch_one(
+            "SELECT message_id FROM hand_messages WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        return None if row is None else int(row[0])
+
+
+class StatsRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @staticmethod
+    async def get_in(c: Conn, chat_id: int, user_id: int) -> Stats | None:
+        async with c.execute(
+            "SELECT * FROM stats WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else Stats(*tuple(row))
+
+    @staticmethod
+    async def put(c: Conn, s: Stats) -> None:
+        await c.execute(
+            "INSERT OR REPLACE INTO stats (chat_id, user_id, games, wins, fools, draws,"
+            " surrenders, pogony, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                s.chat_id,
+                s.user_id,
+                s.games,
+                s.wins,
+                s.fools,
+                s.draws,
+                s.surrenders,
+                s.pogony,
+                s.mu,
+                s.sigma,
+            ),
+        )
+
+    async def get(self, chat_id: int, user_id: int) -> Stats | None:
+        row = await self.db.fetch_one(
+            "SELECT * FROM stats WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+        )
+        return None if row is None else Stats(*tuple(row))
+
+    async def chat_top(self, chat_id: int, limit: int = 10) -> list[Stats]:
+        rows = await self.db.fetch_all(
+            "SELECT * FROM stats WHERE chat_id = ? ORDER BY mu - 3 * sigma DESC LIMIT ?",
+            (chat_id, limit),
+        )
+        return [Stats(*tuple(r)) for r in rows]
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,59 @@
+"""Shared set-up for the game service tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine import Rules, State
+from engine.players import GreedyPlayer
+from service import Clock, FakeClock, GameService, Seat, Update
+from storage.db import Database
+from storage.repos import ChatRepo, TableRepo, UserRepo
+
+CHAT = -1001
+
+
+async def open_service(path: Path, clock: Clock | None = None) -> GameService:
+    db = await Database.open(path)
+    return GameService(db, clock=clock or FakeClock())
+
+
+async def new_table(service: GameService, users: int = 2) -> int:
+    async with service.db.tx() as c:
+        await ChatRepo.upsert(c, CHAT, "Стол")
+        for u in range(1, users + 1):
+            await UserRepo.upsert(c, u, f"Игрок {u}")
+        return await TableRepo.create(c, CHAT, 1, {}, [])
+
+
+def humans(n: int) -> list[Seat]:
+    return [Seat("human", f"Игрок {u}", user_id=u) for u in range(1, n + 1)]
+
+
+async def start(service: GameService, rules: Rules, seed: int, seats: list[Seat]) -> Update:
+    table_id = await new_table(service, sum(s.kind == "human" for s in seats))
+    return await service.create_game(table_id, rules, seats, seed)
+
+
+def next_move(state: State) -> tuple[int, str]:
+    """A deterministic, sensible move for whoever should move (a greedy player's)."""
+    player = GreedyPlayer()
+    turn = state.turn()
+    assert turn is not None
+    order = [*turn.seats, *range(state.n)]
+    for seat in order:
+        action = player.choose(state.view(seat))
+        if action is not None:
+            return seat, action.text
+    raise AssertionError("nobody can move")
+
+
+async def play_moves(service: GameService, game_id: int, limit: int) -> int:
+    """Play up to ``limit`` greedy moves through the service; returns how many."""
+    for made in range(limit):
+        state = service.games[game_id].state
+        if state.is_over:
+            return made
+        seat, text = next_move(state)
+        await service.act(game_id, seat, text, len(state.history))
+    return limit

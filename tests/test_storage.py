@@ -1,0 +1,127 @@
+"""Storage on a real SQLite file: migrations, round trips, the action log."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage.db import Database, migrations
+from storage.repos import ChatRepo, GameRepo, Stats, StatsRepo, TableRepo, UserRepo
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "durak.sqlite3")
+    yield database
+    await database.close()
+
+
+async def make_table(db: Database, chat_id: int = -100) -> int:
+    async with db.tx() as c:
+        await ChatRepo.upsert(c, chat_id, "Друзья")
+        await UserRepo.upsert(c, 1, "Аня")
+        return await TableRepo.create(c, chat_id, 1, {"players": 2}, [{"kind": "human"}])
+
+
+async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
+    assert await db.schema_version() == len(migrations()) == 2
+    assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
+    assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
+    assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
+
+
+async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = await Database.open(path, upto=1)
+    assert await old.schema_version() == 1
+    table_id = await make_table(old)
+    await old.close()
+    with pytest.raises(sqlite3.OperationalError):  # no statistics table yet in version 1
+        sqlite3.connect(path).execute("SELECT * FROM stats")
+
+    new = await Database.open(path)
+    assert await new.schema_version() == 2
+    table = await TableRepo(new).get(table_id)
+    assert table is not None and table.chat_id == -100 and table.status == "lobby"
+    async with new.tx() as c:
+        await StatsRepo.put(c, Stats(-100, 1, 1, 1, 0, 0, 0, 0, 26.0, 8.0))
+    assert (await StatsRepo(new).get(-100, 1)) == Stats(-100, 1, 1, 1, 0, 0, 0, 0, 26.0, 8.0)
+    await new.close()
+
+
+async def test_chat_user_and_table_round_trip(db: Database) -> None:
+    table_id = await make_table(db)
+    async with db.tx() as c:
+        await ChatRepo.set_settings(c, -100, {"deck": 24})
+        await UserRepo.set_can_message(c, 1, True)
+        await TableRepo.update(c, table_id, seats=[{"kind": "bot"}], lobby_message_id=7)
+    chat = await ChatRepo(db).get(-100)
+    assert chat is not None and chat.title == "Друзья" and chat.settings == {"deck": 24}
+    user = await UserRepo(db).get(1)
+    assert user is not None and user.name == "Аня" and user.can_message
+    table = await TableRepo(db).open_in_chat(-100)
+    assert table is not None and table.id == table_id
+    assert table.seats == [{"kind": "bot"}] and table.lobby_message_id == 7
+
+
+async def test_one_open_table_per_chat(db: Database) -> None:
+    table_id = await make_table(db)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.tx() as c:
+            await TableRepo.create(c, -100, 1, {}, [])
+    async with db.tx() as c:
+        await TableRepo.update(c, table_id, status="closed")
+        assert await TableRepo.create(c, -100, 1, {}, []) != table_id
+
+
+async def test_game_and_action_log_round_trip(db: Database) -> None:
+    table_id = await make_table(db)
+    async with db.tx() as c:
+        game_id = await GameRepo.create(c, table_id, {"players": 2}, [], 42, {"s": 1})
+        for seq, text in enumerate(["a 7S", "d 9S>7S", "done"], 1):
+            await GameRepo.append_action(c, game_id, seq, seq % 2, text, seq == 3, 1000.0 + seq)
+        await GameRepo.save_state(
+            c, game_id, version=3, snapshot={"s": 2}, deadline=1030.0, deadline_for="attack"
+        )
+        await GameRepo.set_hand_message(c, game_id, 1, 55)
+        await GameRepo.set_hand_message(c, game_id, 1, 56)
+    repo = GameRepo(db)
+    game = await repo.get(game_id)
+    assert game is not None
+    assert (game.seed, game.version, game.snapshot, game.status) == (42, 3, {"s": 2}, "playing")
+    assert (game.deadline, game.deadline_for) == (1030.0, "attack")
+    assert [g.id for g in await repo.running()] == [game_id]
+    log = await repo.actions(game_id)
+    assert [(a.seq, a.seat, a.action, a.auto) for a in log] == [
+        (1, 1, "a 7S", False), (2, 0, "d 9S>7S", False), (3, 1, "done", True),
+    ]  # fmt: skip
+    assert await repo.hand_message(game_id, 1) == 56
+
+    with pytest.raises(sqlite3.IntegrityError):  # a sequence number is used once
+        async with db.tx() as c:
+            await GameRepo.append_action(c, game_id, 2, 0, "take", False, 1.0)
+    assert len(await repo.actions(game_id)) == 3  # the failed transaction left nothing
+
+    async with db.tx() as c:
+        await GameRepo.save_state(
+            c, game_id, version=4, snapshot={}, deadline=None, deadline_for=None,
+            outcome={"fools": [1]},
+        )  # fmt: skip
+    over = await repo.get(game_id)
+    assert over is not None and over.status == "over" and over.outcome == {"fools": [1]}
+    assert await repo.running() == []
+
+
+async def test_chat_migration_moves_tables_and_statistics(db: Database) -> None:
+    table_id = await make_table(db)
+    async with db.tx() as c:
+        await StatsRepo.put(c, Stats(-100, 1, 3, 2, 1, 0, 0, 0, 27.0, 7.0))
+        await ChatRepo.migrate_id(c, -100, -100200)
+    table = await TableRepo(db).get(table_id)
+    assert table is not None and table.chat_id == -100200
+    assert await StatsRepo(db).get(-100, 1) is None
+    moved = await StatsRepo(db).get(-100200, 1)
+    assert moved is not None and moved.games == 3
+    assert [s.user_id for s in await StatsRepo(db).chat_top(-100200)] == [1]
