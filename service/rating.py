@@ -19,11 +19,11 @@ def new_stats(chat_id: int, user_id: int) -> Stats:
     return Stats(chat_id, user_id, 0, 0, 0, 0, 0, 0, fresh.mu, fresh.sigma)
 
 
-def ranks(outcome: Outcome, teams: bool) -> list[int]:
+def ranks(outcome: Outcome, teams: bool) -> list[float]:
     """Rank per seat for the rating: places, or the team result in team games."""
     if not teams:
-        return list(outcome.places)
-    return [2 if s in outcome.fools else 1 for s in range(len(outcome.places))]
+        return [float(p) for p in outcome.places]
+    return [2.0 if s in outcome.fools else 1.0 for s in range(len(outcome.places))]
 
 
 async def record_game(
@@ -35,8 +35,8 @@ async def record_game(
     bot still counts a little and a game with one human still moves their rating.
     """
     old: list[Stats | None] = []
-    for seat in seats:
-        user = seat.get("user_id") if seat.get("kind") == "human" else None
+    for info in seats:
+        user = info.get("user_id") if info.get("kind") == "human" else None
         if user is None:
             old.append(None)
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -16,6 +17,13 @@ import aiosqlite
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = "./durak.sqlite3"
+
+
+def configured_path() -> str:
+    """The database file: ``DURAK_DB`` from the environment, or ``./durak.sqlite3``."""
+    return os.environ.get("DURAK_DB") or DEFAULT_PATH
+
+
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -43,8 +51,9 @@ class Database:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path = DEFAULT_PATH, *, upto: int | None = None) -> Database:
+    async def open(cls, path: str | Path | None = None, *, upto: int | None = None) -> Database:
         """Open (creating if needed) and migrate to the newest schema, or to ``upto``."""
+        path = configured_path() if path is None else path
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA journal_mode = WAL")
@@ -57,6 +66,11 @@ class Database:
 
     async def close(self) -> None:
         await self.conn.close()
+
+    async def checkpoint(self) -> None:
+        """Fold the write-ahead log into the main file (to measure its size)."""
+        async with self._lock:
+            await self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     async def schema_version(self) -> int:
         async with self.conn.execute("PRAGMA user_version") as cur:

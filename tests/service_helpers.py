@@ -18,12 +18,12 @@ async def open_service(path: Path, clock: Clock | None = None) -> GameService:
     return GameService(db, clock=clock or FakeClock())
 
 
-async def new_table(service: GameService, users: int = 2) -> int:
+async def new_table(service: GameService, users: int = 2, chat: int = CHAT) -> int:
     async with service.db.tx() as c:
-        await ChatRepo.upsert(c, CHAT, "Стол")
+        await ChatRepo.upsert(c, chat, "Стол")
         for u in range(1, users + 1):
             await UserRepo.upsert(c, u, f"Игрок {u}")
-        return await TableRepo.create(c, CHAT, 1, {}, [])
+        return await TableRepo.create(c, chat, 1, {}, [])
 
 
 def humans(n: int) -> list[Seat]:

@@ -20,3 +20,14 @@ def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str
 def test_playout_ends_the_game() -> None:
     rules = engine_speed.CONFIGS[0][1]
     assert engine_speed.playout(rules, seed=1) > 0
+
+
+def test_service_benchmark_runs_and_prints_its_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import service_speed
+
+    assert service_speed.main(["--games", "3", "--think", "0.001"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("p50", "p99", "moves per second", "KB per finished game", "x baseline"):
+        assert figure in out

@@ -9,6 +9,7 @@ import pytest
 
 from engine import Action, Rules, State
 from service import FakeClock, Refused, Seat, Update
+from service.rating import new_stats
 from storage.repos import GameRepo, StatsRepo
 from tests.service_helpers import CHAT, humans, next_move, open_service, play_moves, start
 
@@ -32,10 +33,14 @@ async def test_a_whole_game_through_the_service_equals_the_engine_game(tmp_path:
     record = await GameRepo(service.db).get(update.game_id)
     assert record is not None and record.status == "over" and record.deadline is None
     assert record.version == len(state.history) == len(await GameRepo(service.db).actions(1))
+    assert state.outcome is not None and len(state.outcome.fools) == 1
+    fresh = new_stats(CHAT, 0)
     for user in (1, 2):  # statistics were updated in the same transaction
         stats = await StatsRepo(service.db).get(CHAT, user)
         assert stats is not None and stats.games == 1
-        assert stats.fools == ((user - 1) in state.outcome.fools)
+        fool = (user - 1) in state.outcome.fools
+        assert (stats.fools, stats.wins) == (int(fool), int(not fool))
+        assert (stats.mu < fresh.mu) == fool and stats.sigma < fresh.sigma
     await service.db.close()
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.db import Database, migrations
+from storage.db import Database, configured_path, migrations
 from storage.repos import ChatRepo, GameRepo, Stats, StatsRepo, TableRepo, UserRepo
 
 
@@ -30,6 +30,18 @@ async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> N
     assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
     assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
     assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
+
+
+async def test_the_file_comes_from_durak_db_or_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DURAK_DB", raising=False)
+    assert configured_path() == "./durak.sqlite3"
+    monkeypatch.setenv("DURAK_DB", str(tmp_path / "from-env.sqlite3"))
+    database = await Database.open()
+    assert database.path == str(tmp_path / "from-env.sqlite3")
+    assert (tmp_path / "from-env.sqlite3").exists()
+    await database.close()
 
 
 async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:

@@ -1,0 +1,109 @@
+"""Latency of one move through the game service (apply + commit) with many games at once,
+and the database size per finished game.
+
+    python -m bench.service_speed [--games 100] [--think 1.0]
+
+Players think (a random pause, 1 s on average: several times quicker than people) and
+then press; a second run without pauses shows the saturated throughput.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine import Action, Rules, State
+from service import FakeClock, GameService
+from storage.db import Database
+from tests.service_helpers import humans, new_table, next_move
+
+RULES = Rules(players=2, deck=36)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def play(service: GameService, game: int, latencies: list[float], think: float) -> None:
+    rng = random.Random(game)
+    while not service.games[game].state.is_over:
+        if think:
+            await asyncio.sleep(rng.expovariate(1 / think))
+        state = service.games[game].state
+        seat, text = next_move(state)
+        started = time.perf_counter()
+        await service.act(game, seat, text, len(state.history))
+        latencies.append(time.perf_counter() - started)
+
+
+def engine_only(seeds: Sequence[int]) -> list[float]:
+    """The same games in the engine alone: the baseline."""
+    times = []
+    for seed in seeds:
+        state = State(RULES, seed)
+        while not state.is_over:
+            seat, text = next_move(state)
+            started = time.perf_counter()
+            trial = state.copy()
+            trial.apply(Action.from_text(seat, text))
+            state = trial
+            times.append(time.perf_counter() - started)
+    return times
+
+
+async def run(games: int, path: Path, think: float) -> list[float]:
+    db = await Database.open(path)
+    service = GameService(db, clock=FakeClock())
+    ids = []
+    for seed in range(games):
+        table = await new_table(service, chat=-1000 - seed)
+        ids.append((await service.create_game(table, RULES, humans(2), seed)).game_id)
+    latencies: list[float] = []
+    started = time.perf_counter()
+    await asyncio.gather(*(play(service, g, latencies, think) for g in ids))
+    wall = time.perf_counter() - started
+    await db.checkpoint()
+    await db.close()
+    size = os.path.getsize(path)
+    ms = [x * 1000 for x in latencies]
+    pace = f"think time {think * 1000:.0f} ms mean" if think else "no think time (saturated)"
+    print(f"{games} concurrent 2-player games, {pace}: {len(ms)} moves in {wall:.1f} s")
+    print(
+        f"  apply + commit   p50 {statistics.median(ms):6.2f} ms"
+        f"   p99 {percentile(ms, 0.99):6.2f} ms   max {max(ms):6.2f} ms"
+    )
+    print(f"  moves per second {len(ms) / wall:8.0f}")
+    print(f"  database         {size / games / 1024:6.1f} KB per finished game ({size} bytes)")
+    return ms
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench.service_speed")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
+    args = parser.parse_args(argv)
+    print(f"{os.cpu_count()} cores")
+    base = [x * 1000 for x in engine_only(range(args.games))]
+    print(
+        f"engine only (baseline, same moves): p50 {statistics.median(base):.3f} ms,"
+        f" p99 {percentile(base, 0.99):.3f} ms"
+    )
+    for think in (args.think, 0.0):
+        with tempfile.TemporaryDirectory() as tmp:
+            ms = asyncio.run(run(args.games, Path(tmp) / "bench.sqlite3", think))
+        print(
+            f"  ratio p50        {statistics.median(ms) / statistics.median(base):6.0f} x baseline"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
