@@ -1,1 +1,1 @@
-"""Message catalogs: ru (default) and en (issue 4)."""
+"""Message catalogs: ``ru.toml`` (default) and ``en.toml``."""

@@ -1,0 +1,105 @@
+"""Wiring: the bot, the database, the game service, the presenter, the dispatcher."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    ErrorEvent,
+)
+
+from service import GameService
+from service.tables import Tables
+from storage.db import Database
+from storage.repos import UserRepo
+
+from .config import Config
+from .handlers import routers
+from .i18n import LANGS, t
+from .outbox import Outbox
+from .presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = ("durak", "rules", "stop")
+PRIVATE_COMMANDS = ("start", "help")
+COMMAND_TEXT = {"durak": "open", "rules": "rules", "stop": "stop", "start": "start", "help": "help"}
+
+
+class App:
+    """Everything the running bot holds; ``start``/``stop`` around polling."""
+
+    def __init__(self, config: Config, db: Database) -> None:
+        self.config = config
+        self.db = db
+        session = None
+        if config.api_base:
+            session = AiohttpSession(api=TelegramAPIServer.from_base(config.api_base))
+        self.bot = Bot(
+            config.token, session=session, default=DefaultBotProperties(parse_mode="HTML")
+        )
+        self.service = GameService(db)
+        self.outbox = Outbox(self.bot, config.limits, on_blocked=self._blocked)
+        self.presenter = Presenter(db, self.service, self.outbox)
+        self.outbox.on_replaced = self.presenter.replaced
+        self.service.notify = self.presenter.on_update
+        self.tables = Tables(db, self.service)
+        self.dp = Dispatcher()
+        self.dp.include_routers(*routers())
+        self.dp.errors.register(self._error)
+        self.dp.workflow_data.update(
+            tables=self.tables, service=self.service, outbox=self.outbox, presenter=self.presenter
+        )
+
+    @classmethod
+    async def create(cls, config: Config) -> App:
+        return cls(config, await Database.open(config.db_path))
+
+    async def start(self) -> None:
+        restored = await self.service.restore()
+        log.info("restored %s running games", restored)
+        self.presenter.start()
+        self.service.timers.start()
+        await self.set_commands()
+
+    async def run_polling(self) -> None:
+        await self.start()
+        try:
+            await self.dp.start_polling(self.bot, handle_signals=False)
+        finally:
+            await self.stop()
+
+    async def stop(self) -> None:
+        await self.service.timers.stop()
+        await self.presenter.stop()
+        await self.outbox.close()
+        await self.bot.session.close()
+        await self.db.close()
+
+    async def set_commands(self) -> None:
+        for lang in LANGS:
+            code = None if lang == "ru" else lang
+            for scope, names in (
+                (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+                (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+            ):
+                commands = [
+                    BotCommand(command=n, description=t(lang, f"cmd.{COMMAND_TEXT[n]}"))
+                    for n in names
+                ]
+                await self.bot.set_my_commands(commands, scope=scope, language_code=code)
+
+    async def _blocked(self, user_id: int) -> None:
+        async with self.db.tx() as c:
+            await UserRepo.set_can_message(c, user_id, False)
+
+    async def _error(self, event: ErrorEvent) -> bool:
+        log.exception("update %s failed: %s", event.update.update_id, event.exception)
+        return True

@@ -1,0 +1,27 @@
+"""Compact, typed callback data (Telegram allows 64 bytes)."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class LobbyCb(CallbackData, prefix="l"):
+    table: int
+    op: str  # join, leave, bot, start, again, set
+    arg: str = ""  # the setting for "set"; "+" / "-" for seats
+
+
+class CardCb(CallbackData, prefix="c"):
+    """A card tapped in a hand: the bot works out which move it means."""
+
+    game: int
+    v: int  # the game version the keyboard was drawn for
+    card: str  # "10H"
+
+
+class MoveCb(CallbackData, prefix="m"):
+    """One exact move in the engine's text form (``take``, ``x 7C``, ``d 9H>7H``)."""
+
+    game: int
+    v: int
+    a: str

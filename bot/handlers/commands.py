@@ -1,0 +1,107 @@
+"""Commands: /start and deep links, help, rules, closing a table; chat housekeeping."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import ChatMemberUpdated, Message
+
+from service.tables import TableError, Tables
+from storage.repos import ChatRepo, UserRepo
+
+from ..i18n import t
+from ..outbox import Outbox
+from ..people import person
+from .lobby import error_text, show_lobby, start_game
+
+log = logging.getLogger(__name__)
+router = Router(name="commands")
+PRIVATE = F.chat.type == "private"
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+
+
+@router.message(PRIVATE, CommandStart())
+async def start(message: Message, command: CommandObject, tables: Tables, outbox: Outbox) -> None:
+    """The user opened the private chat: the bot may now send them their cards."""
+    if message.from_user is None:
+        return
+    who = person(message.from_user)
+    await tables.remember(who)
+    async with tables.db.tx() as c:
+        await UserRepo.set_can_message(c, who.id, True)
+    payload = command.args or ""
+    if payload.startswith("join_") and payload[5:].isdigit():
+        try:
+            table = await tables.join(int(payload[5:]), who)
+        except TableError as e:
+            await message.answer(error_text(who.lang, e))
+            return
+        await message.answer(t(who.lang, "answer.joined"))
+        if len(table.seats) >= table.settings["seats"]:
+            await start_game(tables, table, None)
+        else:
+            await show_lobby(outbox, tables, table, new=False)
+        return
+    await message.answer(t(who.lang, "help.private"))
+
+
+@router.message(PRIVATE, Command("help"))
+async def private_help(message: Message) -> None:
+    lang = person(message.from_user).lang if message.from_user else "ru"
+    await message.answer(t(lang, "help.private"))
+
+
+@router.message(GROUPS, Command("rules"))
+@router.message(GROUPS, F.text.lower() == "правила")
+async def rules(message: Message, tables: Tables) -> None:
+    table = await tables.repo.open_in_chat(message.chat.id)
+    settings = table.settings if table else None
+    await message.answer(rules_text("ru", settings))
+
+
+@router.message(GROUPS, Command("stop"))
+async def stop(message: Message, tables: Tables, bot: Bot) -> None:
+    if message.from_user is None:
+        return
+    table = await tables.repo.open_in_chat(message.chat.id)
+    if table is None:
+        await message.answer(t("ru", "answer.no_table"))
+        return
+    member = await bot.get_chat_member(message.chat.id, message.from_user.id)
+    if message.from_user.id != table.creator_id and member.status not in (
+        "creator",
+        "administrator",
+    ):
+        await message.answer(t("ru", "answer.only_creator"))
+        return
+    await tables.close(table.id)
+    log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
+    await message.answer(t("ru", "lobby.closed"))
+
+
+@router.message(F.migrate_to_chat_id)
+async def migrated(message: Message, tables: Tables) -> None:
+    """The group became a supergroup: its table and statistics move to the new id."""
+    assert message.migrate_to_chat_id is not None
+    async with tables.db.tx() as c:
+        await ChatRepo.migrate_id(c, message.chat.id, message.migrate_to_chat_id)
+    log.info("chat %s migrated to %s", message.chat.id, message.migrate_to_chat_id)
+
+
+@router.my_chat_member(GROUPS)
+async def membership(update: ChatMemberUpdated, tables: Tables) -> None:
+    """The bot was removed from a group: close its table cleanly."""
+    if update.new_chat_member.status in ("left", "kicked"):
+        table = await tables.repo.open_in_chat(update.chat.id)
+        if table is not None:
+            await tables.close(table.id)
+            log.info("chat %s: bot removed, table %s closed", update.chat.id, table.id)
+
+
+def rules_text(lang: str, settings: dict[str, object] | None) -> str:
+    lines = [t(lang, "help.rules")]
+    if settings:
+        lines += ["", t(lang, f"help.rules_{settings['mode']}")]
+    return "\n".join(lines)

@@ -1,0 +1,114 @@
+"""The lobby: opening a table, seats, settings, starting a game."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from service.tables import Person, TableError, Tables
+from storage.repos import TableRecord, TableRepo
+
+from .. import render
+from ..callbacks import LobbyCb
+from ..i18n import t
+from ..outbox import Outbox
+from ..people import deep_link, person
+
+log = logging.getLogger(__name__)
+router = Router(name="lobby")
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+
+
+def error_text(lang: str, e: TableError) -> str:
+    params = dict(e.params)
+    if e.code == "bad_settings":
+        reason = params.pop("reason")
+        params = {"reason": t(lang, f"reason.{reason}", **params)}
+    return t(lang, f"answer.{e.code}", **{k: v for k, v in params.items() if k != "chat_id"})
+
+
+async def show_lobby(outbox: Outbox, tables: Tables, table: TableRecord, *, new: bool) -> None:
+    creator = await tables.users.get(table.creator_id)
+    text, markup = render.lobby("ru", table, creator.name if creator else "?")
+    if new or table.lobby_message_id is None:
+        sent = await outbox.send(table.chat_id, text, markup)
+        if sent is not None:
+            async with tables.db.tx() as c:
+                await TableRepo.update(c, table.id, lobby_message_id=sent.message_id)
+    else:
+        outbox.edit(table.chat_id, table.lobby_message_id, text, markup)
+
+
+@router.message(GROUPS, Command("durak", "newgame"))
+@router.message(GROUPS, F.text.lower().in_({"дурак", "играть в дурака"}))
+async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
+    if message.from_user is None:
+        return
+    table, _created = await tables.open(
+        message.chat.id, message.chat.title or "", person(message.from_user)
+    )
+    log.info("chat %s: table %s open", message.chat.id, table.id)
+    await show_lobby(outbox, tables, table, new=True)
+
+
+@router.callback_query(LobbyCb.filter())
+async def lobby_button(
+    query: CallbackQuery,
+    callback_data: LobbyCb,
+    tables: Tables,
+    outbox: Outbox,
+    bot: Bot,
+) -> None:
+    who = person(query.from_user)
+    lang = who.lang
+    op, tid = callback_data.op, callback_data.table
+    try:
+        if op == "join":
+            table = await tables.join(tid, who)
+            answer = t(lang, "answer.joined")
+        elif op == "leave":
+            table = await tables.leave(tid, who)
+            answer = t(lang, "answer.left")
+        elif op == "bot":
+            table = await tables.add_bot(tid, who)
+            answer = t(lang, "answer.ok")
+        elif op == "set":
+            field, step = (
+                callback_data.arg.rstrip("+-"),
+                -1 if callback_data.arg.endswith("-") else 1,
+            )
+            table = await tables.change(tid, who, field, step)
+            answer = t(lang, "answer.ok")
+        elif op in ("start", "again"):
+            table = await tables.get(tid)
+            if op == "again" and not any(s.get("user_id") == who.id for s in table.seats):
+                raise TableError("not_seated")
+            await start_game(tables, table, None if op == "again" else who)
+            await query.answer()
+            return
+        else:
+            raise TableError("not_now")
+    except TableError as e:
+        if e.code == "need_private":
+            me = await bot.me()
+            await query.answer(url=deep_link(me.username or "", tid))
+            return
+        await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
+        return
+    await query.answer(answer)
+    if len(table.seats) >= table.settings["seats"] and op in ("join", "bot"):
+        await start_game(tables, table, None)
+    else:
+        await show_lobby(outbox, tables, table, new=False)
+
+
+async def start_game(tables: Tables, table: TableRecord, who: Person | None) -> None:
+    """Start a game; the lobby message becomes the game's table message."""
+    if table.lobby_message_id is not None:
+        async with tables.db.tx() as c:
+            await TableRepo.update(c, table.id, table_message_id=table.lobby_message_id)
+    update = await tables.start(table.id, who)
+    log.info("table %s: game %s started", table.id, update.game_id)

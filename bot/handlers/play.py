@@ -1,0 +1,108 @@
+"""Moves from the hand keyboards in private chats."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from aiogram import Router
+from aiogram.types import CallbackQuery
+
+from engine import Card
+from engine.actions import BEAT, OPEN, QUIT, THROW
+from service import GameService, Refused
+
+from ..callbacks import CardCb, MoveCb
+from ..i18n import lang_of, t
+from ..presenter import Presenter
+
+log = logging.getLogger(__name__)
+router = Router(name="play")
+CONFIRM_SECONDS = 10.0
+_confirm_quit: dict[tuple[int, int], float] = {}
+
+
+def seat_of(service: GameService, game_id: int, user_id: int) -> int | None:
+    live = service.games.get(game_id)
+    if live is None:
+        return None
+    for seat, info in enumerate(live.seats):
+        if info.get("user_id") == user_id and info["kind"] == "human":
+            return seat
+    return None
+
+
+async def refuse(query: CallbackQuery, lang: str, e: Refused) -> None:
+    key = {"stale": "stale", "over": "game_over", "no_game": "game_over"}.get(e.reason, "not_now")
+    await query.answer(t(lang, f"answer.{key}"))
+
+
+@router.callback_query(MoveCb.filter())
+async def move_button(
+    query: CallbackQuery, callback_data: MoveCb, service: GameService, presenter: Presenter
+) -> None:
+    lang = lang_of(query.from_user.language_code)
+    game, user = callback_data.game, query.from_user.id
+    seat = seat_of(service, game, user)
+    if seat is None:
+        await query.answer(t(lang, "answer.not_your_game"))
+        return
+    if callback_data.a == QUIT:
+        asked = _confirm_quit.pop((game, user), 0.0)
+        if time.monotonic() - asked > CONFIRM_SECONDS:
+            _confirm_quit[(game, user)] = time.monotonic()
+            await query.answer(t(lang, "answer.confirm_quit"), show_alert=True)
+            return
+    presenter.picking.pop((game, user), None)
+    try:
+        await service.act(game, seat, callback_data.a, callback_data.v)
+    except Refused as e:
+        await refuse(query, lang, e)
+        return
+    await query.answer()
+
+
+@router.callback_query(CardCb.filter())
+async def card_button(
+    query: CallbackQuery, callback_data: CardCb, service: GameService, presenter: Presenter
+) -> None:
+    lang = lang_of(query.from_user.language_code)
+    game, user = callback_data.game, query.from_user.id
+    seat = seat_of(service, game, user)
+    if seat is None:
+        await query.answer(t(lang, "answer.not_your_game"))
+        return
+    state = service.games[game].state
+    if callback_data.v != len(state.history):
+        await query.answer(t(lang, "answer.stale"))
+        return
+    if callback_data.card == "-":  # back from choosing a target
+        presenter.picking.pop((game, user), None)
+        await presenter.show(game, user)
+        await query.answer()
+        return
+    try:
+        card = Card.parse(callback_data.card)
+    except ValueError:
+        await query.answer(t(lang, "answer.not_now"))
+        return
+    moves = [
+        a
+        for a in state.legal_actions(seat)
+        if a.cards[:1] == (card,)
+        and (a.kind in (THROW, BEAT) or (a.kind == OPEN and len(a.cards) == 1))
+    ]
+    if not moves:
+        await query.answer(t(lang, "answer.not_now"))
+        return
+    if len(moves) > 1:  # the card beats several attack cards: ask which
+        presenter.picking[(game, user)] = card
+        await presenter.show(game, user)
+        await query.answer(t(lang, "answer.choose_target"))
+        return
+    try:
+        await service.act(game, seat, moves[0].text, callback_data.v)
+    except Refused as e:
+        await refuse(query, lang, e)
+        return
+    await query.answer()

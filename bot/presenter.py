@@ -1,0 +1,160 @@
+"""Shows committed game updates: the group's table message and every player's hand.
+
+The service reports each committed step here; one worker renders the steps in
+order and hands the texts to the outbox. A message is edited only when its
+text or keyboard changed, and a new message is sent only when there is none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from aiogram.types import InlineKeyboardMarkup, Message
+
+from engine import Card, Outcome
+from service import GameService, Update
+from storage.db import Database
+from storage.repos import GameRepo, TableRepo, UserRepo
+
+from . import render
+from .outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+Key = tuple[Any, ...]  # ("table", game_id) or ("hand", game_id, user_id)
+
+
+class Presenter:
+    def __init__(self, db: Database, service: GameService, outbox: Outbox) -> None:
+        self.db = db
+        self.service = service
+        self.outbox = outbox
+        self.picking: dict[tuple[int, int], Card] = {}  # (game, user) -> card awaiting a target
+        self._ids: dict[Key, int] = {}
+        self._shown: dict[Key, tuple[str, str]] = {}
+        self._langs: dict[int, str] = {}
+        self._summarized: set[int] = set()
+        self._queue: asyncio.Queue[Update] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    async def on_update(self, update: Update) -> None:
+        """Called by the service after each commit; never blocks the game."""
+        self._queue.put_nowait(update)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="presenter")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def idle(self) -> None:
+        """Wait until every reported update has been handed to the outbox."""
+        await self._queue.join()
+
+    async def _run(self) -> None:
+        while True:
+            update = await self._queue.get()
+            try:
+                await self.show(update.game_id)
+            except Exception:
+                log.exception("game %s: showing version %s failed", update.game_id, update.version)
+            finally:
+                self._queue.task_done()
+
+    def table_message_is(self, game_id: int, message_id: int) -> None:
+        """The game's table message is this one (the lobby message becomes it)."""
+        self._ids[("table", game_id)] = message_id
+
+    async def show(self, game_id: int, user_id: int | None = None) -> None:
+        """Render the game now: the table message and the hands (or one user's hand)."""
+        live = self.service.games.get(game_id)
+        if live is None:
+            return
+        state = live.state
+        names = [s["name"] for s in live.seats]
+        idle = [state.idle(s) for s in range(state.n)]
+        if user_id is None:
+            table = await TableRepo(self.db).get(live.table_id)
+            if table is not None:
+                text = render.table_message("ru", state.view(), names, idle)
+                await self._put(("table", game_id), table.chat_id, text, None)
+        for seat, info in enumerate(live.seats):
+            uid = info.get("user_id")
+            if info["kind"] != "human" or uid is None or user_id not in (None, uid):
+                continue
+            lang = await self._lang(uid)
+            picking = self.picking.get((game_id, uid))
+            text, markup = render.hand(
+                lang, state.view(seat), game_id, picking=picking, idle=idle[seat]
+            )
+            await self._put(("hand", game_id, uid), uid, text, markup)
+        if state.outcome is not None and user_id is None and game_id not in self._summarized:
+            self._summarized.add(game_id)
+            await self._summary(game_id, live.table_id, state.outcome, names)
+
+    async def _summary(
+        self, game_id: int, table_id: int, outcome: Outcome, names: list[str]
+    ) -> None:
+        """The short result in the group, with «Ещё партию»: it is the next lobby message."""
+        table = await TableRepo(self.db).get(table_id)
+        if table is None or table.status == "closed":
+            return
+        text = render.outcome_text("ru", outcome, names)
+        sent = await self.outbox.send(table.chat_id, text, render.again("ru", table_id))
+        async with self.db.tx() as c:
+            await TableRepo.update(c, table_id, lobby_message_id=sent.message_id if sent else None)
+        log.info("table %s: game %s over, fools %s", table_id, game_id, outcome.fools)
+
+    async def _lang(self, user_id: int) -> str:
+        if user_id not in self._langs:
+            user = await UserRepo(self.db).get(user_id)
+            self._langs[user_id] = user.lang if user else "ru"
+        return self._langs[user_id]
+
+    async def _put(
+        self, key: Key, chat_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        shown = (text, markup.model_dump_json() if markup else "")
+        if self._shown.get(key) == shown:
+            return
+        self._shown[key] = shown
+        message_id = self._ids.get(key) or await self._stored_id(key)
+        if message_id is not None:
+            self.outbox.edit(chat_id, message_id, text, markup)
+            return
+        sent = await self.outbox.send(chat_id, text, markup)
+        if isinstance(sent, Message):
+            await self._remember(key, sent.message_id)
+
+    async def _stored_id(self, key: Key) -> int | None:
+        if key[0] == "hand":
+            found = await GameRepo(self.db).hand_message(key[1], key[2])
+        else:
+            live = self.service.games.get(key[1])
+            table = await TableRepo(self.db).get(live.table_id) if live else None
+            found = table.table_message_id if table else None
+        if found is not None:
+            self._ids[key] = found
+        return found
+
+    async def _remember(self, key: Key, message_id: int) -> None:
+        self._ids[key] = message_id
+        async with self.db.tx() as c:
+            if key[0] == "hand":
+                await GameRepo.set_hand_message(c, key[1], key[2], message_id)
+            else:
+                live = self.service.games.get(key[1])
+                if live is not None:
+                    await TableRepo.update(c, live.table_id, table_message_id=message_id)
+
+    async def replaced(self, chat_id: int, old: int, new: int) -> None:
+        """The outbox had to send a new message instead of editing ``old``."""
+        for key, mid in list(self._ids.items()):
+            if mid == old:
+                await self._remember(key, new)

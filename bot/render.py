@@ -1,0 +1,271 @@
+"""Pure rendering: views and records in, (text, keyboard) out. Texts are HTML."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import Action, Card, Outcome, View
+from engine.actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, TAKE, THROW, TRANSFER
+from engine.cards import sort_for_hand
+
+from .callbacks import CardCb, LobbyCb, MoveCb
+from .i18n import t
+
+RECENT = 4  # actions shown in the table message
+ROW = 6  # cards per keyboard row
+WORD_KEYS = {TAKE: "take", DONE: "done", PASS: "pass", QUIT: "quit", BACK: "back"}
+
+
+def button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def cards_text(cards: Sequence[Card], lang: str) -> str:
+    return " ".join(c.label(lang) for c in cards)
+
+
+# ------------------------------------------------------------------ lobby
+
+
+def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarkup]:
+    s = table.settings
+    settings = t(
+        lang,
+        "lobby.settings",
+        mode=t(lang, f"mode.{s['mode']}"),
+        deck=t(lang, "cards", n=s["deck"]),
+        seats=t(lang, "seats", n=s["seats"]),
+        throw_in=t(lang, f"throw_in.{s['throw_in']}"),
+        pairs=t(lang, "lobby.pairs") if s["pairs"] else "",
+        speed=t(lang, f"speed.{s['speed']}"),
+    )
+    lines = [t(lang, "lobby.title"), settings, "", t(lang, "lobby.seats_title")]
+    for i in range(s["seats"]):
+        if i < len(table.seats):
+            seat = table.seats[i]
+            name = escape(seat["name"])
+            lines.append(
+                f"{i + 1}. "
+                + (t(lang, "lobby.bot_seat", name=name) if seat["kind"] == "bot" else name)
+            )
+        else:
+            lines.append(f"{i + 1}. {t(lang, 'lobby.empty_seat')}")
+    lines += ["", t(lang, "lobby.creator", name=escape(creator))]
+    tid = table.id
+
+    def cb(op: str, arg: str = "") -> str:
+        return LobbyCb(table=tid, op=op, arg=arg).pack()
+
+    rows = [
+        [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.leave"), cb("leave"))],
+        [button(t(lang, "lobby.add_bot"), cb("bot")), button(t(lang, "lobby.start"), cb("start"))],
+        [
+            button(f"{t(lang, 'lobby.set_mode')}", cb("set", "mode")),
+            button(f"{t(lang, 'lobby.set_deck')}", cb("set", "deck")),
+            button(f"{t(lang, 'lobby.set_seats')} −", cb("set", "seats-")),
+            button(f"{t(lang, 'lobby.set_seats')} +", cb("set", "seats+")),
+        ],
+        [
+            button(t(lang, "lobby.set_throw_in"), cb("set", "throw_in")),
+            button(t(lang, "lobby.set_pairs"), cb("set", "pairs")),
+            button(t(lang, "lobby.set_speed"), cb("set", "speed")),
+        ],
+    ]
+    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def again(lang: str, table_id: int) -> InlineKeyboardMarkup:
+    data = LobbyCb(table=table_id, op="again").pack()
+    return InlineKeyboardMarkup(inline_keyboard=[[button(t(lang, "lobby.again"), data)]])
+
+
+# ------------------------------------------------------------------ words
+
+
+def action_words(lang: str, action: Action, names: Sequence[str], auto: bool = False) -> str:
+    name = escape(names[action.seat])
+    kind = action.kind
+    if kind == BEAT and action.target is not None:
+        text = t(
+            lang,
+            "act.beat",
+            name=name,
+            target=action.target.label(lang),
+            card=action.cards[0].label(lang),
+        )
+    elif kind in (OPEN, THROW, TRANSFER):
+        key = {OPEN: "open", THROW: "throw", TRANSFER: "transfer"}[kind]
+        text = t(lang, f"act.{key}", name=name, cards=cards_text(action.cards, lang))
+    else:
+        text = t(lang, f"act.{WORD_KEYS[kind]}", name=name)
+    return text + (t(lang, "act.auto") if auto else "")
+
+
+def outcome_text(lang: str, outcome: Outcome, names: Sequence[str]) -> str:
+    if outcome.draw:
+        lines = [t(lang, "end.draw")]
+    elif len(outcome.fools) == 1:
+        lines = [t(lang, "end.fool", name=escape(names[outcome.fools[0]]))]
+    else:
+        lines = [t(lang, "end.fools", names=", ".join(escape(names[s]) for s in outcome.fools))]
+    if outcome.surrendered is not None:
+        lines.append(t(lang, "end.surrendered", name=escape(names[outcome.surrendered])))
+    lines.append(t(lang, "end.places"))
+    order = sorted(range(len(names)), key=lambda s: outcome.places[s])
+    lines += [f"{outcome.places[s]}. {escape(names[s])}" for s in order]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ table
+
+
+def table_message(lang: str, view: View, names: Sequence[str], idle: Sequence[bool]) -> str:
+    """The group's one message about the game: public information only."""
+    lines = [
+        " · ".join(
+            [
+                t(lang, "table.trump", card=view.trump_card.label(lang)),
+                t(lang, "table.stock", n=view.stock_size),
+                t(lang, "table.discard", n=len(view.discard)),
+            ]
+        ),
+        "",
+    ]
+    for seat, name in enumerate(names):
+        if view.places[seat]:
+            role = t(lang, "table.out", place=view.places[seat])
+        elif seat == view.defender:
+            role = t(lang, "table.defending")
+        elif seat == view.attacker:
+            role = t(lang, "table.attacking")
+        elif seat in view.throwers and view.table:
+            role = t(lang, "table.throwing")
+        else:
+            role = ""
+        parts = [f"<b>{escape(name)}</b>", t(lang, "cards", n=view.hand_sizes[seat]), role]
+        if idle[seat]:
+            parts.append(t(lang, "table.idle"))
+        lines.append(" — ".join(p for p in parts if p))
+    lines.append("")
+    if view.table:
+        pairs = [a.label(lang) + (f" / {d.label(lang)}" if d else "") for a, d in view.table]
+        lines.append(t(lang, "table.on_table") + " " + "   ".join(pairs))
+    else:
+        lines.append(t(lang, "table.empty_table"))
+    turn = view.turn
+    if turn is not None and view.outcome is None:
+        seconds = view.rules.throw_seconds if turn.kind == "throw" else view.rules.move_seconds
+        limit = t(lang, "seconds", n=seconds)
+        who = ", ".join(escape(names[s]) for s in turn.seats)
+        key = {"attack": "turn_attack", "defend": "turn_defend", "throw": "turn_throw"}[turn.kind]
+        lines.append(t(lang, f"table.{key}", name=who, names=who, limit=limit))
+    history = view.history[-RECENT:]
+    if history:
+        lines += ["", t(lang, "table.last_actions")]
+        lines += [action_words(lang, a, names) for a in history]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ hand
+
+
+def playable_cards(view: View) -> set[Card]:
+    """Cards that a tap can play now: a single-card opening, a throw-in or a beat."""
+    out: set[Card] = set()
+    for a in view.legal:
+        if a.kind in (THROW, BEAT) or (a.kind == OPEN and len(a.cards) == 1):
+            out.add(a.cards[0])
+    return out
+
+
+def hand(
+    lang: str,
+    view: View,
+    game_id: int,
+    *,
+    picking: Card | None = None,
+    idle: bool = False,
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """A player's private message: their cards as buttons, and the moves they have."""
+    assert view.seat is not None
+    version = len(view.history)
+    trump_line = (
+        t(lang, "table.trump", card=view.trump_card.label(lang))
+        + " · "
+        + t(lang, "table.stock", n=view.stock_size)
+    )
+    if view.table:
+        pairs = [a.label(lang) + (f" / {d.label(lang)}" if d else "") for a, d in view.table]
+        trump_line += "\n" + t(lang, "table.on_table") + " " + "   ".join(pairs)
+    if view.outcome is not None or view.places[view.seat]:
+        return trump_line + "\n\n" + t(lang, "hand.you_out"), None
+    status = _status(lang, view, idle)
+    if picking is not None:
+        status = t(lang, "answer.choose_target")
+
+    def move(a: Action) -> str:
+        return MoveCb(game=game_id, v=version, a=a.text).pack()
+
+    rows: list[list[InlineKeyboardButton]] = []
+    if picking is not None:
+        targets = [a for a in view.legal if a.kind == BEAT and a.cards[0] == picking]
+        rows += [
+            [button(t(lang, "hand.beat_target", target=a.target.label(lang)), move(a))]
+            for a in targets
+            if a.target
+        ]
+        rows.append(
+            [button(t(lang, "hand.cancel"), CardCb(game=game_id, v=version, card="-").pack())]
+        )
+        return f"{trump_line}\n\n{status}", InlineKeyboardMarkup(inline_keyboard=rows)
+    playable = playable_cards(view)
+    cards = sort_for_hand(view.hand, view.trump)
+    buttons = [
+        button(
+            ("• " if c in playable else "") + c.label(lang),
+            CardCb(game=game_id, v=version, card=str(c)).pack(),
+        )
+        for c in cards
+    ]
+    rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
+    extra = [a for a in view.legal if a.kind == OPEN and len(a.cards) > 1]
+    extra += [a for a in view.legal if a.kind == TRANSFER]
+    for a in extra:
+        key = "hand.open_all" if a.kind == OPEN else "hand.transfer"
+        rows.append(
+            [
+                button(
+                    t(lang, key, cards=cards_text(a.cards, lang), card=a.cards[0].label(lang)),
+                    move(a),
+                )
+            ]
+        )
+    words = [a for a in view.legal if a.kind in (TAKE, DONE, PASS)]
+    if words:
+        rows.append([button(t(lang, f"hand.{WORD_KEYS[a.kind]}"), move(a)) for a in words])
+    last = [button(t(lang, "hand.surrender"), move(Action(view.seat, QUIT)))]
+    if idle:
+        last.insert(0, button(t(lang, "hand.back"), move(Action(view.seat, BACK))))
+    rows.append(last)
+    return f"{trump_line}\n\n{status}", InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _status(lang: str, view: View, idle: bool) -> str:
+    if idle:
+        return t(lang, "hand.idle")
+    turn = view.turn
+    seat = view.seat
+    if turn is not None and seat in turn.seats:
+        if turn.kind == "attack":
+            return t(lang, "hand.you_attack")
+        if turn.kind == "defend":
+            return t(lang, "hand.you_defend")
+        word = t(lang, "hand.pass" if view.taking else "hand.done")
+        return t(lang, "hand.you_throw", word=word)
+    if any(a.kind == THROW for a in view.legal):
+        return t(lang, "hand.may_throw")
+    return t(lang, "hand.you_wait")

@@ -1,0 +1,105 @@
+"""Rendering is a pure function of a view: texts, labels, buttons, no hidden cards."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from bot import render
+from bot.callbacks import CardCb, LobbyCb, MoveCb
+from bot.i18n import lang_of, t
+from engine import Rules, State
+from engine.cards import CARDS
+from tests.helpers import act, game
+
+NAMES = ["Аня", "Борис", "Вика"]
+
+
+def buttons(markup) -> list[tuple[str, str]]:
+    return [(b.text, b.callback_data) for row in markup.inline_keyboard for b in row]
+
+
+def test_russian_plurals_and_language_choice() -> None:
+    assert [t("ru", "cards", n=n) for n in (1, 3, 5, 21)] == [
+        "1 карта",
+        "3 карты",
+        "5 карт",
+        "21 карта",
+    ]
+    assert t("ru", "seats", n=4) == "4 места" and t("en", "cards", n=1) == "1 card"
+    assert lang_of("en-GB") == "en" and lang_of("uk") == "ru" and lang_of(None) == "ru"
+
+
+def test_lobby_shows_settings_seats_and_buttons() -> None:
+    table = SimpleNamespace(
+        id=7,
+        settings={"mode": "perevodnoy", "deck": 36, "seats": 3, "throw_in": "neighbors",
+                  "pairs": False, "speed": "fast"},
+        seats=[{"kind": "human", "name": "Аня <3"}, {"kind": "bot", "name": "Новичок 1"}],
+    )  # fmt: skip
+    text, markup = render.lobby("ru", table, "Аня <3")
+    assert "переводной, 36 карт, 3 места, подкидывают соседи" in text
+    assert "Аня &lt;3" in text and "🤖 Новичок 1" in text and "— свободно —" in text
+    data = {text: LobbyCb.unpack(d) for text, d in buttons(markup)}
+    assert data["Присоединиться"].op == "join" and data["Начать"].op == "start"
+    assert all(d.table == 7 for d in data.values())
+    assert all(len(d.pack().encode()) <= 64 for d in data.values())
+
+
+def test_hand_keyboard_sorts_by_suit_with_trumps_last_and_marks_playable_cards() -> None:
+    state = game(["7H 6S AS 8C 6H", "9S 10S 9D", "JD"], trump="6H", stock="QD KD AD", players=3)
+    text, markup = render.hand("ru", state.view(0), 5)
+    cards = [label for label, data in buttons(markup) if data.startswith("c:")]
+    assert cards == ["• 6♠", "• Т♠", "• 8♣", "• 6♥", "• 7♥"]  # any card may open
+    assert "Ваш ход" in text
+    act(state, "0 a 6S")
+    act(state, "1 d 9S>6S")
+    text, markup = render.hand("ru", state.view(0), 5)
+    cards = [label for label, data in buttons(markup) if data.startswith("c:")]
+    assert cards == ["Т♠", "8♣", "• 6♥", "7♥"]  # only a six or a nine may be thrown in
+    assert [label for label, _ in buttons(markup)][-2:] == ["Бито", "Сдаться"]
+
+
+def test_defender_keyboard_offers_take_transfer_and_target_choice() -> None:
+    state = game(["7S 7D", "8S 9S 7C 6H", "10S JS QS"], trump="6H", stock="QD KD",
+                 players=3, mode="perevodnoy")  # fmt: skip
+    act(state, "0 a 7S 7D")
+    text, markup = render.hand("ru", state.view(1), 5)
+    labels = [label for label, _ in buttons(markup)]
+    assert "Перевести 7♣" in labels and "Беру" in labels and "Сдаться" in labels
+    moves = {label: MoveCb.unpack(d) for label, d in buttons(markup) if d.startswith("m:")}
+    assert moves["Беру"].a == "take" and moves["Перевести 7♣"].a == "x 7C"
+    assert "Отбивайтесь" in text
+    trump = CARDS[4 * 4 + 3]  # 6♥ beats both sevens: the player chooses
+    text, markup = render.hand("ru", state.view(1), 5, picking=trump)
+    assert "Какую карту побить?" in text
+    targets = {label: MoveCb.unpack(d).a for label, d in buttons(markup) if d.startswith("m:")}
+    assert targets == {"Побить 7♠": "d 6H>7S", "Побить 7♦": "d 6H>7D"}
+    assert CardCb.unpack(buttons(markup)[-1][1]).card == "-"
+
+
+def test_table_message_shows_public_facts_and_never_a_hidden_card() -> None:
+    state = State(Rules(players=3, deck=36), 12)
+    for _ in range(25):
+        turn = state.turn()
+        if turn is None:
+            break
+        state.apply(state.timeout_actions()[0])
+    text = render.table_message("ru", state.view(), NAMES, [False, False, state.idle(2)])
+    public = set(state.view().discard) | {c for pair in state.view().table for c in pair if c}
+    public.add(state.trump_card)
+    known = {c for cards in state.view().known for c in cards}
+    for seat in range(3):
+        for card in state.view(seat).hand:
+            if card not in public | known:
+                assert card.label("ru") not in text.replace(state.trump_card.label("ru"), "")
+    assert "Козырь:" in text and "В колоде:" in text and "Последние ходы:" in text
+    for name in NAMES:
+        assert name in text
+
+
+def test_outcome_text_names_the_fool_and_places() -> None:
+    from engine import Outcome
+
+    text = render.outcome_text("ru", Outcome((2,), (1, 2, 3)), NAMES)
+    assert "Дурак — Вика" in text and "1. Аня" in text and "3. Вика" in text
+    assert "Ничья" in render.outcome_text("ru", Outcome((), (1, 1, 1), draw=True), NAMES)
