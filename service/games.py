@@ -97,7 +97,8 @@ class GameService:
         A deadline that passed while the bot was down fires at the next ``fire_due``."""
         for record in await self._games.running():
             table = await self._tables.get(record.table_id)
-            assert table is not None
+            if table is None or table.status == "closed":
+                continue
             state = State.from_dict(record.snapshot)
             self.games[record.id] = _Live(state, record.table_id, table.chat_id, record.seats)
             if record.deadline is not None:

@@ -201,6 +201,10 @@ class TableRepo:
         row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
         return None if row is None else _table(row)
 
+    async def open_tables(self) -> list[TableRecord]:
+        rows = await self.db.fetch_all("SELECT * FROM tables WHERE status != 'closed'")
+        return [_table(r) for r in rows]
+
     async def open_in_chat(self, chat_id: int) -> TableRecord | None:
         row = await self.db.fetch_one(
             "SELECT * FROM tables WHERE chat_id = ? AND status != 'closed'", (chat_id,)

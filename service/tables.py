@@ -1,0 +1,204 @@
+"""Tables: a chat's lobby with settings and seats, and the games started from it.
+
+Telegram-free: the bot calls these and turns ``TableError`` codes into texts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Rules
+from engine.rules import DECK_PLAYERS
+from storage.db import Database
+from storage.repos import ChatRepo, TableRecord, TableRepo, UserRepo
+
+from .games import GameService, Seat, Update
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "mode": "podkidnoy",
+    "deck": 36,
+    "seats": 2,
+    "throw_in": "all",
+    "pairs": False,
+    "speed": "normal",
+}
+CYCLES: dict[str, list[Any]] = {
+    "mode": ["podkidnoy", "perevodnoy"],
+    "deck": [24, 36, 52],
+    "throw_in": ["all", "neighbors"],
+    "pairs": [False, True],
+    "speed": ["normal", "fast"],
+}
+BOT_NAME = "Новичок"
+
+
+class TableError(Exception):
+    """A refused lobby request: ``code`` names the text, ``params`` fill it in."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    name: str
+    username: str | None = None
+    lang: str = "ru"
+
+
+def settings_problem(settings: dict[str, Any]) -> TableError | None:
+    """Why these settings cannot be played, or None."""
+    deck, seats = settings["deck"], settings["seats"]
+    low, high = DECK_PLAYERS[deck]
+    if not low <= seats <= high:
+        return TableError("bad_settings", reason="deck_players", deck=deck, low=low, high=high)
+    if settings["pairs"] and seats != 4:
+        return TableError("bad_settings", reason="pairs_players")
+    return None
+
+
+def rules_for(settings: dict[str, Any], players: int) -> Rules:
+    return Rules(
+        players=players,
+        deck=settings["deck"],
+        mode=settings["mode"],
+        throw_in=settings["throw_in"],
+        teams=settings["pairs"],
+        speed=settings["speed"],
+    )
+
+
+class Tables:
+    def __init__(self, db: Database, games: GameService) -> None:
+        self.db = db
+        self.games = games
+        self.repo = TableRepo(db)
+        self.users = UserRepo(db)
+
+    async def remember(self, person: Person) -> None:
+        async with self.db.tx() as c:
+            await UserRepo.upsert(c, person.id, person.name, person.username, person.lang)
+
+    async def open(self, chat_id: int, title: str, creator: Person) -> tuple[TableRecord, bool]:
+        """The chat's open table, and whether it was just created."""
+        existing = await self.repo.open_in_chat(chat_id)
+        if existing is not None:
+            return existing, False
+        chat = await ChatRepo(self.db).get(chat_id)
+        settings = {**DEFAULT_SETTINGS, **(chat.settings if chat else {})}
+        async with self.db.tx() as c:
+            await ChatRepo.upsert(c, chat_id, title)
+            await UserRepo.upsert(c, creator.id, creator.name, creator.username, creator.lang)
+            table_id = await TableRepo.create(c, chat_id, creator.id, settings, [])
+        table = await self.repo.get(table_id)
+        assert table is not None
+        return table, True
+
+    async def get(self, table_id: int) -> TableRecord:
+        table = await self.repo.get(table_id)
+        if table is None or table.status == "closed":
+            raise TableError("no_table")
+        return table
+
+    async def table_of(self, user_id: int) -> TableRecord | None:
+        """The open table where this user has a seat."""
+        for table in await self.repo.open_tables():
+            if any(s.get("user_id") == user_id for s in table.seats):
+                return table
+        return None
+
+    async def join(self, table_id: int, person: Person) -> TableRecord:
+        table = await self.get(table_id)
+        if table.status != "lobby":
+            raise TableError("table_full")
+        if any(s.get("user_id") == person.id for s in table.seats):
+            raise TableError("already_seated")
+        other = await self.table_of(person.id)
+        if other is not None:
+            raise TableError("other_table", chat_id=other.chat_id)
+        user = await self.users.get(person.id)
+        if user is None or not user.can_message:
+            raise TableError("need_private")
+        if len(table.seats) >= table.settings["seats"]:
+            raise TableError("table_full")
+        seat = Seat("human", person.name, user_id=person.id).to_dict()
+        return await self._set_seats(table, [*table.seats, seat])
+
+    async def leave(self, table_id: int, person: Person) -> TableRecord:
+        table = await self.get(table_id)
+        if table.status != "lobby":
+            raise TableError("cannot_leave")
+        seats = [s for s in table.seats if s.get("user_id") != person.id]
+        if len(seats) == len(table.seats):
+            raise TableError("not_seated")
+        return await self._set_seats(table, seats)
+
+    async def add_bot(self, table_id: int, person: Person) -> TableRecord:
+        table = await self._as_creator(table_id, person)
+        if len(table.seats) >= table.settings["seats"]:
+            raise TableError("table_full")
+        number = sum(s["kind"] == "bot" for s in table.seats) + 1
+        seat = Seat("bot", f"{BOT_NAME} {number}", level="novice").to_dict()
+        return await self._set_seats(table, [*table.seats, seat])
+
+    async def change(self, table_id: int, person: Person, field: str, step: int = 1) -> TableRecord:
+        """Move one setting to its next value (``seats`` by ``step``)."""
+        table = await self._as_creator(table_id, person)
+        settings = dict(table.settings)
+        if field == "seats":
+            settings["seats"] += step
+            if settings["seats"] < max(2, len(table.seats)):
+                raise TableError("need_two" if settings["seats"] < 2 else "table_full")
+        elif field in CYCLES:
+            values = CYCLES[field]
+            settings[field] = values[(values.index(settings[field]) + 1) % len(values)]
+        else:
+            raise TableError("not_now")
+        problem = settings_problem(settings)
+        if problem is not None:
+            raise problem
+        async with self.db.tx() as c:
+            await TableRepo.update(c, table.id, settings=settings)
+            await ChatRepo.set_settings(c, table.chat_id, settings)
+        return await self.get(table.id)
+
+    async def start(self, table_id: int, person: Person | None) -> Update:
+        """Start a game with the seated players (``person`` None: every seat was taken)."""
+        table = await self.get(table_id)
+        if person is not None and person.id != table.creator_id:
+            raise TableError("only_creator")
+        if table.status != "lobby":
+            raise TableError("not_now")
+        if len(table.seats) < 2:
+            raise TableError("need_two")
+        settings = {**table.settings, "seats": len(table.seats)}
+        problem = settings_problem(settings)
+        if problem is not None:
+            raise problem
+        seats = [Seat(**s) for s in table.seats]
+        return await self.games.create_game(table.id, rules_for(settings, len(seats)), seats)
+
+    async def close(self, table_id: int) -> None:
+        async with self.db.tx() as c:
+            await TableRepo.update(c, table_id, status="closed")
+        for game_id, live in list(self.games.games.items()):
+            if live.table_id == table_id:
+                self.games.timers.cancel(game_id)
+                del self.games.games[game_id]
+
+    async def _as_creator(self, table_id: int, person: Person) -> TableRecord:
+        table = await self.get(table_id)
+        if person.id != table.creator_id:
+            raise TableError("only_creator")
+        if table.status != "lobby":
+            raise TableError("not_now")
+        return table
+
+    async def _set_seats(self, table: TableRecord, seats: list[dict[str, Any]]) -> TableRecord:
+        async with self.db.tx() as c:
+            await TableRepo.update(c, table.id, seats=seats)
+        return await self.get(table.id)
