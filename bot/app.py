@@ -15,7 +15,7 @@ from aiogram.types import (
     ErrorEvent,
 )
 
-from service import GameService
+from service import Clock, GameService
 from service.tables import Tables
 from storage.db import Database
 from storage.repos import UserRepo
@@ -36,7 +36,7 @@ COMMAND_TEXT = {"durak": "open", "rules": "rules", "stop": "stop", "start": "sta
 class App:
     """Everything the running bot holds; ``start``/``stop`` around polling."""
 
-    def __init__(self, config: Config, db: Database) -> None:
+    def __init__(self, config: Config, db: Database, clock: Clock | None = None) -> None:
         self.config = config
         self.db = db
         session = None
@@ -45,7 +45,7 @@ class App:
         self.bot = Bot(
             config.token, session=session, default=DefaultBotProperties(parse_mode="HTML")
         )
-        self.service = GameService(db)
+        self.service = GameService(db, clock=clock)
         self.outbox = Outbox(self.bot, config.limits, on_blocked=self._blocked)
         self.presenter = Presenter(db, self.service, self.outbox)
         self.outbox.on_replaced = self.presenter.replaced
@@ -59,8 +59,8 @@ class App:
         )
 
     @classmethod
-    async def create(cls, config: Config) -> App:
-        return cls(config, await Database.open(config.db_path))
+    async def create(cls, config: Config, clock: Clock | None = None) -> App:
+        return cls(config, await Database.open(config.db_path), clock)
 
     async def start(self) -> None:
         restored = await self.service.restore()

@@ -2,8 +2,8 @@
 
 from aiogram import Router
 
-from . import commands, lobby, play
+from . import commands, fallback, lobby, play
 
 
 def routers() -> list[Router]:
-    return [commands.router, lobby.router, play.router]
+    return [commands.router(), lobby.router(), play.router(), fallback.router()]

@@ -17,12 +17,10 @@ from ..people import person
 from .lobby import error_text, show_lobby, start_game
 
 log = logging.getLogger(__name__)
-router = Router(name="commands")
 PRIVATE = F.chat.type == "private"
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
 
-@router.message(PRIVATE, CommandStart())
 async def start(message: Message, command: CommandObject, tables: Tables, outbox: Outbox) -> None:
     """The user opened the private chat: the bot may now send them their cards."""
     if message.from_user is None:
@@ -47,21 +45,17 @@ async def start(message: Message, command: CommandObject, tables: Tables, outbox
     await message.answer(t(who.lang, "help.private"))
 
 
-@router.message(PRIVATE, Command("help"))
 async def private_help(message: Message) -> None:
     lang = person(message.from_user).lang if message.from_user else "ru"
     await message.answer(t(lang, "help.private"))
 
 
-@router.message(GROUPS, Command("rules"))
-@router.message(GROUPS, F.text.lower() == "правила")
 async def rules(message: Message, tables: Tables) -> None:
     table = await tables.repo.open_in_chat(message.chat.id)
     settings = table.settings if table else None
     await message.answer(rules_text("ru", settings))
 
 
-@router.message(GROUPS, Command("stop"))
 async def stop(message: Message, tables: Tables, bot: Bot) -> None:
     if message.from_user is None:
         return
@@ -81,7 +75,6 @@ async def stop(message: Message, tables: Tables, bot: Bot) -> None:
     await message.answer(t("ru", "lobby.closed"))
 
 
-@router.message(F.migrate_to_chat_id)
 async def migrated(message: Message, tables: Tables) -> None:
     """The group became a supergroup: its table and statistics move to the new id."""
     assert message.migrate_to_chat_id is not None
@@ -90,7 +83,6 @@ async def migrated(message: Message, tables: Tables) -> None:
     log.info("chat %s migrated to %s", message.chat.id, message.migrate_to_chat_id)
 
 
-@router.my_chat_member(GROUPS)
 async def membership(update: ChatMemberUpdated, tables: Tables) -> None:
     """The bot was removed from a group: close its table cleanly."""
     if update.new_chat_member.status in ("left", "kicked"):
@@ -105,3 +97,16 @@ def rules_text(lang: str, settings: dict[str, object] | None) -> str:
     if settings:
         lines += ["", t(lang, f"help.rules_{settings['mode']}")]
     return "\n".join(lines)
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per dispatcher)."""
+    r = Router(name="commands")
+    r.message.register(start, PRIVATE, CommandStart())
+    r.message.register(private_help, PRIVATE, Command("help"))
+    r.message.register(rules, GROUPS, Command("rules"))
+    r.message.register(rules, GROUPS, F.text.lower() == "правила")
+    r.message.register(stop, GROUPS, Command("stop"))
+    r.message.register(migrated, F.migrate_to_chat_id)
+    r.my_chat_member.register(membership, GROUPS)
+    return r

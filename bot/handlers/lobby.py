@@ -18,7 +18,6 @@ from ..outbox import Outbox
 from ..people import deep_link, person
 
 log = logging.getLogger(__name__)
-router = Router(name="lobby")
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
 
@@ -42,8 +41,6 @@ async def show_lobby(outbox: Outbox, tables: Tables, table: TableRecord, *, new:
         outbox.edit(table.chat_id, table.lobby_message_id, text, markup)
 
 
-@router.message(GROUPS, Command("durak", "newgame"))
-@router.message(GROUPS, F.text.lower().in_({"дурак", "играть в дурака"}))
 async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
     if message.from_user is None:
         return
@@ -54,7 +51,6 @@ async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
     await show_lobby(outbox, tables, table, new=True)
 
 
-@router.callback_query(LobbyCb.filter())
 async def lobby_button(
     query: CallbackQuery,
     callback_data: LobbyCb,
@@ -98,11 +94,11 @@ async def lobby_button(
             return
         await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
         return
-    await query.answer(answer)
     if len(table.seats) >= table.settings["seats"] and op in ("join", "bot"):
         await start_game(tables, table, None)
     else:
         await show_lobby(outbox, tables, table, new=False)
+    await query.answer(answer)
 
 
 async def start_game(tables: Tables, table: TableRecord, who: Person | None) -> None:
@@ -112,3 +108,12 @@ async def start_game(tables: Tables, table: TableRecord, who: Person | None) -> 
             await TableRepo.update(c, table.id, table_message_id=table.lobby_message_id)
     update = await tables.start(table.id, who)
     log.info("table %s: game %s started", table.id, update.game_id)
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per dispatcher)."""
+    r = Router(name="lobby")
+    r.message.register(open_table, GROUPS, Command("durak", "newgame"))
+    r.message.register(open_table, GROUPS, F.text.lower().in_({"дурак", "играть в дурака"}))
+    r.callback_query.register(lobby_button, LobbyCb.filter())
+    return r

@@ -17,7 +17,6 @@ from ..i18n import lang_of, t
 from ..presenter import Presenter
 
 log = logging.getLogger(__name__)
-router = Router(name="play")
 CONFIRM_SECONDS = 10.0
 _confirm_quit: dict[tuple[int, int], float] = {}
 
@@ -37,7 +36,6 @@ async def refuse(query: CallbackQuery, lang: str, e: Refused) -> None:
     await query.answer(t(lang, f"answer.{key}"))
 
 
-@router.callback_query(MoveCb.filter())
 async def move_button(
     query: CallbackQuery, callback_data: MoveCb, service: GameService, presenter: Presenter
 ) -> None:
@@ -62,7 +60,6 @@ async def move_button(
     await query.answer()
 
 
-@router.callback_query(CardCb.filter())
 async def card_button(
     query: CallbackQuery, callback_data: CardCb, service: GameService, presenter: Presenter
 ) -> None:
@@ -106,3 +103,11 @@ async def card_button(
         await refuse(query, lang, e)
         return
     await query.answer()
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per dispatcher)."""
+    r = Router(name="play")
+    r.callback_query.register(move_button, MoveCb.filter())
+    r.callback_query.register(card_button, CardCb.filter())
+    return r

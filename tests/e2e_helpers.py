@@ -1,0 +1,72 @@
+"""Simulated people playing through the real bot and a fake Telegram server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.app import App
+from bot.config import Config
+from bot.outbox import Limits
+from service import Clock
+from tests.fakes import FakeMessage, FakeTelegram, FakeUser, run_polling
+
+TOKEN = "123456:" + "A" * 35
+PRIORITY = ("Побить", "• ", "Бито", "Пас", "Беру")
+
+
+@asynccontextmanager
+async def running_bot(tg: FakeTelegram, db: Path, clock: Clock | None = None) -> AsyncIterator[App]:
+    config = Config(token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=Limits(per_chat=0.0))
+    app = await App.create(config, clock)
+    await app.start()
+    try:
+        async with run_polling(app.dp, app.bot, tg):
+            yield app
+            await settle(app)
+    finally:
+        await app.stop()
+
+
+async def settle(app: App) -> None:
+    """Wait until every committed step has been rendered and sent."""
+    await app.presenter.idle()
+    await app.outbox.drain()
+
+
+def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
+    for message in reversed(tg.messages(tg.private(user))):
+        if message.keyboard and message.from_user and message.from_user.is_bot:
+            return message
+    return None
+
+
+def choose(tg: FakeTelegram, message: FakeMessage) -> str | None:
+    """What a simple player presses: beat, play a marked card, then the words."""
+    buttons = [b for row in tg.keyboard(message) for b in row if b[1]]
+    for start in PRIORITY:
+        for text, data in buttons:
+            if text.startswith(start):
+                return data
+    return None
+
+
+async def play_round(tg: FakeTelegram, app: App, users: list[FakeUser]) -> bool:
+    """Each user presses one sensible button if they have one; False if nobody did."""
+    pressed = False
+    for user in users:
+        message = hand_message(tg, user)
+        data = choose(tg, message) if message else None
+        if data is None:
+            continue
+        answer = await (await tg.press(user, message, data))
+        assert answer is not None
+        pressed = True
+        await settle(app)
+    return pressed
+
+
+async def open_table(tg: FakeTelegram, app: App, group, creator: FakeUser) -> FakeMessage:
+    await tg.send_text(creator, group, "/durak")
+    return await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)

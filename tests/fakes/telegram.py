@@ -1,0 +1,463 @@
+"""A fake Telegram Bot API server on 127.0.0.1 for end-to-end tests.
+
+Point aiogram at it with ``TelegramAPIServer.from_base(server.base_url)`` (or use
+``server.make_bot()``), run the real Dispatcher polling loop (``run_polling``),
+and act as users::
+
+    async with FakeTelegram() as server:
+        anna = server.add_user(1, "Анна")
+        group = server.add_group(-100, "Друзья", members=[anna])
+        async with run_polling(dp, server.make_bot(), server):
+            await server.send_text(anna, group, "/durak")
+            lobby = await server.wait_for_message(group)
+            answer = await (await server.press(anna, lobby, "join"))
+
+The server keeps users, chats and every message (text and inline keyboard),
+records every call in ``server.calls`` and answers errors the way Telegram does
+(403 for users who never started or blocked the bot, 400 "message is not
+modified", 429 on demand or when rate limits are enforced).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import math
+import socket
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager, suppress
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from tests.fakes.telegram_methods import BotApiMethods, decode_params
+from tests.fakes.telegram_model import (
+    ApiError,
+    Call,
+    FakeChat,
+    FakeMessage,
+    FakeUser,
+    PressHandle,
+    RateLimiter,
+    RateLimits,
+    too_many_requests,
+)
+from tests.fakes.telegram_users import ChatRef, UserActions
+
+T = TypeVar("T")
+
+#: Update types Telegram sends when ``allowed_updates`` is empty or never given.
+DEFAULT_UPDATE_TYPES = frozenset(
+    {
+        "message", "edited_message", "channel_post", "edited_channel_post", "inline_query",
+        "chosen_inline_result", "callback_query", "shipping_query", "pre_checkout_query",
+        "poll", "poll_answer", "my_chat_member", "chat_join_request", "chat_boost",
+        "removed_chat_boost", "business_connection", "business_message",
+        "edited_business_message", "deleted_business_messages", "purchased_paid_media",
+    }
+)  # fmt: skip
+
+
+class _Poll:
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.conflict = False
+
+
+class _Injection:
+    def __init__(self, count: int, retry_after: int, chat_id: int | None, methods: set[str] | None):
+        self.remaining = count
+        self.retry_after = retry_after
+        self.chat_id = chat_id
+        self.methods = methods
+
+    def matches(self, method: str, params: dict[str, Any]) -> bool:
+        if self.remaining <= 0:
+            return False
+        if self.methods is None and method == "getUpdates":
+            return False
+        if self.methods is not None and method not in self.methods:
+            return False
+        return self.chat_id is None or params.get("chat_id") == self.chat_id
+
+
+class FakeTelegram(UserActions, BotApiMethods):
+    """A Bot API server with chats, users and messages, driven from the test."""
+
+    def __init__(
+        self,
+        token: str = "42:TEST",
+        *,
+        bot_username: str = "durak_test_bot",
+        bot_name: str = "Дурак",
+        privacy_mode: bool = False,
+        rate_limits: RateLimits | None = None,
+        callback_timeout: float | None = 15.0,
+    ) -> None:
+        self.token = token
+        self.bot_user = FakeUser(
+            int(token.split(":")[0]), bot_name, username=bot_username, is_bot=True
+        )
+        self.privacy_mode = privacy_mode
+        self.callback_timeout = callback_timeout
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.calls: list[Call] = []
+        self.updates: list[dict[str, Any]] = []
+        self.dropped_updates: list[dict[str, Any]] = []
+        self.unknown_methods: list[str] = []
+        self.callbacks: dict[str, PressHandle] = {}
+        self.my_commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self.webhook_url: str | None = None
+        self.rate_limited = 0
+        self.internal_errors: list[Exception] = []
+        self._pending: list[dict[str, Any]] = []
+        self._next_update_id = 100_000
+        self._allowed: frozenset[str] = DEFAULT_UPDATE_TYPES
+        self._active_poll: _Poll | None = None
+        self._injections: list[_Injection] = []
+        self._limiter = RateLimiter(rate_limits) if rate_limits else None
+        self._handlers = self._methods()
+        self._canonical = {name.lower(): name for name in [*self._handlers, "getUpdates"]}
+        self._changed: asyncio.Event | None = None
+        self._runner: web.AppRunner | None = None
+        self._closing = False
+        self.port = 0
+
+    # --- lifecycle -----------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> FakeTelegram:
+        self._changed = asyncio.Event()
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+        return self
+
+    async def stop(self) -> None:
+        self._closing = True
+        if self._active_poll is not None:
+            self._active_poll.event.set()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def make_bot(self, **kwargs: Any) -> Any:
+        """An ``aiogram.Bot`` talking to this server."""
+        from aiogram import Bot
+        from aiogram.client.session.aiohttp import AiohttpSession
+        from aiogram.client.telegram import TelegramAPIServer
+
+        session = AiohttpSession(api=TelegramAPIServer.from_base(self.base_url))
+        return Bot(self.token, session=session, **kwargs)
+
+    def enforce_rate_limits(self, limits: RateLimits | None = None) -> None:
+        """Answer 429 above Telegram's limits (``RateLimits()`` by default)."""
+        self._limiter = RateLimiter(limits or RateLimits())
+
+    def disable_rate_limits(self) -> None:
+        self._limiter = None
+
+    def inject_429(
+        self,
+        count: int = 1,
+        retry_after: int = 1,
+        *,
+        chat: ChatRef | None = None,
+        methods: Iterable[str] | None = None,
+    ) -> None:
+        """Answer the next ``count`` calls (to ``chat`` / ``methods`` only) with a 429.
+
+        ``getUpdates`` is only hit when named in ``methods``.
+        """
+        chat_id = None if chat is None else self._chat_id(chat)
+        self._injections.append(
+            _Injection(count, retry_after, chat_id, None if methods is None else set(methods))
+        )
+
+    # --- HTTP ----------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            body = {"ok": False, "error_code": 401, "description": "Unauthorized"}
+            return web.json_response(body, status=401)
+        name = request.match_info["method"]
+        method = self._canonical.get(name.lower(), name)
+        raw: dict[str, Any] = dict(request.query)
+        if request.method == "POST" and request.can_read_body:
+            if request.content_type == "application/json":
+                raw.update(await request.json())
+            else:
+                form = await request.post()
+                for key, value in form.items():
+                    raw[key] = value if isinstance(value, str) else getattr(value, "filename", "")
+        call = Call(method, raw, time.monotonic(), status=0)
+        self.calls.append(call)
+        try:
+            call.params = decode_params(raw)
+            result = await self._dispatch(method, call.params)
+            body = {"ok": True, "result": result}
+            status = 200
+        except ApiError as error:
+            body, status = error.envelope(), error.code
+        except Exception as error:  # a bug in the fake or a malformed request
+            self.internal_errors.append(error)
+            body = {
+                "ok": False,
+                "error_code": 500,
+                "description": f"Internal Server Error: {error!r}",
+            }
+            status = 500
+        call.status, call.response = status, body
+        self._notify()
+        return web.json_response(body, status=status)
+
+    async def _dispatch(self, method: str, params: dict[str, Any]) -> Any:
+        for injection in self._injections:
+            if injection.matches(method, params):
+                injection.remaining -= 1
+                raise too_many_requests(injection.retry_after)
+        if method == "getUpdates":
+            return await self._get_updates(params)
+        limited = None
+        if self._limiter is not None and self._limiter.limits.applies_to(method):
+            try:
+                limited = self.resolve_chat(params.get("chat_id"))
+            except ApiError:
+                limited = None
+            moment = time.monotonic()
+            wait = self._limiter.retry_after(limited, moment) if limited else 0.0
+            if wait > 0:
+                self.rate_limited += 1
+                raise too_many_requests(max(1, math.ceil(wait)))
+        handler = self._handlers.get(method)
+        if handler is None:
+            self.unknown_methods.append(method)
+            return True
+        result = handler(params)
+        if limited is not None and self._limiter is not None:
+            self._limiter.record(limited, time.monotonic())
+        return result
+
+    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.webhook_url:
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active;"
+                " use deleteWebhook to delete the webhook first",
+            )
+        offset = int(params.get("offset") or 0)
+        limit = min(max(int(params.get("limit") or 100), 1), 100)
+        timeout = max(int(params.get("timeout") or 0), 0)
+        if isinstance(params.get("allowed_updates"), list):
+            self._allowed = frozenset(params["allowed_updates"]) or DEFAULT_UPDATE_TYPES
+        if offset > 0:
+            self._pending = [u for u in self._pending if u["update_id"] >= offset]
+        elif offset < 0:
+            self._pending = self._pending[offset:]
+        if self._active_poll is not None:  # Telegram ends the older request with 409
+            self._active_poll.conflict = True
+            self._active_poll.event.set()
+        poll = self._active_poll = _Poll()
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                batch = self._deliverable()[:limit]
+                remaining = deadline - time.monotonic()
+                if batch or self._closing or remaining <= 0:
+                    return batch
+                poll.event.clear()
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(poll.event.wait(), remaining)
+                if poll.conflict:
+                    raise ApiError(
+                        409,
+                        "Conflict: terminated by other getUpdates request;"
+                        " make sure that only one bot instance is running",
+                    )
+        finally:
+            if self._active_poll is poll:
+                self._active_poll = None
+
+    def _deliverable(self) -> list[dict[str, Any]]:
+        kept = []
+        for update in self._pending:
+            if self._update_type(update) in self._allowed:
+                kept.append(update)
+            else:
+                self.dropped_updates.append(update)
+        self._pending = kept
+        return kept
+
+    @staticmethod
+    def _update_type(update: dict[str, Any]) -> str:
+        return next(key for key in update if key != "update_id")
+
+    def _notify(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
+
+    def _queue(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        self._next_update_id += 1
+        update = {"update_id": self._next_update_id, kind: payload}
+        self.updates.append(update)
+        self._pending.append(update)
+        if self._active_poll is not None:
+            self._active_poll.event.set()
+        self._notify()
+        return update
+
+    # --- looking at the state --------------------------------------------------
+
+    def messages(self, chat: ChatRef, *, include_deleted: bool = False) -> list[FakeMessage]:
+        return [m for m in self.chat(chat).all_messages if include_deleted or not m.deleted]
+
+    def latest_message(self, chat: ChatRef, *, from_bot: bool | None = True) -> FakeMessage | None:
+        """The newest message (by default the newest one the bot sent)."""
+        for message in reversed(self.messages(chat)):
+            if from_bot is None or (message.from_user is self.bot_user) == from_bot:
+                return message
+        return None
+
+    def keyboard(self, message: FakeMessage) -> list[list[tuple[str, str | None]]]:
+        return message.keyboard
+
+    def calls_to(
+        self, method: str | None = None, chat: ChatRef | None = None, *, status: int | None = None
+    ) -> list[Call]:
+        chat_id = None if chat is None else self._chat_id(chat)
+        return [
+            call
+            for call in self.calls
+            if (method is None or call.method == method)
+            and (chat_id is None or call.chat_id == chat_id)
+            and (status is None or call.status == status)
+        ]
+
+    def count(
+        self, method: str | None = None, chat: ChatRef | None = None, *, status: int | None = None
+    ) -> int:
+        return len(self.calls_to(method, chat, status=status))
+
+    @property
+    def too_many_requests_sent(self) -> int:
+        """All 429 answers: injected ones and those from enforced rate limits."""
+        return self.count(status=429)
+
+    @property
+    def pending_updates(self) -> list[dict[str, Any]]:
+        """Queued updates the bot has not confirmed yet (by a later ``offset``)."""
+        return list(self._pending)
+
+    def unanswered_callbacks(self) -> list[PressHandle]:
+        return [h for h in self.callbacks.values() if not h.answered]
+
+    def commands(
+        self, scope: dict[str, Any] | None = None, language_code: str = ""
+    ) -> list[dict[str, Any]]:
+        return self.api_get_my_commands({"scope": scope, "language_code": language_code})
+
+    # --- waiting ---------------------------------------------------------------
+
+    async def wait_for(
+        self, predicate: Callable[[], Any], timeout: float = 5.0, *, what: str = ""
+    ) -> Any:
+        """Wait until ``predicate()`` (sync or async) is truthy and return its value."""
+        assert self._changed is not None, "server not started"
+        deadline = time.monotonic() + timeout
+        while True:
+            self._changed.clear()
+            value = predicate()
+            if inspect.isawaitable(value):
+                value = await value
+            if value:
+                return value
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                recent = [
+                    (c.method, c.chat_id, c.status) for c in self.calls if c.method != "getUpdates"
+                ][-8:]
+                raise AssertionError(
+                    f"timed out after {timeout}s waiting for {what or predicate}; "
+                    f"recent calls: {recent}"
+                )
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(remaining, 0.02))
+
+    async def wait_for_message(
+        self,
+        chat: ChatRef,
+        predicate: Callable[[FakeMessage], Any] | None = None,
+        timeout: float = 5.0,
+    ) -> FakeMessage:
+        """The newest bot message in ``chat`` satisfying ``predicate`` (any if None)."""
+
+        def find() -> FakeMessage | None:
+            for message in reversed(self.messages(chat)):
+                if message.from_user is self.bot_user and (predicate is None or predicate(message)):
+                    return message
+            return None
+
+        result: FakeMessage = await self.wait_for(find, timeout, what=f"a message in {chat}")
+        return result
+
+    async def wait_for_call(
+        self, method: str, chat: ChatRef | None = None, *, count: int = 1, timeout: float = 5.0
+    ) -> Call:
+        """The ``count``-th finished call to ``method`` (in ``chat``)."""
+
+        def find() -> Call | None:
+            done = [c for c in self.calls_to(method, chat) if c.status]
+            return done[count - 1] if len(done) >= count else None
+
+        result: Call = await self.wait_for(find, timeout, what=f"{count} x {method}")
+        return result
+
+    async def wait_quiet(self, quiet: float = 0.1, timeout: float = 5.0) -> None:
+        """Wait until all updates are confirmed and no call came for ``quiet`` seconds."""
+
+        def idle() -> bool:
+            busy = [c for c in self.calls if c.method != "getUpdates"]
+            last = max((c.time for c in busy), default=0.0)
+            unfinished = any(c.status == 0 for c in busy)
+            return not self._pending and not unfinished and time.monotonic() - last >= quiet
+
+        await self.wait_for(idle, timeout, what="the bot to go quiet")
+
+
+@asynccontextmanager
+async def run_polling(
+    dispatcher: Any, bot: Any, server: FakeTelegram, **kwargs: Any
+) -> AsyncIterator[asyncio.Task[None]]:
+    """Run ``dispatcher.start_polling(bot)`` until the block ends; waits for the first poll."""
+    polls_before = server.count("getUpdates")
+    task = asyncio.create_task(dispatcher.start_polling(bot, handle_signals=False, **kwargs))
+
+    def polling() -> bool:
+        if task.done():
+            task.result()  # re-raise a startup failure
+            raise AssertionError("polling ended before the first getUpdates")
+        return server.count("getUpdates") > polls_before
+
+    try:
+        await server.wait_for(polling, what="the first getUpdates")
+        yield task
+    finally:
+        if not task.done():
+            await dispatcher.stop_polling()
+        await asyncio.wait_for(task, 5.0)
