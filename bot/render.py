@@ -166,7 +166,10 @@ def table_message(lang: str, view: View, names: Sequence[str], idle: Sequence[bo
     history = view.history[-RECENT:]
     if history:
         lines += ["", t(lang, "table.last_actions")]
-        lines += [action_words(lang, a, names) for a in history]
+        autos = view.auto[-RECENT:]
+        lines += [
+            action_words(lang, a, names, auto) for a, auto in zip(history, autos, strict=True)
+        ]
     return "\n".join(lines)
 
 

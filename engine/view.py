@@ -44,6 +44,7 @@ class View:
     turn: Turn | None
     legal: tuple[Action, ...]  # what this seat may do now
     history: tuple[Action, ...]
+    auto: tuple[bool, ...]  # per action: made by a timeout or a stand-in bot
     outcome: Outcome | None
 
     @property
@@ -82,5 +83,6 @@ def make_view(state: State, seat: int | None = None) -> View:
         turn=state.turn(),
         legal=tuple(state.legal_actions(seat)) if seat is not None else (),
         history=tuple(state.history),
+        auto=tuple(state.auto),
         outcome=state.outcome,
     )

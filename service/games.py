@@ -17,7 +17,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine import Action, Event, IllegalAction, Rules, State, replay
-from engine.players import GreedyPlayer, Player
+from engine.bots import make_bot
+from engine.players import Player
 from storage.db import Database
 from storage.repos import GameRepo, TableRepo
 
@@ -72,6 +73,11 @@ class _Live:
 Notify = Callable[[Update], Awaitable[None]]
 
 
+def _player(seat: dict[str, Any]) -> Player:
+    """The computer player for a bot seat, or the stand-in for an idle human («Новичок»)."""
+    return make_bot(seat.get("level") or "novice")
+
+
 class GameService:
     def __init__(
         self,
@@ -84,7 +90,7 @@ class GameService:
         self.db = db
         self.clock = clock or SystemClock()
         self.notify = notify
-        self.player_for = player_for or (lambda seat: GreedyPlayer())
+        self.player_for = player_for or _player
         self.games: dict[int, _Live] = {}
         self.timers = Timers(self.clock, self._on_timer)
         self._tables = TableRepo(db)

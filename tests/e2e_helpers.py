@@ -7,10 +7,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.app import App
+from bot.callbacks import LobbyCb
 from bot.config import Config
 from bot.outbox import Limits
 from service import Clock
-from tests.fakes import FakeMessage, FakeTelegram, FakeUser, run_polling
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 
 TOKEN = "123456:" + "A" * 35
 PRIORITY = ("Побить", "• ", "Бито", "Пас", "Беру")
@@ -18,7 +19,8 @@ PRIORITY = ("Побить", "• ", "Бито", "Пас", "Беру")
 
 @asynccontextmanager
 async def running_bot(tg: FakeTelegram, db: Path, clock: Clock | None = None) -> AsyncIterator[App]:
-    config = Config(token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=Limits(per_chat=0.0))
+    limits = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)  # see test_outbox
+    config = Config(token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=limits)
     app = await App.create(config, clock)
     await app.start()
     try:
@@ -42,22 +44,26 @@ def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
     return None
 
 
-def choose(tg: FakeTelegram, message: FakeMessage) -> str | None:
+def choose(
+    tg: FakeTelegram, message: FakeMessage, priority: tuple[str, ...] = PRIORITY
+) -> str | None:
     """What a simple player presses: beat, play a marked card, then the words."""
     buttons = [b for row in tg.keyboard(message) for b in row if b[1]]
-    for start in PRIORITY:
+    for start in priority:
         for text, data in buttons:
             if text.startswith(start):
                 return data
     return None
 
 
-async def play_round(tg: FakeTelegram, app: App, users: list[FakeUser]) -> bool:
+async def play_round(
+    tg: FakeTelegram, app: App, users: list[FakeUser], priority: tuple[str, ...] = PRIORITY
+) -> bool:
     """Each user presses one sensible button if they have one; False if nobody did."""
     pressed = False
     for user in users:
         message = hand_message(tg, user)
-        data = choose(tg, message) if message else None
+        data = choose(tg, message, priority) if message else None
         if data is None:
             continue
         answer = await (await tg.press(user, message, data))
@@ -70,3 +76,34 @@ async def play_round(tg: FakeTelegram, app: App, users: list[FakeUser]) -> bool:
 async def open_table(tg: FakeTelegram, app: App, group, creator: FakeUser) -> FakeMessage:
     await tg.send_text(creator, group, "/durak")
     return await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+
+
+GAME_OVER = ("Партия окончена", "Ничья")
+
+
+def game_over(tg: FakeTelegram, group: FakeChat) -> bool:
+    return any(any(w in m.text for w in GAME_OVER) for m in tg.messages(group))
+
+
+async def play_to_the_end(
+    tg: FakeTelegram,
+    app: App,
+    group: FakeChat,
+    users: list[FakeUser],
+    priority: tuple[str, ...] = PRIORITY,
+    rounds: int = 400,
+) -> None:
+    for _ in range(rounds):
+        if game_over(tg, group) or not await play_round(tg, app, users, priority):
+            break
+    assert game_over(tg, group)
+
+
+async def seat_everyone(
+    tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser], table: int = 1
+) -> None:
+    for user in users:
+        join = LobbyCb(table=table, op="join").pack()
+        answer = await (await tg.press(user, tg.latest_message(group), join))
+        assert answer.text == "Вы за столом!"
+    await settle(app)

@@ -1,0 +1,170 @@
+"""Bots against bots: win, fool and draw rates with 95% intervals, and decision times.
+
+    durak-tournament --lineup master,novice --deals 200
+    durak-tournament --players 4 --mode perevodnoy --lineup master,novice,novice,novice
+
+Every deal is played once per rotation of the lineup over the seats, so each
+bot plays every hand of the deal (with two players: each deal twice, hands
+swapped) and the luck of the deal cancels out. Levels: ``novice``, ``expert``,
+``master`` (engine.bots), ``greedy`` and ``random`` (engine.players).
+Rates are per game a bot of that level sat in; with several bots of one level
+every seat counts. Intervals are Wilson score intervals over games, which
+treats the rotated games of one deal as independent (a slight understatement).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from engine import Rules, State
+from engine.bots import Budget, make_bot
+from engine.bots.arena import play_game
+from engine.players import GreedyPlayer, Player, RandomPlayer
+
+LEVELS = ("novice", "expert", "master", "greedy", "random")
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    fools: int = 0
+    draws: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.fools += other.fools
+        self.draws += other.draws
+        self.times += other.times
+
+    @property
+    def wins(self) -> int:
+        return self.games - self.fools - self.draws
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a rate k/n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def player(level: str, seed: int, budget: Budget | None) -> Player:
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "greedy":
+        return GreedyPlayer()
+    return make_bot(level, seed=seed, budget=budget if level != "novice" else None)
+
+
+@dataclass(frozen=True)
+class Job:
+    rules: Rules
+    lineup: tuple[str, ...]
+    deal: int
+    rotations: int
+    budget: Budget | None
+
+
+def play_deal(job: Job) -> dict[str, Tally]:
+    """Every rotation of the lineup on one deal; tallies by level."""
+    n = job.rules.players
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    for r in range(job.rotations):
+        levels = [job.lineup[(s + r) % n] for s in range(n)]
+        seats = [player(lv, job.deal * 16 + s, job.budget) for s, lv in enumerate(levels)]
+
+        def timed(seat: int, seconds: float, levels: list[str] = levels) -> None:
+            tallies[levels[seat]].times.append(seconds)
+
+        outcome = play_game(State(job.rules, job.deal), seats, timed=timed)
+        for s, lv in enumerate(levels):
+            t = tallies[lv]
+            t.games += 1
+            t.draws += outcome.draw
+            t.fools += s in outcome.fools
+    return dict(tallies)
+
+
+def report(tallies: dict[str, Tally], deals: int, games: int, elapsed: float) -> str:
+    lines = [f"{deals} deals, {games} games, {elapsed:.0f} s"]
+    for level, t in sorted(tallies.items()):
+        g = t.games
+        lines.append(f"  {level:7} {g} seat-games")
+        for name, k in (("win", t.wins), ("fool", t.fools), ("draw", t.draws)):
+            lo, hi = wilson(k, g)
+            lines.append(f"    {name:4} {k / g:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
+        decided = g - t.draws
+        if decided:
+            lo, hi = wilson(t.wins, decided)
+            lines.append(f"    win of non-drawn {t.wins / decided:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
+        ts = sorted(t.times)
+        lines.append(
+            f"    decision time p50 {percentile(ts, 0.5) * 1000:7.1f} ms  "
+            f"p95 {percentile(ts, 0.95) * 1000:7.1f} ms  max {(ts[-1] if ts else 0) * 1000:7.1f} ms"
+            f"  ({len(ts)} decisions)"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="durak-tournament", description=__doc__)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--deck", type=int, default=36)
+    parser.add_argument("--mode", default="podkidnoy", choices=["podkidnoy", "perevodnoy"])
+    parser.add_argument("--teams", action="store_true")
+    parser.add_argument("--lineup", default="master,novice", help="levels, one per seat")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
+    parser.add_argument("--rotations", type=int, default=0, help="per deal (0: one per seat)")
+    parser.add_argument("--seconds", type=float, help="time budget per decision (bots' default)")
+    parser.add_argument("--worlds", type=int, help="sampled deals per decision (bots' default)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args(argv)
+    rules = Rules(players=args.players, deck=args.deck, mode=args.mode, teams=args.teams)
+    lineup = tuple(args.lineup.split(","))
+    if len(lineup) != rules.players or not set(lineup) <= set(LEVELS):
+        parser.error(f"--lineup needs {rules.players} levels from {', '.join(LEVELS)}")
+    budget = None
+    if args.seconds is not None or args.worlds is not None:
+        budget = Budget(
+            worlds=args.worlds if args.worlds is not None else 160,
+            seconds=args.seconds if args.seconds is not None else 0.5,
+        )
+    rotations = args.rotations or rules.players
+    jobs = [Job(rules, lineup, args.seed + d, rotations, budget) for d in range(args.deals)]
+    start = time.perf_counter()
+    total: dict[str, Tally] = defaultdict(Tally)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(play_deal, jobs))
+    else:
+        results = [play_deal(j) for j in jobs]
+    for result in results:
+        for level, t in result.items():
+            total[level].add(t)
+    print(f"{rules.players} players, {rules.deck} cards, {rules.mode}", end="")
+    print(", teams" if rules.teams else "", end="")
+    print(f"; lineup {','.join(lineup)}; budget {budget or 'defaults'}")
+    print(report(total, args.deals, args.deals * rotations, time.perf_counter() - start))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

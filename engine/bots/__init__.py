@@ -1,0 +1,35 @@
+"""Computer players of three strengths. They see only their seat's view.
+
+>>> from engine import Rules, State
+>>> bot = make_bot("novice")
+>>> game = State(Rules(), seed=1)
+>>> bot.choose(game.view(game.attacker)) is not None
+True
+"""
+
+from __future__ import annotations
+
+from ..players import Player
+from .heuristic import NoviceBot
+from .pimc import Budget, MonteCarloBot
+
+# The lobby names, by level.
+NAMES = {"novice": "Новичок", "expert": "Опытный", "master": "Мастер"}
+
+# Defaults that keep «Мастер» under a second a move on one loaded core.
+BUDGETS = {
+    "expert": Budget(worlds=24, seconds=0.15),
+    "master": Budget(worlds=160, seconds=0.5),
+}
+
+
+def make_bot(level: str, *, seed: int = 0, budget: Budget | None = None) -> Player:
+    """A bot by level: ``novice``, ``expert`` or ``master``."""
+    if level == "novice":
+        return NoviceBot(seed)
+    if level not in BUDGETS:
+        raise ValueError(f"bot level is one of {', '.join(NAMES)}, not {level!r}")
+    return MonteCarloBot(NAMES[level], budget or BUDGETS[level], seed)
+
+
+__all__ = ["BUDGETS", "NAMES", "Budget", "MonteCarloBot", "NoviceBot", "make_bot"]

@@ -1,0 +1,143 @@
+"""«Опытный» and «Мастер»: determinized Monte Carlo (PIMC) over a seat's view.
+
+For every decision the bot samples deals that agree with everything its seat
+knows (``Tracker`` + ``world``), plays each candidate move out on every deal
+with the heuristic player for all seats, and picks the move after which its
+team was the fool least often. Every candidate is tried on the same deals
+(common random numbers), so their scores differ by the move, not by luck.
+Ties go to the move the heuristic prefers, so an equal trump is never wasted.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from time import perf_counter
+
+from ..actions import BEAT, OPEN, THROW, TRANSFER, Action
+from ..state import State
+from ..view import View
+from .heuristic import action_cost, decide, must_act, state_policy, view_table
+from .tracker import Tracker
+from .world import sample_state
+
+PRUNE_AFTER = 6  # sampled deals before a clearly worse move is dropped
+
+
+@dataclass(frozen=True, kw_only=True)
+class Budget:
+    """How much thinking one decision may take.
+
+    ``worlds`` caps the sampled deals; ``seconds`` caps the wall clock (checked
+    after every deal, at least one deal is always played). With ``seconds=None``
+    a decision depends only on the view and the seed.
+    """
+
+    worlds: int = 200
+    seconds: float | None = 0.5
+    max_steps: int = 1500  # a playout longer than this counts as half a loss
+
+
+def candidates(view: View) -> list[Action]:
+    """The legal moves worth simulating, the heuristic's choice first.
+
+    Of moves that differ only by an equivalent card (the same rank, or beating
+    the same card, trump or not) only the cheapest is kept.
+    """
+    trump = view.trump
+    best: dict[tuple[object, ...], Action] = {}
+    for a in view.legal:
+        if not a.cards:
+            sig: tuple[object, ...] = (a.kind,)
+        else:
+            has_trump = any(c & 3 == trump for c in a.cards)
+            if a.kind == OPEN:
+                sig = (OPEN, a.cards[0] >> 2, has_trump, len(a.cards))
+            elif a.kind == BEAT:
+                sig = (BEAT, a.target, has_trump)
+            elif a.kind in (THROW, TRANSFER):
+                sig = (a.kind, a.cards[0] >> 2 if a.kind == THROW else 0, has_trump)
+            else:
+                sig = (a.kind, a.cards)
+        old = best.get(sig)
+        if old is None or action_cost(a, trump) < action_cost(old, trump):
+            best[sig] = a
+    att, dfn = view_table(view)
+    hand = sum(1 << c for c in view.hand)
+    first = decide(view.legal, hand, trump, att, dfn, view.stock_size)
+    rest = sorted(
+        (a for a in best.values() if a != first),
+        key=lambda a: (action_cost(a, trump), a.kind, a.cards),
+    )
+    return ([first] if first is not None else []) + rest
+
+
+def playout(state: State, seat: int, max_steps: int) -> float:
+    """Play to the end with the heuristic for every seat: 1 unless ``seat``'s team is the fool."""
+    steps = 0
+    while state.outcome is None:
+        turn = state.turn()
+        action = None
+        if turn is not None:
+            for s in turn.seats:
+                action = state_policy(state, s)
+                if action is not None:
+                    break
+        steps += 1
+        if action is None or steps > max_steps:
+            return 0.5
+        state.apply(action)
+    return 0.0 if seat in state.outcome.fools else 1.0
+
+
+class MonteCarloBot:
+    """A PIMC player; ``name`` is what the lobby shows."""
+
+    def __init__(self, name: str, budget: Budget, seed: int = 0) -> None:
+        self.name = name
+        self.budget = budget
+        self.seed = seed
+        self.last_worlds = 0  # deals simulated for the last decision (0: no simulation)
+
+    def choose(self, view: View) -> Action | None:
+        self.last_worlds = 0
+        if not must_act(view):
+            return None
+        moves = candidates(view)
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        scores = self.evaluate(view, moves)
+        return moves[scores.index(max(scores))]  # the first of the best: the heuristic's order
+
+    def evaluate(self, view: View, moves: list[Action]) -> list[float]:
+        """The share of sampled deals after which each move did not leave the team the fool.
+
+        Moves far behind the best (by more than about two standard deviations of
+        a paired difference) stop being simulated and keep a score of -1, so the
+        budget goes to the moves still in contention.
+        """
+        assert view.seat is not None
+        seat, budget = view.seat, self.budget
+        start = perf_counter()
+        tracker = Tracker.from_view(view)
+        # Seeded by the decision alone: the same view and seed give the same move.
+        rng = random.Random(f"{self.seed}:{seat}:{len(view.history)}")
+        worlds = 1 if tracker.certain else budget.worlds  # one possible deal says all
+        sums = [0.0] * len(moves)
+        alive = list(range(len(moves)))
+        for w in range(1, worlds + 1):
+            state = sample_state(view, tracker, rng)
+            for i in alive:
+                s = state.copy()
+                s.apply(moves[i])
+                sums[i] += playout(s, seat, budget.max_steps)
+            self.last_worlds = w
+            if w >= PRUNE_AFTER and len(alive) > 1:
+                top = max(sums[i] for i in alive)
+                alive = [i for i in alive if top - sums[i] <= 2 * math.sqrt(w)]
+            if len(alive) == 1 or (
+                budget.seconds is not None and perf_counter() - start > budget.seconds
+            ):
+                break
+        return [sums[i] / self.last_worlds if i in alive else -1.0 for i in range(len(moves))]

@@ -1,0 +1,166 @@
+"""Bots decide from their view alone, deterministically, and make the obvious moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Action, Rules, State
+from engine.bots import Budget, MonteCarloBot, NoviceBot, make_bot
+from engine.bots.pimc import candidates
+from engine.bots.tracker import Tracker
+from engine.players import Player
+from tests.helpers import game, play
+from tests.test_bots_tracker import positions
+
+QUICK = Budget(worlds=6, seconds=None)
+
+
+def bots() -> list[Player]:
+    return [NoviceBot(), MonteCarloBot("Опытный", QUICK, seed=4)]
+
+
+def shuffled_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """The same position with the cards ``seat`` cannot see dealt anew among the
+    other hands and the stock (known cards and hand sizes kept)."""
+    tracker = Tracker.from_view(state.view(seat))
+    pool = []
+    for s in range(state.n):
+        if s != seat:
+            pool += [c for c in range(52) if (state.hands[s] & ~tracker.known[s]) >> c & 1]
+    pool += state.stock[1:]  # the face-up trump card stays at the bottom
+    rng.shuffle(pool)
+    new = state.copy()
+    i = 0
+    for s in range(state.n):
+        if s != seat:
+            n = tracker.slots[s]
+            new.hands[s] = tracker.known[s] | sum(1 << c for c in pool[i : i + n])
+            i += n
+    new.stock = [*state.stock[:1], *pool[i:]]
+    return new
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(players=2, deck=36),
+        Rules(players=3, deck=36, mode="perevodnoy"),
+        Rules(players=4, deck=36, teams=True),
+    ],
+    ids=str,
+)
+def test_a_decision_does_not_change_when_hidden_cards_are_shuffled(rules: Rules) -> None:
+    rng = random.Random(2)
+    checked = 0
+    for state in positions(rules, seed=11, every=3)[:12]:
+        turn = state.turn()
+        assert turn is not None
+        seat = turn.seats[0]
+        other = shuffled_hidden(state, seat, rng)
+        assert other.hands != state.hands or other.stock != state.stock or rules.players == 2
+        assert other.view(seat) == state.view(seat)
+        for bot in bots():
+            assert bot.choose(state.view(seat)) == bot.choose(other.view(seat))
+        checked += 1
+    assert checked
+
+
+def test_the_same_seed_gives_the_same_move() -> None:
+    for state in positions(Rules(players=3, deck=36), seed=2, every=4)[:8]:
+        seat = state.turn().seats[0]  # type: ignore[union-attr]
+        view = state.view(seat)
+        first = MonteCarloBot("Мастер", QUICK, seed=9).choose(view)
+        assert MonteCarloBot("Мастер", QUICK, seed=9).choose(view) == first
+
+
+def master() -> MonteCarloBot:
+    return MonteCarloBot("Мастер", Budget(worlds=40, seconds=None), seed=1)
+
+
+def test_a_defender_beats_with_the_last_card_and_wins() -> None:
+    state = game(["9S KH", "10S"], trump="6D")
+    play(state, "0 a 9S")
+    for bot in [*bots(), master()]:
+        assert bot.choose(state.view(1)) == Action.from_text(1, "d 10S>9S")
+
+
+def test_an_attacker_opens_with_both_last_cards_when_that_wins() -> None:
+    # One card alone is beaten and answered; both at once cannot be beaten.
+    state = game(["7S 7C", "8S 9S 10S 8H"], trump="6D")
+    for bot in [master(), MonteCarloBot("Опытный", QUICK)]:
+        assert bot.choose(state.view(0)) == Action.from_text(0, "a 7S 7C")
+
+
+def test_no_trump_is_spent_in_the_last_bout_when_a_plain_card_does_the_same() -> None:
+    state = game(["7S JC", "8S AD"], trump="6D")
+    play(state, "0 a 7S")
+    view = state.view(1)
+    assert Action.from_text(1, "d AD>7S") in view.legal
+    for bot in [*bots(), master()]:
+        assert bot.choose(view) == Action.from_text(1, "d 8S>7S")
+
+
+def test_a_thrower_waits_while_the_defender_defends() -> None:
+    state = game(["7S 7C 9H", "8S 9S 10S"], trump="6D", stock="QH KH AH")
+    play(state, "0 a 7S")
+    assert state.legal_actions(0)  # it may throw in, but nobody waits for it
+    for bot in [*bots(), master()]:
+        assert bot.choose(state.view(0)) is None
+
+
+def test_a_single_sensible_move_is_made_without_simulating() -> None:
+    state = game(["7S 9H", "8D 9D"], trump="6D", stock="QH KH AH")
+    play(state, "0 a 7S")
+    bot = master()
+    assert bot.choose(state.view(1)) is not None
+    assert bot.last_worlds == 0 or len(candidates(state.view(1))) > 1
+
+
+def test_candidates_keep_one_of_each_equivalent_move() -> None:
+    state = game(["7S 7C 7H 9H", "8S 9S 10S 6D"], trump="6D", stock="QH KH AH")
+    texts = {a.text for a in candidates(state.view(0))}
+    assert "a 7S" in texts and "a 7C" not in texts and "a 7S 7C 7H" in texts
+    assert "a 7S 7C" in texts and "a 7C 7H" not in texts
+
+
+def test_make_bot_names_the_three_levels() -> None:
+    assert make_bot("novice").choose.__self__.name == "Новичок"  # type: ignore[attr-defined]
+    assert make_bot("expert").name == "Опытный"  # type: ignore[attr-defined]
+    assert make_bot("master").name == "Мастер"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="novice"):
+        make_bot("grandmaster")
+
+
+def test_a_trump_is_spent_in_the_endgame_only_when_a_plain_card_would_do_worse() -> None:
+    bot = master()
+    seen = 0
+    for seed in range(40):
+        for state in positions(Rules(players=2, deck=36), seed=seed, every=1):
+            turn = state.turn()
+            if state.stock or turn is None or turn.kind != "defend":
+                continue
+            view = state.view(state.defender)
+            moves = candidates(view)
+            choice = bot.choose(view)
+            assert choice is not None
+            if choice.kind != "d" or choice.cards[0] & 3 != view.trump:
+                continue
+            plain = [
+                a
+                for a in moves
+                if a.kind == "d" and a.target == choice.target and a.cards[0] & 3 != view.trump
+            ]
+            if plain:
+                seen += 1
+                scores = bot.evaluate(view, [choice, plain[0]])
+                assert scores[1] < scores[0]
+    assert seen
+
+
+def test_the_time_budget_stops_the_sampling() -> None:
+    state = State(Rules(players=4, deck=52), seed=3)
+    bot = MonteCarloBot("Мастер", Budget(worlds=10**6, seconds=0.05))
+    assert bot.choose(state.view(state.attacker)) in state.legal_actions(state.attacker)
+    assert 1 <= bot.last_worlds < 10**6
