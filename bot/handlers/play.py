@@ -31,9 +31,27 @@ def seat_of(service: GameService, game_id: int, user_id: int) -> int | None:
     return None
 
 
-async def refuse(query: CallbackQuery, lang: str, e: Refused) -> None:
-    key = {"stale": "stale", "over": "game_over", "no_game": "game_over"}.get(e.reason, "not_now")
-    await query.answer(t(lang, f"answer.{key}"))
+async def player_seat(query: CallbackQuery, service: GameService, game: int) -> int | None:
+    """The presser's seat in the game; answers and gives None when they do not play in it."""
+    seat = seat_of(service, game, query.from_user.id)
+    if seat is None:
+        await query.answer(t(lang_of(query.from_user.language_code), "answer.not_your_game"))
+    return seat
+
+
+async def make_move(
+    query: CallbackQuery, service: GameService, game: int, seat: int, text: str, version: int
+) -> None:
+    """Make the move and answer the press: silently when made, with the reason when not."""
+    try:
+        await service.act(game, seat, text, version)
+    except Refused as e:
+        key = {"stale": "stale", "over": "game_over", "no_game": "game_over"}.get(
+            e.reason, "not_now"
+        )
+        await query.answer(t(lang_of(query.from_user.language_code), f"answer.{key}"))
+        return
+    await query.answer()
 
 
 async def move_button(
@@ -41,9 +59,8 @@ async def move_button(
 ) -> None:
     lang = lang_of(query.from_user.language_code)
     game, user = callback_data.game, query.from_user.id
-    seat = seat_of(service, game, user)
+    seat = await player_seat(query, service, game)
     if seat is None:
-        await query.answer(t(lang, "answer.not_your_game"))
         return
     if callback_data.a == QUIT:
         asked = _confirm_quit.pop((game, user), 0.0)
@@ -52,12 +69,7 @@ async def move_button(
             await query.answer(t(lang, "answer.confirm_quit"), show_alert=True)
             return
     presenter.picking.pop((game, user), None)
-    try:
-        await service.act(game, seat, callback_data.a, callback_data.v)
-    except Refused as e:
-        await refuse(query, lang, e)
-        return
-    await query.answer()
+    await make_move(query, service, game, seat, callback_data.a, callback_data.v)
 
 
 async def card_button(
@@ -65,9 +77,8 @@ async def card_button(
 ) -> None:
     lang = lang_of(query.from_user.language_code)
     game, user = callback_data.game, query.from_user.id
-    seat = seat_of(service, game, user)
+    seat = await player_seat(query, service, game)
     if seat is None:
-        await query.answer(t(lang, "answer.not_your_game"))
         return
     state = service.games[game].state
     if callback_data.v != len(state.history):
@@ -97,12 +108,7 @@ async def card_button(
         await presenter.show(game, user)
         await query.answer(t(lang, "answer.choose_target"))
         return
-    try:
-        await service.act(game, seat, moves[0].text, callback_data.v)
-    except Refused as e:
-        await refuse(query, lang, e)
-        return
-    await query.answer()
+    await make_move(query, service, game, seat, moves[0].text, callback_data.v)
 
 
 def router() -> Router:
