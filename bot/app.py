@@ -28,9 +28,16 @@ from .presenter import Presenter
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("durak", "rules", "stop")
+GROUP_COMMANDS = ("durak", "rules", "stats", "stop")
 PRIVATE_COMMANDS = ("start", "help")
-COMMAND_TEXT = {"durak": "open", "rules": "rules", "stop": "stop", "start": "start", "help": "help"}
+COMMAND_TEXT = {
+    "durak": "open",
+    "rules": "rules",
+    "stats": "stats",
+    "stop": "stop",
+    "start": "start",
+    "help": "help",
+}
 
 
 class App:

@@ -41,11 +41,18 @@ async def test_a_full_two_player_game(tmp_path: Path) -> None:
             assert [t for t, _ in tg.keyboard(summary)[0]] == ["Ещё партию"]
             game = app.service.games[1].state
             assert game.is_over and len(game.history) > 10
+            await tg.send_text(boris, group, "стата")
+            stats = await tg.wait_for_message(group, lambda m: "Статистика чата" in m.text)
+            assert "Аня — 1 партия" in stats.text and "Борис — 1 партия" in stats.text
         assert tg.unanswered_callbacks() == []
         assert tg.internal_errors == []
-        # one table message in the group, edited in place
+        # one table message in the group, edited in place; then the summary and the statistics
         bot_messages = [m for m in tg.messages(group) if m.from_user and m.from_user.is_bot]
-        assert len(bot_messages) == 2  # the lobby/table message and the summary
+        assert len(bot_messages) == 3
+        in_groups = tg.commands({"type": "all_group_chats"})
+        assert {c["command"]: c["description"] for c in in_groups}["durak"] == "Открыть стол"
+        in_english = tg.commands({"type": "all_private_chats"}, language_code="en")
+        assert {c["command"] for c in in_english} == {"start", "help"}
 
 
 async def test_joining_without_the_private_chat_uses_a_deep_link(tmp_path: Path) -> None:

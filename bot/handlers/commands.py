@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+from html import escape
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import ChatMemberUpdated, Message
 
 from service.tables import TableError, Tables
-from storage.repos import ChatRepo, UserRepo
+from storage.repos import ChatRepo, StatsRepo, UserRepo
 
 from ..i18n import t
 from ..outbox import Outbox
@@ -92,6 +93,30 @@ async def membership(update: ChatMemberUpdated, tables: Tables) -> None:
             log.info("chat %s: bot removed, table %s closed", update.chat.id, table.id)
 
 
+async def chat_stats(message: Message, tables: Tables) -> None:
+    """The chat's best players by rating (the rating's conservative estimate, mu - 3 sigma)."""
+    top = await StatsRepo(tables.db).chat_top(message.chat.id)
+    if not top:
+        await message.answer(t("ru", "stats.empty"))
+        return
+    lines = [t("ru", "stats.title")]
+    for place, s in enumerate(top, 1):
+        user = await tables.users.get(s.user_id)
+        lines.append(
+            t(
+                "ru",
+                "stats.line",
+                place=place,
+                name=escape(user.name if user else str(s.user_id)),
+                games=t("ru", "games", n=s.games),
+                wins=s.wins,
+                fools=s.fools,
+                rating=round(s.mu - 3 * s.sigma, 1),
+            )
+        )
+    await message.answer("\n".join(lines))
+
+
 def rules_text(lang: str, settings: dict[str, object] | None) -> str:
     lines = [t(lang, "help.rules")]
     if settings:
@@ -107,6 +132,8 @@ def router() -> Router:
     r.message.register(rules, GROUPS, Command("rules"))
     r.message.register(rules, GROUPS, F.text.lower() == "правила")
     r.message.register(stop, GROUPS, Command("stop"))
+    r.message.register(chat_stats, GROUPS, Command("stats"))
+    r.message.register(chat_stats, GROUPS, F.text.lower().in_({"стата", "статистика"}))
     r.message.register(migrated, F.migrate_to_chat_id)
     r.my_chat_member.register(membership, GROUPS)
     return r
