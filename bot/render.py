@@ -64,8 +64,8 @@ def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarku
         [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.leave"), cb("leave"))],
         [button(t(lang, "lobby.add_bot"), cb("bot")), button(t(lang, "lobby.start"), cb("start"))],
         [
-            button(f"{t(lang, 'lobby.set_mode')}", cb("set", "mode")),
-            button(f"{t(lang, 'lobby.set_deck')}", cb("set", "deck")),
+            button(t(lang, "lobby.set_mode"), cb("set", "mode")),
+            button(t(lang, "lobby.set_deck"), cb("set", "deck")),
             button(f"{t(lang, 'lobby.set_seats')} −", cb("set", "seats-")),
             button(f"{t(lang, 'lobby.set_seats')} +", cb("set", "seats+")),
         ],

@@ -223,13 +223,13 @@ class GameService:
         self._bots_move(live, state, events, done)
         version = len(state.history)
         turn = state.turn()
+        now = self.clock.now()
         deadline = kind = None
         if turn is not None:
             seconds = (
                 state.rules.throw_seconds if turn.kind == "throw" else state.rules.move_seconds
             )
-            deadline, kind = self.clock.now() + seconds, turn.kind
-        now = self.clock.now()
+            deadline, kind = now + seconds, turn.kind
         first = version - len(done) + 1
         async with self.db.tx() as c:
             for seq, (action, auto) in enumerate(done, first):
