@@ -62,48 +62,87 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if state.outcome is not None or state.place[seat]:
         return []
     out: list[Action] = []
-    hand, att = state.hands[seat], state.att
-    if not att:  # the attacker opens with any cards of one rank
-        if seat == state.attacker and hand:
-            # One rank (four suit bits) at a time, from the lowest card up.
-            openings = OPENINGS_UP_TO[state.limit][seat]
-            rank = ((hand & -hand).bit_length() - 1) >> 2
-            hand >>= 4 * rank
-            while hand:
-                if hand & 15:
-                    out += openings[rank][hand & 15]
-                hand >>= 4
-                rank += 1
+    if not state.att:
+        if seat == state.attacker:
+            _add_openings(state, out)
     elif seat == state.defender:
-        if state.taking or not state.unbeaten:
-            return out
-        beats, by_target = state.beats, BEATS[seat]
-        for c, b in zip(att, state.dfn, strict=True):
-            if b < 0:
-                row, m = by_target[c], hand & beats[c]
-                while m:
-                    low = m & -m
-                    out.append(row[low.bit_length() - 1])
-                    m ^= low
-        if state.transfers and _transfer_target(state) is not None:
-            row, m = TRANSFERS[seat], hand & RANK_MASK[att[0] >> 2]
-            while m:
-                low = m & -m
-                out.append(row[low.bit_length() - 1])
-                m ^= low
-        out.append(_TAKES[seat])
-    elif hand and (state.throwers & ~state.said) >> seat & 1:
-        if len(att) < state.limit:
-            row, m = THROWS[seat], hand & state.cover
-            while m:
-                low = m & -m
-                out.append(row[low.bit_length() - 1])
-                m ^= low
-        if state.taking:
-            out.append(_PASSES[seat])
-        elif not state.unbeaten:
-            out.append(_DONES[seat])
+        _add_defence(state, out)
+    elif (state.throwers & ~state.said) >> seat & 1:
+        _add_throws(state, seat, out)
     return out
+
+
+def all_legal_actions(state: State) -> list[Action]:
+    """Every seat's ``legal_actions`` in one list, seat by seat: one call per step
+    for simulations that pick among the moves of the whole table."""
+    out: list[Action] = []
+    if state.outcome is not None:
+        return out
+    if not state.att:
+        _add_openings(state, out)
+        return out
+    d, free = state.defender, state.throwers & ~state.said
+    for seat in range(state.n):
+        if seat == d:
+            _add_defence(state, out)
+        elif free >> seat & 1:
+            _add_throws(state, seat, out)
+    return out
+
+
+def _add_openings(state: State, out: list[Action]) -> None:
+    """The attacker opens with any cards of one rank."""
+    seat = state.attacker
+    hand = state.hands[seat]
+    if not hand:
+        return
+    # One rank (four suit bits) at a time, from the lowest card up.
+    openings = OPENINGS_UP_TO[state.limit][seat]
+    rank = ((hand & -hand).bit_length() - 1) >> 2
+    hand >>= 4 * rank
+    while hand:
+        if hand & 15:
+            out += openings[rank][hand & 15]
+        hand >>= 4
+        rank += 1
+
+
+def _add_defence(state: State, out: list[Action]) -> None:
+    if state.taking or not state.unbeaten:
+        return
+    seat = state.defender
+    hand, beats, by_target = state.hands[seat], state.beats, BEATS[seat]
+    for c, b in zip(state.att, state.dfn, strict=True):
+        if b < 0:
+            row, m = by_target[c], hand & beats[c]
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+    if state.transfers and _transfer_target(state) is not None:
+        row, m = TRANSFERS[seat], hand & RANK_MASK[state.att[0] >> 2]
+        while m:
+            low = m & -m
+            out.append(row[low.bit_length() - 1])
+            m ^= low
+    out.append(_TAKES[seat])
+
+
+def _add_throws(state: State, seat: int, out: list[Action]) -> None:
+    """A thrower who has not said «Бито»/«Пас» since the last new card."""
+    hand = state.hands[seat]
+    if not hand:
+        return
+    if len(state.att) < state.limit:
+        row, m = THROWS[seat], hand & state.cover
+        while m:
+            low = m & -m
+            out.append(row[low.bit_length() - 1])
+            m ^= low
+    if state.taking:
+        out.append(_PASSES[seat])
+    elif not state.unbeaten:
+        out.append(_DONES[seat])
 
 
 def timeout_actions(state: State) -> list[Action]:

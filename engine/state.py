@@ -11,10 +11,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, TAKE, THROW, TRANSFER, Action
-from .cards import BEAT_MASKS, CARDS, RANK_MASK, Card
+from .cards import BEAT_MASKS, CARDS, RANK_MASK, Card, cards_of
 from .deal import HAND_SIZE, deal, first_attacker
 from .events import BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
 from .legal import MISSES_TO_IDLE, Turn, check
+from .legal import all_legal_actions as _all_legal_actions
 from .legal import legal_actions as _legal_actions
 from .legal import timeout_actions as _timeout_actions
 from .rules import Rules, ThrowIn
@@ -231,18 +232,20 @@ class State:
 
     def _end_bout(self, events: list[Event], *, taken: bool) -> None:
         d = self.defender
-        cards = self.att + ([c for c in self.dfn if c >= 0] if taken else self.dfn)
-        cards.sort()
         table = 0
-        for c in cards:
+        for c in self.att:
             table |= 1 << c
+        for c in self.dfn:
+            if c >= 0:
+                table |= 1 << c
         if taken:
             self.hands[d] |= table
             self.known[d] |= table
         else:
             self.discard |= table
             self.bito_seen = True
-        events.append(_event(BoutEnded, (taken, d, tuple(map(CARDS.__getitem__, cards)))))
+        if events is not _IGNORED:  # ``play`` drops the events: skip the costliest one
+            events.append(_event(BoutEnded, (taken, d, cards_of(table))))
         self.att = []
         self.dfn = []
         self._draw(events)
@@ -348,6 +351,7 @@ class State:
 
     # Made in ``actions`` beside the checks that ``apply`` makes.
     legal_actions = _legal_actions
+    all_legal_actions = _all_legal_actions
     timeout_actions = _timeout_actions
 
     # -------------------------------------------------------------- moves
@@ -370,6 +374,16 @@ class State:
         elif not auto and kind != BACK:
             self.missed[seat] = 0
         return events
+
+    def play(self, action: Action) -> None:
+        """``apply`` without the check and the events, for simulations: ``action``
+        must come from ``legal_actions`` of this very position (else the state is
+        corrupt). The log and the missed-move counts are kept as ``apply`` keeps them."""
+        _MOVES[action.kind](self, action, _IGNORED)
+        _IGNORED.clear()
+        self.history.append(action)
+        self.auto.append(False)
+        self.missed[action.seat] = 0
 
     # The moves below trust that ``check`` has accepted the action.
 
@@ -466,6 +480,7 @@ class State:
         return state_from_dict(data)
 
 
+_IGNORED: list[Event] = []  # the events of ``play``, dropped
 _MOVES = {
     OPEN: State._open,
     THROW: State._throw,

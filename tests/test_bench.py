@@ -12,14 +12,16 @@ def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     for name, _rules in engine_speed.CONFIGS:
         assert name in out
-    for figure in ("games/s", "actions/s", "per game", "µs", "deals/s", "playouts per deal"):
+    for figure in ("simulation", "checked", "actions/s", "per game", "µs", "deals/s", "per deal"):
         assert figure in out
     assert f"x {engine_speed.TARGET_GAMES_PER_SECOND} games/s" in out
 
 
-def test_playout_ends_the_game() -> None:
+def test_both_playouts_play_the_same_game() -> None:
     rules = engine_speed.CONFIGS[0][1]
-    assert engine_speed.playout(rules, seed=1) > 0
+    steps = engine_speed.simulation_playout(rules, seed=1)
+    assert steps > 0
+    assert engine_speed.checked_playout(rules, seed=1) == steps
 
 
 def test_service_benchmark_runs_and_prints_its_figures(

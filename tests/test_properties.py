@@ -207,3 +207,20 @@ def test_same_seed_deals_the_same_game(rules: Rules, seed: int) -> None:
     assert State(rules, seed) == State(rules, seed)
     a, b = State(rules, seed), State(rules, seed ^ 0x5A5A)
     assert a.hands != b.hands or a.stock != b.stock
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=rules_strategy, seed=st.integers(0, 2**32 - 1))
+def test_simulation_path_plays_like_apply(rules: Rules, seed: int) -> None:
+    """all_legal_actions() is every seat's legal_actions() in one list, and play()
+    leaves the same position as apply() for each of them."""
+    rng = random.Random(seed)
+    checked, trusted = State(rules, seed), State(rules, seed)
+    while not checked.is_over:
+        legal = trusted.all_legal_actions()
+        assert legal == [a for s in range(rules.players) for a in checked.legal_actions(s)]
+        action = rng.choice(legal)
+        checked.apply(action)
+        trusted.play(action)
+        assert trusted == checked
+    assert trusted.all_legal_actions() == []

@@ -87,7 +87,7 @@ def playout(state: State, seat: int, max_steps: int) -> float:
         steps += 1
         if action is None or steps > max_steps:
             return 0.5
-        state.apply(action)
+        state.play(action)  # listed by legal_actions: no check needed
     return 0.0 if seat in state.outcome.fools else 1.0
 
 
