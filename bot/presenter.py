@@ -10,16 +10,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+from datetime import datetime, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from engine import Card, Outcome
 from service import GameService, Update
 from storage.db import Database
-from storage.repos import GameRepo, TableRepo, UserRepo
+from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
 
 from . import render
+from .config import ConfigError
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -27,15 +31,29 @@ log = logging.getLogger(__name__)
 Key = tuple[Any, ...]  # ("table", game_id) or ("hand", game_id, user_id)
 
 
+def zone_from_env() -> tzinfo:
+    """The time zone of the deadlines shown in groups: ``DURAK_TZ``, Moscow by default."""
+    name = os.environ.get("DURAK_TZ", "").strip() or "Europe/Moscow"
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"DURAK_TZ: unknown time zone {name!r} (e.g. Europe/Moscow)") from None
+
+
 class Presenter:
-    def __init__(self, db: Database, service: GameService, outbox: Outbox) -> None:
+    def __init__(
+        self, db: Database, service: GameService, outbox: Outbox, zone: tzinfo | None = None
+    ) -> None:
         self.db = db
         self.service = service
         self.outbox = outbox
+        self.zone = zone or zone_from_env()
         self.picking: dict[tuple[int, int], Card] = {}  # (game, user) -> card awaiting a target
+        self.blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
         self._ids: dict[Key, int] = {}
         self._shown: dict[Key, tuple[str, str]] = {}
         self._langs: dict[int, str] = {}
+        self._table_langs: dict[int, str] = {}  # game -> the language of its group texts
         self._summarized: set[int] = set()
         self._queue: asyncio.Queue[Update] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -77,36 +95,59 @@ class Presenter:
         if live is None:
             return
         state = live.state
-        names = [s["name"] for s in live.seats]
         idle = [state.idle(s) for s in range(state.n)]
+        table = await TableRepo(self.db).get(live.table_id)
+        if table is None:
+            return
+        lang = await self._table_lang(game_id, table.chat_id)
+        names = render.seat_names(lang, live.seats)
         if user_id is None:
-            table = await TableRepo(self.db).get(live.table_id)
-            if table is not None:
-                text = render.table_message("ru", state.view(), names, idle)
-                await self._put(("table", game_id), table.chat_id, text, None)
+            text = render.table_message(lang, state.view(), names, idle, self._deadline(game_id))
+            await self._put(("table", game_id), table.chat_id, text, None)
+        seated = {s.get("user_id") for s in table.seats}
         for seat, info in enumerate(live.seats):
             uid = info.get("user_id")
             if info["kind"] != "human" or uid is None or user_id not in (None, uid):
                 continue
-            lang = await self._lang(uid)
+            if uid in self.blocked:  # sending would only get 403s until they come back
+                continue
             picking = self.picking.get((game_id, uid))
             text, markup = render.hand(
-                lang, state.view(seat), game_id, picking=picking, idle=idle[seat]
+                await self._lang(uid),
+                state.view(seat),
+                game_id,
+                picking=picking,
+                idle=idle[seat],
+                leave=live.table_id if uid in seated else None,
             )
             await self._put(("hand", game_id, uid), uid, text, markup)
         if state.outcome is not None and user_id is None and game_id not in self._summarized:
             self._summarized.add(game_id)
-            await self._summary(game_id, live.table_id, state.outcome, names)
+            await self._summary(game_id, live.table_id, state.outcome, names, lang)
+
+    def _deadline(self, game_id: int) -> datetime | None:
+        """When the current move's time runs out, in the configured zone."""
+        armed = self.service.timers.deadline(game_id)
+        live = self.service.games[game_id]
+        if armed is None or armed[1] != len(live.state.history):
+            return None
+        return datetime.fromtimestamp(armed[0], self.zone)
+
+    async def _table_lang(self, game_id: int, chat_id: int) -> str:
+        if game_id not in self._table_langs:
+            chat = await ChatRepo(self.db).get(chat_id)
+            self._table_langs[game_id] = chat.lang if chat else "ru"
+        return self._table_langs[game_id]
 
     async def _summary(
-        self, game_id: int, table_id: int, outcome: Outcome, names: list[str]
+        self, game_id: int, table_id: int, outcome: Outcome, names: list[str], lang: str
     ) -> None:
         """The short result in the group, with «Ещё партию»: it is the next lobby message."""
         table = await TableRepo(self.db).get(table_id)
         if table is None or table.status == "closed":
             return
-        text = render.outcome_text("ru", outcome, names)
-        sent = await self.outbox.send(table.chat_id, text, render.again("ru", table_id))
+        text = render.outcome_text(lang, outcome, names)
+        sent = await self.outbox.send(table.chat_id, text, render.again(lang, table_id))
         async with self.db.tx() as c:
             await TableRepo.update(c, table_id, lobby_message_id=sent.message_id if sent else None)
         log.info("table %s: game %s over, fools %s", table_id, game_id, outcome.fools)

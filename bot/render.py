@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from html import escape
 from typing import Any
 
@@ -11,6 +12,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import Action, Card, Outcome, View
 from engine.actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
+from service.tables import BOT_LEVELS
 
 from .callbacks import CardCb, LobbyCb, MoveCb
 from .i18n import t
@@ -31,9 +33,21 @@ def cards_text(cards: Sequence[Card], lang: str) -> str:
 # ------------------------------------------------------------------ lobby
 
 
-def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarkup]:
-    s = table.settings
-    settings = t(
+def seat_names(lang: str, seats: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Players' names as shown: a bot is named by its strength and number («Мастер 2»)."""
+    names, bots = [], 0
+    for seat in seats:
+        if seat["kind"] == "bot":
+            bots += 1
+            names.append(f"{t(lang, 'bots.' + (seat.get('level') or 'novice'))} {bots}")
+        else:
+            names.append(seat["name"])
+    return names
+
+
+def settings_text(lang: str, s: Mapping[str, Any]) -> str:
+    """The table's settings in two lines: the rules, then the bots' strength."""
+    rules = t(
         lang,
         "lobby.settings",
         mode=t(lang, f"mode.{s['mode']}"),
@@ -43,15 +57,19 @@ def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarku
         pairs=t(lang, "lobby.pairs") if s["pairs"] else "",
         speed=t(lang, f"speed.{s['speed']}"),
     )
-    lines = [t(lang, "lobby.title"), settings, "", t(lang, "lobby.seats_title")]
+    level = t(lang, f"bots.{s.get('bots', 'novice')}")
+    return rules + "\n" + t(lang, "lobby.bots", level=level)
+
+
+def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarkup]:
+    s = table.settings
+    lines = [t(lang, "lobby.title"), settings_text(lang, s), "", t(lang, "lobby.seats_title")]
+    names = seat_names(lang, table.seats)
     for i in range(s["seats"]):
         if i < len(table.seats):
-            seat = table.seats[i]
-            name = escape(seat["name"])
-            lines.append(
-                f"{i + 1}. "
-                + (t(lang, "lobby.bot_seat", name=name) if seat["kind"] == "bot" else name)
-            )
+            name = escape(names[i])
+            bot = table.seats[i]["kind"] == "bot"
+            lines.append(f"{i + 1}. " + (t(lang, "lobby.bot_seat", name=name) if bot else name))
         else:
             lines.append(f"{i + 1}. {t(lang, 'lobby.empty_seat')}")
     lines += ["", t(lang, "lobby.creator", name=escape(creator))]
@@ -60,6 +78,7 @@ def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarku
     def cb(op: str, arg: str = "") -> str:
         return LobbyCb(table=tid, op=op, arg=arg).pack()
 
+    chosen = s.get("bots", "novice")
     rows = [
         [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.leave"), cb("leave"))],
         [button(t(lang, "lobby.add_bot"), cb("bot")), button(t(lang, "lobby.start"), cb("start"))],
@@ -73,6 +92,10 @@ def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarku
             button(t(lang, "lobby.set_throw_in"), cb("set", "throw_in")),
             button(t(lang, "lobby.set_pairs"), cb("set", "pairs")),
             button(t(lang, "lobby.set_speed"), cb("set", "speed")),
+        ],
+        [
+            button(("✓ " if level == chosen else "") + t(lang, f"bots.{level}"), cb("bots", level))
+            for level in BOT_LEVELS
         ],
     ]
     return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
@@ -123,8 +146,16 @@ def outcome_text(lang: str, outcome: Outcome, names: Sequence[str]) -> str:
 # ------------------------------------------------------------------ table
 
 
-def table_message(lang: str, view: View, names: Sequence[str], idle: Sequence[bool]) -> str:
-    """The group's one message about the game: public information only."""
+def table_message(
+    lang: str,
+    view: View,
+    names: Sequence[str],
+    idle: Sequence[bool],
+    deadline: datetime | None = None,
+) -> str:
+    """The group's one message about the game: public information only. The move's
+    deadline is a clock time: the message is edited only on moves, so a count of
+    seconds left would be wrong a moment later."""
     lines = [
         " · ".join(
             [
@@ -158,8 +189,11 @@ def table_message(lang: str, view: View, names: Sequence[str], idle: Sequence[bo
         lines.append(t(lang, "table.empty_table"))
     turn = view.turn
     if turn is not None and view.outcome is None:
-        seconds = view.rules.throw_seconds if turn.kind == "throw" else view.rules.move_seconds
-        limit = t(lang, "seconds", n=seconds)
+        if deadline is not None:
+            limit = t(lang, "table.until", time=deadline.strftime("%H:%M:%S"))
+        else:
+            seconds = view.rules.throw_seconds if turn.kind == "throw" else view.rules.move_seconds
+            limit = t(lang, "seconds", n=seconds)
         who = ", ".join(escape(names[s]) for s in turn.seats)
         key = {"attack": "turn_attack", "defend": "turn_defend", "throw": "turn_throw"}[turn.kind]
         lines.append(t(lang, f"table.{key}", name=who, names=who, limit=limit))
@@ -192,8 +226,10 @@ def hand(
     *,
     picking: Card | None = None,
     idle: bool = False,
+    leave: int | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """A player's private message: their cards as buttons, and the moves they have."""
+    """A player's private message: their cards as buttons, and the moves they have.
+    ``leave``: the table a player out of cards may leave while the others play on."""
     assert view.seat is not None
     version = len(view.history)
     trump_line = (
@@ -204,8 +240,14 @@ def hand(
     if view.table:
         pairs = [a.label(lang) + (f" / {d.label(lang)}" if d else "") for a, d in view.table]
         trump_line += "\n" + t(lang, "table.on_table") + " " + "   ".join(pairs)
-    if view.outcome is not None or view.places[view.seat]:
-        return trump_line + "\n\n" + t(lang, "hand.you_out"), None
+    if view.outcome is not None:
+        return trump_line + "\n\n" + t(lang, "hand.game_over"), None
+    if view.places[view.seat]:
+        if leave is None:
+            return trump_line + "\n\n" + t(lang, "hand.you_out"), None
+        data = LobbyCb(table=leave, op="leave").pack()
+        markup = InlineKeyboardMarkup(inline_keyboard=[[button(t(lang, "hand.leave"), data)]])
+        return trump_line + "\n\n" + t(lang, "hand.you_out_may_leave"), markup
     status = _status(lang, view, idle)
     if picking is not None:
         status = t(lang, "answer.choose_target")

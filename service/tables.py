@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Rules
+from engine.bots import NAMES as BOT_NAMES
 from engine.rules import DECK_PLAYERS
 from storage.db import Database
 from storage.repos import ChatRepo, TableRecord, TableRepo, UserRepo
@@ -22,6 +23,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "throw_in": "all",
     "pairs": False,
     "speed": "normal",
+    "bots": "novice",  # the strength of every bot at the table
 }
 CYCLES: dict[str, list[Any]] = {
     "mode": ["podkidnoy", "perevodnoy"],
@@ -30,7 +32,7 @@ CYCLES: dict[str, list[Any]] = {
     "pairs": [False, True],
     "speed": ["normal", "fast"],
 }
-BOT_NAME = "Новичок"
+BOT_LEVELS = tuple(BOT_NAMES)  # novice, expert, master
 
 
 class TableError(Exception):
@@ -40,6 +42,11 @@ class TableError(Exception):
         super().__init__(code)
         self.code = code
         self.params = params
+
+
+def bot_seat(level: str, number: int) -> dict[str, Any]:
+    """A bot seat named by its strength and number: «Мастер 2»."""
+    return Seat("bot", f"{BOT_NAMES[level]} {number}", level=level).to_dict()
 
 
 @dataclass(frozen=True)
@@ -84,7 +91,8 @@ class Tables:
             await UserRepo.upsert(c, person.id, person.name, person.username, person.lang)
 
     async def open(self, chat_id: int, title: str, creator: Person) -> tuple[TableRecord, bool]:
-        """The chat's open table, and whether it was just created."""
+        """The chat's open table, and whether it was just created. A new table speaks
+        its creator's language: every group text of the table uses it."""
         existing = await self.repo.open_in_chat(chat_id)
         if existing is not None:
             return existing, False
@@ -92,11 +100,17 @@ class Tables:
         settings = {**DEFAULT_SETTINGS, **(chat.settings if chat else {})}
         async with self.db.tx() as c:
             await ChatRepo.upsert(c, chat_id, title)
+            await ChatRepo.set_lang(c, chat_id, creator.lang)
             await UserRepo.upsert(c, creator.id, creator.name, creator.username, creator.lang)
             table_id = await TableRepo.create(c, chat_id, creator.id, settings, [])
         table = await self.repo.get(table_id)
         assert table is not None
         return table, True
+
+    async def lang(self, chat_id: int, default: str = "ru") -> str:
+        """The language of the chat's group texts: its last table's creator's."""
+        chat = await ChatRepo(self.db).get(chat_id)
+        return chat.lang if chat else default
 
     async def get(self, table_id: int) -> TableRecord:
         table = await self.repo.get(table_id)
@@ -114,7 +128,7 @@ class Tables:
     async def join(self, table_id: int, person: Person) -> TableRecord:
         table = await self.get(table_id)
         if table.status != "lobby":
-            raise TableError("table_full")
+            raise TableError("playing")
         if any(s.get("user_id") == person.id for s in table.seats):
             raise TableError("already_seated")
         other = await self.table_of(person.id)
@@ -129,26 +143,56 @@ class Tables:
         return await self._set_seats(table, [*table.seats, seat])
 
     async def leave(self, table_id: int, person: Person) -> TableRecord:
+        """Free the person's seat. During a game only a player out of cards may leave
+        (RULES §8); one holding cards can only surrender, which ends the game."""
         table = await self.get(table_id)
-        if table.status != "lobby":
-            raise TableError("cannot_leave")
         seats = [s for s in table.seats if s.get("user_id") != person.id]
         if len(seats) == len(table.seats):
             raise TableError("not_seated")
+        if table.status == "playing" and self.holds_cards(table.id, person.id):
+            raise TableError("cannot_leave")
         return await self._set_seats(table, seats)
+
+    def holds_cards(self, table_id: int, user_id: int) -> bool:
+        """Whether the user still plays (holds cards) in the table's running game."""
+        game_id = self.game_of(table_id)
+        if game_id is None:
+            return False
+        live = self.games.games[game_id]
+        return any(
+            info.get("user_id") == user_id and not live.state.place[seat]
+            for seat, info in enumerate(live.seats)
+        )
 
     async def add_bot(self, table_id: int, person: Person) -> TableRecord:
         table = await self._as_creator(table_id, person)
         if len(table.seats) >= table.settings["seats"]:
             raise TableError("table_full")
         number = sum(s["kind"] == "bot" for s in table.seats) + 1
-        seat = Seat("bot", f"{BOT_NAME} {number}", level="novice").to_dict()
-        return await self._set_seats(table, [*table.seats, seat])
+        level = table.settings.get("bots", "novice")
+        return await self._set_seats(table, [*table.seats, bot_seat(level, number)])
+
+    async def set_bots(self, table_id: int, person: Person, level: str) -> TableRecord:
+        """Choose the strength of the table's bots: the seated ones and those added later."""
+        table = await self._as_creator(table_id, person)
+        if level not in BOT_LEVELS:
+            raise TableError("not_now")
+        settings = {**table.settings, "bots": level}
+        seats, number = [], 0
+        for seat in table.seats:
+            if seat["kind"] == "bot":
+                number += 1
+                seat = bot_seat(level, number)
+            seats.append(seat)
+        async with self.db.tx() as c:
+            await TableRepo.update(c, table.id, settings=settings, seats=seats)
+            await ChatRepo.set_settings(c, table.chat_id, settings)
+        return await self.get(table.id)
 
     async def change(self, table_id: int, person: Person, field: str, step: int = 1) -> TableRecord:
         """Move one setting to its next value (``seats`` by ``step``)."""
         table = await self._as_creator(table_id, person)
-        settings = dict(table.settings)
+        settings = {**DEFAULT_SETTINGS, **table.settings}
         if field == "seats":
             settings["seats"] += step
             if settings["seats"] < max(2, len(table.seats)):
@@ -166,21 +210,32 @@ class Tables:
             await ChatRepo.set_settings(c, table.chat_id, settings)
         return await self.get(table.id)
 
-    async def start(self, table_id: int, person: Person | None) -> Update:
-        """Start a game with the seated players (``person`` None: every seat was taken)."""
-        table = await self.get(table_id)
+    def check_start(self, table: TableRecord, person: Person | None) -> None:
+        """Raise ``TableError`` when a game cannot start now (``person`` None: every seat
+        was taken, nobody pressed «Начать»)."""
         if person is not None and person.id != table.creator_id:
             raise TableError("only_creator")
         if table.status != "lobby":
-            raise TableError("not_now")
+            raise TableError("playing")
         if len(table.seats) < 2:
             raise TableError("need_two")
-        settings = {**table.settings, "seats": len(table.seats)}
-        problem = settings_problem(settings)
+        problem = settings_problem({**table.settings, "seats": len(table.seats)})
         if problem is not None:
             raise problem
+
+    async def start(self, table_id: int, person: Person | None) -> Update:
+        """Start a game with the seated players."""
+        table = await self.get(table_id)
+        self.check_start(table, person)
         seats = [Seat(**s) for s in table.seats]
-        return await self.games.create_game(table.id, rules_for(settings, len(seats)), seats)
+        return await self.games.create_game(table.id, rules_for(table.settings, len(seats)), seats)
+
+    def game_of(self, table_id: int) -> int | None:
+        """The id of the table's running game."""
+        for game_id, live in self.games.games.items():
+            if live.table_id == table_id and not live.state.is_over:
+                return game_id
+        return None
 
     async def close(self, table_id: int) -> None:
         async with self.db.tx() as c:
@@ -195,7 +250,7 @@ class Tables:
         if person.id != table.creator_id:
             raise TableError("only_creator")
         if table.status != "lobby":
-            raise TableError("not_now")
+            raise TableError("playing")
         return table
 
     async def _set_seats(self, table: TableRecord, seats: list[dict[str, Any]]) -> TableRecord:

@@ -118,6 +118,10 @@ class ChatRepo:
             return None
         return Chat(row["id"], row["title"], row["lang"], json.loads(row["settings"]))
 
+    @staticmethod
+    async def set_lang(c: Conn, chat_id: int, lang: str) -> None:
+        await c.execute("UPDATE chats SET lang = ? WHERE id = ?", (lang, chat_id))
+
 
 class UserRepo:
     def __init__(self, db: Database) -> None:

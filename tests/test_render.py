@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from types import SimpleNamespace
+from zoneinfo import ZoneInfo
+
+import pytest
 
 from bot import render
 from bot.callbacks import CardCb, LobbyCb, MoveCb
-from bot.i18n import lang_of, t
+from bot.config import ConfigError
+from bot.i18n import catalog, lang_of, t
+from bot.presenter import zone_from_env
 from engine import Rules, State
 from engine.cards import CARDS
 from tests.helpers import act, game
@@ -103,3 +109,95 @@ def test_outcome_text_names_the_fool_and_places() -> None:
     text = render.outcome_text("ru", Outcome((2,), (1, 2, 3)), NAMES)
     assert "Дурак — Вика" in text and "1. Аня" in text and "3. Вика" in text
     assert "Ничья" in render.outcome_text("ru", Outcome((), (1, 1, 1), draw=True), NAMES)
+
+
+def lobby_table(**settings) -> SimpleNamespace:
+    base = {"mode": "podkidnoy", "deck": 36, "seats": 3, "throw_in": "all", "pairs": False,
+            "speed": "normal", "bots": "novice"}  # fmt: skip
+    seats = [{"kind": "human", "name": "Аня"}, {"kind": "bot", "name": "x", "level": "master"}]
+    return SimpleNamespace(id=3, settings={**base, **settings}, seats=seats)
+
+
+def test_lobby_offers_the_three_bot_strengths_and_marks_the_chosen_one() -> None:
+    text, markup = render.lobby("ru", lobby_table(bots="master"), "Аня")
+    assert "Боты: Мастер" in text and "2. 🤖 Мастер 1" in text
+    strengths = {label: LobbyCb.unpack(d) for label, d in buttons(markup) if "bots" in d}
+    assert list(strengths) == ["Новичок", "Опытный", "✓ Мастер"]
+    assert [(d.op, d.arg) for d in strengths.values()] == [
+        ("bots", "novice"),
+        ("bots", "expert"),
+        ("bots", "master"),
+    ]
+    text, _ = render.lobby("en", lobby_table(bots="expert"), "Anna")
+    assert "Bots: Expert" in text and "🤖 Master 1" in text and "A Durak table" in text
+
+
+def test_bots_are_named_by_strength_and_number_in_the_table_language() -> None:
+    seats = [
+        {"kind": "bot", "name": "Новичок 1", "level": "novice"},
+        {"kind": "human", "name": "Аня", "user_id": 1},
+        {"kind": "bot", "name": "Мастер 2", "level": "master"},
+    ]
+    assert render.seat_names("ru", seats) == ["Новичок 1", "Аня", "Мастер 2"]
+    assert render.seat_names("en", seats) == ["Novice 1", "Аня", "Master 2"]
+
+
+def test_table_message_shows_until_when_the_move_may_wait() -> None:
+    state = State(Rules(players=2, deck=36), 3)
+    names = ["Аня", "Борис"]
+    mover = names[state.turn().seats[0]]
+    deadline = datetime(2024, 5, 1, 21, 4, 35, tzinfo=ZoneInfo("Europe/Moscow"))
+    text = render.table_message("ru", state.view(), names, [False, False], deadline)
+    assert f"Ходит {mover} — до 21:04:35" in text and "секунд" not in text
+    text = render.table_message("en", state.view(), names, [False, False], deadline)
+    assert f"{mover} attacks — until 21:04:35" in text
+    text = render.table_message("ru", state.view(), names, [False, False])
+    assert f"Ходит {mover} — 30 секунд" in text  # no deadline known: the limit
+
+
+def test_deadlines_are_shown_in_the_configured_zone(monkeypatch) -> None:
+    monkeypatch.delenv("DURAK_TZ", raising=False)
+    assert zone_from_env() == ZoneInfo("Europe/Moscow")
+    monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")
+    assert zone_from_env() == ZoneInfo("Asia/Novosibirsk")
+    monkeypatch.setenv("DURAK_TZ", "Mars/Olympus")
+    with pytest.raises(ConfigError, match="DURAK_TZ"):
+        zone_from_env()
+
+
+def test_a_player_out_of_cards_may_leave_the_table_while_the_others_play() -> None:
+    state = game(["7S", "8S 9S", "10S JS"], trump="6H", stock="", players=3)
+    act(state, "0 a 7S")
+    act(state, "1 d 8S>7S")
+    act(state, "2 done")
+    assert state.place[0] and not state.is_over
+    text, markup = render.hand("ru", state.view(0), 5, leave=3)
+    assert "не осталось карт" in text and "выйти из-за стола" in text
+    assert [(label, LobbyCb.unpack(d)) for label, d in buttons(markup)] == [
+        ("Выйти из-за стола", LobbyCb(table=3, op="leave"))
+    ]
+    text, markup = render.hand("ru", state.view(0), 5)  # they left: nothing to press
+    assert markup is None and "Итоги будут в группе" in text
+
+
+def test_the_fool_is_not_congratulated() -> None:
+    state = game(["7S", "8S 9S"], trump="6H", stock="", players=2)
+    act(state, "0 a 7S")
+    act(state, "1 d 8S>7S")
+    assert state.is_over and state.outcome.fools == (1,)
+    for seat in (0, 1):
+        text, markup = render.hand("ru", state.view(seat), 5, leave=3)
+        assert "Партия окончена" in text and "оздравля" not in text and markup is None
+
+
+def test_both_locales_have_the_same_texts() -> None:
+    def keys(node, prefix=""):
+        out = set()
+        for key, value in node.items():
+            if isinstance(value, dict) and not {"one", "other", "few", "many"} & set(value):
+                out |= keys(value, f"{prefix}{key}.")
+            else:
+                out.add(prefix + key)
+        return out
+
+    assert keys(catalog("ru")) == keys(catalog("en"))

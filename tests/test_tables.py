@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.bots import MonteCarloBot
 from service.tables import Person, TableError, Tables
 from storage.repos import UserRepo
-from tests.service_helpers import open_service
+from tests.service_helpers import open_service, play_moves
 
 ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "Вика")
 
@@ -96,3 +97,105 @@ async def test_closing_a_table_stops_its_game(tables: Tables) -> None:
     with refused("no_table"):
         await tables.get(table.id)
     assert await tables.games.restore() == 0
+
+
+async def test_the_creator_chooses_the_bots_strength_and_the_bots_play_at_it(
+    tables: Tables,
+) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    await tables.change(table.id, ANNA, "seats", +1)
+    await tables.join(table.id, ANNA)
+    await tables.add_bot(table.id, ANNA)
+    with refused("only_creator"):
+        await tables.set_bots(table.id, BORIS, "master")
+    with refused("not_now"):
+        await tables.set_bots(table.id, ANNA, "grandmaster")
+    table = await tables.set_bots(table.id, ANNA, "master")  # the seated bot too
+    table = await tables.add_bot(table.id, ANNA)
+    assert table.settings["bots"] == "master"
+    assert [(s["name"], s.get("level")) for s in table.seats] == [
+        ("Аня", None),
+        ("Мастер 1", "master"),
+        ("Мастер 2", "master"),
+    ]
+    levels: list[str | None] = []
+    choose = tables.games.player_for
+    tables.games.player_for = lambda seat: (levels.append(seat.get("level")), choose(seat))[1]
+    update = await tables.start(table.id, ANNA)
+    await play_moves(tables.games, update.game_id, 3)
+    assert levels and set(levels) == {"master"}  # every bot move was the Master's
+    assert isinstance(choose({"kind": "bot", "level": "master"}), MonteCarloBot)
+
+
+async def test_a_chat_remembers_its_bots_strength_for_the_next_table(tables: Tables) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    await tables.set_bots(table.id, ANNA, "expert")
+    await tables.close(table.id)
+    table, _ = await tables.open(-1, "Группа", BORIS)
+    assert table.settings["bots"] == "expert"
+    table = await tables.add_bot(table.id, BORIS)
+    assert table.seats[0] == {"kind": "bot", "name": "Опытный 1", "user_id": None,
+                              "level": "expert"}  # fmt: skip
+
+
+async def test_a_table_speaks_its_creators_language(tables: Tables) -> None:
+    assert await tables.lang(-1) == "ru" and await tables.lang(-1, default="en") == "en"
+    table, _ = await tables.open(-1, "Group", Person(5, "Anna", lang="en"))
+    assert await tables.lang(-1) == "en"
+    await tables.open(-1, "Group", BORIS)  # the open table keeps its language
+    assert await tables.lang(-1) == "en"
+    await tables.close(table.id)
+    await tables.open(-1, "Group", BORIS)
+    assert await tables.lang(-1) == "ru"
+
+
+async def test_during_a_game_the_lobby_waits(tables: Tables) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    await tables.change(table.id, ANNA, "seats", +1)
+    await tables.join(table.id, ANNA)
+    await tables.join(table.id, BORIS)
+    await tables.start(table.id, ANNA)
+    for attempt in (
+        tables.join(table.id, VIKA),
+        tables.add_bot(table.id, ANNA),
+        tables.change(table.id, ANNA, "mode"),
+        tables.set_bots(table.id, ANNA, "master"),
+        tables.start(table.id, ANNA),
+    ):
+        with refused("playing"):
+            await attempt
+    with refused("not_seated"):
+        await tables.leave(table.id, VIKA)
+
+
+async def test_only_a_player_out_of_cards_may_leave_a_running_game(tables: Tables) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    await tables.change(table.id, ANNA, "seats", +1)
+    for p in (ANNA, BORIS, VIKA):
+        await tables.join(table.id, p)
+    people = {p.id: p for p in (ANNA, BORIS, VIKA)}
+    for _ in range(20):  # deals are random: play games until one ends with a player out first
+        game_id = (await tables.start(table.id, ANNA)).game_id
+        live = tables.games.games[game_id]
+        before = live.state.to_dict()
+        for seat in range(3):
+            with refused("cannot_leave"):
+                await tables.leave(table.id, people[live.seats[seat]["user_id"]])
+        assert live.state.to_dict() == before
+        assert len((await tables.get(table.id)).seats) == 3
+        while not live.state.is_over and not any(live.state.place):
+            await play_moves(tables.games, game_id, 1)
+        if not live.state.is_over:
+            break
+    assert not live.state.is_over
+    seat = next(s for s in range(3) if live.state.place[s])
+    out = people[live.seats[seat]["user_id"]]
+    table = await tables.leave(table.id, out)
+    assert out.id not in {s["user_id"] for s in table.seats} and len(table.seats) == 2
+    assert table.status == "playing" and await tables.table_of(out.id) is None
+    other, _ = await tables.open(-2, "Другая", out)
+    await tables.join(other.id, out)  # free to sit at another table
+    await play_moves(tables.games, game_id, 1000)
+    assert live.state.is_over
+    update = await tables.start(table.id, None)  # «Ещё партию»: without the one who left
+    assert update.state.n == 2

@@ -1,4 +1,4 @@
-"""The lobby: opening a table, seats, settings, starting a game."""
+"""The lobby: opening a table, seats, settings, starting a game, leaving."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ..callbacks import LobbyCb
 from ..i18n import t
 from ..outbox import Outbox
 from ..people import deep_link, person
+from ..presenter import Presenter
 
 log = logging.getLogger(__name__)
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -30,8 +31,10 @@ def error_text(lang: str, e: TableError) -> str:
 
 
 async def show_lobby(outbox: Outbox, tables: Tables, table: TableRecord, *, new: bool) -> None:
+    """Post the lobby message (``new``) or edit it, in the table's language."""
     creator = await tables.users.get(table.creator_id)
-    text, markup = render.lobby("ru", table, creator.name if creator else "?")
+    lang = await tables.lang(table.chat_id)
+    text, markup = render.lobby(lang, table, creator.name if creator else "?")
     if new or table.lobby_message_id is None:
         sent = await outbox.send(table.chat_id, text, markup)
         if sent is not None:
@@ -51,31 +54,58 @@ async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
     await show_lobby(outbox, tables, table, new=True)
 
 
+async def show_settings(message: Message, tables: Tables, outbox: Outbox) -> None:
+    """/settings: the lobby posted anew at the bottom of the chat, with the creator's
+    buttons; during a game, the settings in words; without a table, how to open one."""
+    table = await tables.repo.open_in_chat(message.chat.id)
+    if table is None:
+        asker = person(message.from_user).lang if message.from_user else "ru"
+        lang = await tables.lang(message.chat.id, default=asker)
+        outbox.send(message.chat.id, t(lang, "lobby.no_table"))
+        return
+    lang = await tables.lang(table.chat_id)
+    if table.status == "playing":
+        settings = render.settings_text(lang, table.settings)
+        outbox.send(message.chat.id, t(lang, "lobby.settings_playing", settings=settings))
+        return
+    old = table.lobby_message_id
+    await show_lobby(outbox, tables, table, new=True)
+    if old is not None and table.table_message_id is None:  # a lobby, not a game's summary
+        outbox.edit(table.chat_id, old, t(lang, "lobby.moved"))
+
+
 async def lobby_button(
     query: CallbackQuery,
     callback_data: LobbyCb,
     tables: Tables,
     outbox: Outbox,
+    presenter: Presenter,
     bot: Bot,
 ) -> None:
     who = person(query.from_user)
     lang = who.lang
-    op, tid = callback_data.op, callback_data.table
+    op, tid, arg = callback_data.op, callback_data.table, callback_data.arg
     try:
         if op == "join":
             table = await tables.join(tid, who)
             answer = t(lang, "answer.joined")
         elif op == "leave":
             table = await tables.leave(tid, who)
+            if table.status == "playing":  # out of cards: the game goes on without them
+                game = tables.game_of(tid)
+                if game is not None:
+                    await presenter.show(game, who.id)
+                await query.answer(t(lang, "answer.left_game"))
+                return
             answer = t(lang, "answer.left")
         elif op == "bot":
             table = await tables.add_bot(tid, who)
             answer = t(lang, "answer.ok")
+        elif op == "bots":
+            table = await tables.set_bots(tid, who, arg)
+            answer = t(lang, "lobby.bots", level=t(lang, f"bots.{arg}"))
         elif op == "set":
-            field, step = (
-                callback_data.arg.rstrip("+-"),
-                -1 if callback_data.arg.endswith("-") else 1,
-            )
+            field, step = arg.rstrip("+-"), -1 if arg.endswith("-") else 1
             table = await tables.change(tid, who, field, step)
             answer = t(lang, "answer.ok")
         elif op in ("start", "again"):
@@ -103,6 +133,7 @@ async def lobby_button(
 
 async def start_game(tables: Tables, table: TableRecord, who: Person | None) -> None:
     """Start a game; the lobby message becomes the game's table message."""
+    tables.check_start(table, who)
     if table.lobby_message_id is not None:
         async with tables.db.tx() as c:
             await TableRepo.update(c, table.id, table_message_id=table.lobby_message_id)
@@ -115,5 +146,7 @@ def router() -> Router:
     r = Router(name="lobby")
     r.message.register(open_table, GROUPS, Command("durak", "newgame"))
     r.message.register(open_table, GROUPS, F.text.lower().in_({"дурак", "играть в дурака"}))
+    r.message.register(show_settings, GROUPS, Command("settings"))
+    r.message.register(show_settings, GROUPS, F.text.lower() == "настройки")
     r.callback_query.register(lobby_button, LobbyCb.filter())
     return r
