@@ -1,12 +1,13 @@
-"""``python -m bot``: run the Telegram bot (long polling)."""
+"""``python -m bot``: run the Telegram bot (long polling, or a webhook when configured)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
+import signal
 import sys
 
+from . import logs
 from .app import App
 from .config import Config, ConfigError
 
@@ -17,19 +18,19 @@ def main() -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=config.log_level,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("aiogram.event").setLevel(logging.WARNING)
+    logs.setup(config.log_level, config.secrets)
 
     async def run() -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # stop cleanly: timers, outbox, database
+            loop.add_signal_handler(sig, task.cancel)
         app = await App.create(config)
-        await app.run_polling()
+        with contextlib.suppress(asyncio.CancelledError):
+            await app.run()
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run())
+    asyncio.run(run())
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from aiogram import Bot, Dispatcher
@@ -16,20 +17,23 @@ from aiogram.types import (
 )
 
 from service import Clock, GameService
+from service.logctx import log_scope
 from service.tables import Tables
 from storage.db import Database
 from storage.repos import UserRepo
 
+from . import webhook
 from .config import Config
 from .handlers import routers
 from .i18n import LANGS, t
+from .logs import ScopeMiddleware, ids_of
 from .outbox import Outbox
 from .presenter import Presenter
 
 log = logging.getLogger(__name__)
 
 GROUP_COMMANDS = ("durak", "rules", "stats", "stop")
-PRIVATE_COMMANDS = ("start", "help")
+PRIVATE_COMMANDS = ("start", "help", "me")
 COMMAND_TEXT = {
     "durak": "open",
     "rules": "rules",
@@ -37,11 +41,12 @@ COMMAND_TEXT = {
     "stop": "stop",
     "start": "start",
     "help": "help",
+    "me": "mystats",
 }
 
 
 class App:
-    """Everything the running bot holds; ``start``/``stop`` around polling."""
+    """Everything the running bot holds; ``start``/``stop`` around receiving updates."""
 
     def __init__(self, config: Config, db: Database, clock: Clock | None = None) -> None:
         self.config = config
@@ -61,6 +66,8 @@ class App:
         self.dp = Dispatcher()
         self.dp.include_routers(*routers())
         self.dp.errors.register(self._error)
+        for observer in (self.dp.message, self.dp.callback_query, self.dp.my_chat_member):
+            observer.middleware(ScopeMiddleware())
         self.dp.workflow_data.update(
             tables=self.tables, service=self.service, outbox=self.outbox, presenter=self.presenter
         )
@@ -75,11 +82,18 @@ class App:
         self.presenter.start()
         self.service.timers.start()
         await self.set_commands()
+        if not self.config.webhook_url:  # back to polling: getUpdates fails while one is set
+            await self.bot.delete_webhook()
 
-    async def run_polling(self) -> None:
+    async def run(self) -> None:
+        """Receive updates until cancelled: by webhook when configured, else by long polling."""
         await self.start()
         try:
-            await self.dp.start_polling(self.bot, handle_signals=False)
+            if self.config.webhook_url:
+                async with webhook.listening(self):
+                    await asyncio.Event().wait()
+            else:
+                await self.dp.start_polling(self.bot, handle_signals=False)
         finally:
             await self.stop()
 
@@ -104,9 +118,13 @@ class App:
                 await self.bot.set_my_commands(commands, scope=scope, language_code=code)
 
     async def _blocked(self, user_id: int) -> None:
+        self.presenter.blocked.add(user_id)
         async with self.db.tx() as c:
             await UserRepo.set_can_message(c, user_id, False)
 
     async def _error(self, event: ErrorEvent) -> bool:
-        log.exception("update %s failed: %s", event.update.update_id, event.exception)
+        """Log a handler's failure (with the ids of its table and game) and carry on."""
+        table, game = await ids_of(event.update.event, self.service)
+        with log_scope(table=table, game=game):
+            log.exception("update %s failed: %s", event.update.update_id, event.exception)
         return True

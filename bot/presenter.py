@@ -19,6 +19,7 @@ from aiogram.types import InlineKeyboardMarkup, Message
 
 from engine import Card, Outcome
 from service import GameService, Update
+from service.logctx import log_scope
 from storage.db import Database
 from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
 
@@ -78,12 +79,14 @@ class Presenter:
     async def _run(self) -> None:
         while True:
             update = await self._queue.get()
-            try:
-                await self.show(update.game_id)
-            except Exception:
-                log.exception("game %s: showing version %s failed", update.game_id, update.version)
-            finally:
-                self._queue.task_done()
+            live = self.service.games.get(update.game_id)
+            with log_scope(table=live.table_id if live else None, game=update.game_id):
+                try:
+                    await self.show(update.game_id)
+                except Exception:
+                    log.exception("showing version %s failed", update.version)
+                finally:
+                    self._queue.task_done()
 
     def table_message_is(self, game_id: int, message_id: int) -> None:
         """The game's table message is this one (the lobby message becomes it)."""

@@ -23,6 +23,7 @@ from storage.db import Database
 from storage.repos import GameRepo, TableRepo
 
 from .clock import Clock, SystemClock
+from .logctx import log_scope
 from .rating import record_game
 from .timers import Timers
 
@@ -111,6 +112,12 @@ class GameService:
                 self.timers.arm(record.id, record.version, record.deadline)
         return len(self.games)
 
+    def chat_moved(self, old: int, new: int) -> None:
+        """A group became a supergroup: its running games now belong to the new chat id."""
+        for live in self.games.values():
+            if live.chat_id == old:
+                live.chat_id = new
+
     async def rebuild_from_log(self, game_id: int) -> State:
         """The game rebuilt from (rules, seed, action log) alone."""
         record = await self._games.get(game_id)
@@ -141,9 +148,10 @@ class GameService:
             await TableRepo.update(c, table_id, status="playing")
         live = _Live(state, table_id, table.chat_id, seat_dicts)
         self.games[game_id] = live
-        log.info("game %s started at table %s (seed %s)", game_id, table_id, seed)
-        async with live.lock:
-            return await self._commit(game_id, live, state.copy(), [], [])
+        with log_scope(table=table_id, game=game_id):
+            log.info("game %s started (seed %s)", game_id, seed)
+            async with live.lock:
+                return await self._commit(game_id, live, state.copy(), [], [])
 
     async def act(
         self, game_id: int, seat: int, text: str, version: int, *, auto: bool = False
@@ -152,6 +160,12 @@ class GameService:
         live = self.games.get(game_id)
         if live is None:
             raise Refused("no_game", "this game is not running")
+        with log_scope(table=live.table_id, game=game_id):
+            return await self._act(game_id, live, seat, text, version, auto)
+
+    async def _act(
+        self, game_id: int, live: _Live, seat: int, text: str, version: int, auto: bool
+    ) -> Update:
         async with live.lock:
             state = live.state
             if state.is_over:
@@ -173,6 +187,10 @@ class GameService:
         live = self.games.get(game_id)
         if live is None:
             return
+        with log_scope(table=live.table_id, game=game_id):
+            await self._timeout(game_id, live, version)
+
+    async def _timeout(self, game_id: int, live: _Live, version: int) -> None:
         async with live.lock:
             state = live.state
             if state.is_over or len(state.history) != version:

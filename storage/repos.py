@@ -89,6 +89,17 @@ class Stats:
     sigma: float
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A user's statistics in one chat, with the chat's title and their place in its
+    rating table (by the conservative estimate mu - 3 sigma, as in ``chat_top``)."""
+
+    stats: Stats
+    title: str
+    place: int
+    players: int
+
+
 class ChatRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -108,6 +119,10 @@ class ChatRepo:
         )
 
     @staticmethod
+    async def set_lang(c: Conn, chat_id: int, lang: str) -> None:
+        await c.execute("UPDATE chats SET lang = ? WHERE id = ?", (lang, chat_id))
+
+    @staticmethod
     async def migrate_id(c: Conn, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its tables and statistics follow (ON UPDATE CASCADE)."""
         await c.execute("UPDATE chats SET id = ? WHERE id = ?", (new_id, old_id))
@@ -117,10 +132,6 @@ class ChatRepo:
         if row is None:
             return None
         return Chat(row["id"], row["title"], row["lang"], json.loads(row["settings"]))
-
-    @staticmethod
-    async def set_lang(c: Conn, chat_id: int, lang: str) -> None:
-        await c.execute("UPDATE chats SET lang = ? WHERE id = ?", (lang, chat_id))
 
 
 class UserRepo:
@@ -365,6 +376,19 @@ class StatsRepo:
             (chat_id, limit),
         )
         return [Stats(*tuple(r)) for r in rows]
+
+    async def standings(self, user_id: int) -> list[Standing]:
+        """The user's statistics in every chat where they finished a game, most played first."""
+        rows = await self.db.fetch_all(
+            "SELECT s.*, c.title,"
+            " (SELECT COUNT(*) FROM stats o WHERE o.chat_id = s.chat_id"
+            "  AND o.mu - 3 * o.sigma > s.mu - 3 * s.sigma) + 1,"
+            " (SELECT COUNT(*) FROM stats o WHERE o.chat_id = s.chat_id)"
+            " FROM stats s JOIN chats c ON c.id = s.chat_id"
+            " WHERE s.user_id = ? ORDER BY s.games DESC, s.chat_id",
+            (user_id,),
+        )
+        return [Standing(Stats(*tuple(r)[:10]), r[10], r[11], r[12]) for r in rows]
 
 
 def _dump(data: dict[str, Any]) -> str:

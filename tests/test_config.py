@@ -34,3 +34,35 @@ def test_python_m_bot_exits_with_a_message_without_a_token() -> None:
     )
     assert done.returncode == 2
     assert "BOT_TOKEN is not set" in done.stderr
+
+
+def test_webhook_settings_and_their_checks() -> None:
+    base = {"BOT_TOKEN": TOKEN}
+    polling = Config.from_env(base)
+    assert polling.webhook_url is None and len(polling.webhook_secret) >= 32
+    assert Config.from_env(base).webhook_secret != polling.webhook_secret  # random per start
+    config = Config.from_env(
+        {
+            **base,
+            "DURAK_WEBHOOK_URL": "https://durak.example.org/tg/updates",
+            "DURAK_WEBHOOK_HOST": "0.0.0.0",
+            "DURAK_WEBHOOK_PORT": "8443",
+            "DURAK_WEBHOOK_SECRET": "abc_DEF-123",
+        }
+    )
+    assert (config.webhook_host, config.webhook_port, config.webhook_path) == (
+        "0.0.0.0",
+        8443,
+        "/tg/updates",
+    )
+    assert "abc_DEF-123" not in repr(config)
+    bad = {
+        "DURAK_WEBHOOK_URL": "http://durak.example.org/hook",
+        "DURAK_WEBHOOK_SECRET": "no spaces allowed",
+        "DURAK_WEBHOOK_PORT": "70000",
+        "DURAK_CHAT_INTERVAL": "fast",
+        "DURAK_LOG_LEVEL": "LOUD",
+    }
+    for name, value in bad.items():
+        with pytest.raises(ConfigError, match=name):
+            Config.from_env({**base, name: value})

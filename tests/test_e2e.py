@@ -52,7 +52,7 @@ async def test_a_full_two_player_game(tmp_path: Path) -> None:
         in_groups = tg.commands({"type": "all_group_chats"})
         assert {c["command"]: c["description"] for c in in_groups}["durak"] == "Открыть стол"
         in_english = tg.commands({"type": "all_private_chats"}, language_code="en")
-        assert {c["command"] for c in in_english} == {"start", "help"}
+        assert {c["command"] for c in in_english} == {"start", "help", "me"}
 
 
 async def test_joining_without_the_private_chat_uses_a_deep_link(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Commands: /start and deep links, help, rules, closing a table; chat housekeeping."""
+"""Commands: /start and deep links, help, rules, statistics, closing a table; chat
+housekeeping (a group becoming a supergroup, the bot removed or blocked)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,25 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import ChatMemberUpdated, Message
 
+from service import GameService
 from service.tables import TableError, Tables
-from storage.repos import ChatRepo, StatsRepo, UserRepo
+from storage.repos import ChatRepo, GameRepo, Standing, Stats, StatsRepo, TableRecord, UserRepo
 
 from ..i18n import t
 from ..outbox import Outbox
 from ..people import person
+from ..presenter import Presenter
 from .lobby import error_text, show_lobby, start_game
 
 log = logging.getLogger(__name__)
 PRIVATE = F.chat.type == "private"
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+MY_STATS_WORDS = {"моя стата", "моя статистика"}
 
 
-async def start(message: Message, command: CommandObject, tables: Tables, outbox: Outbox) -> None:
+async def start(
+    message: Message, command: CommandObject, tables: Tables, outbox: Outbox, presenter: Presenter
+) -> None:
     """The user opened the private chat: the bot may now send them their cards."""
     if message.from_user is None:
         return
@@ -30,6 +36,7 @@ async def start(message: Message, command: CommandObject, tables: Tables, outbox
     await tables.remember(who)
     async with tables.db.tx() as c:
         await UserRepo.set_can_message(c, who.id, True)
+    presenter.blocked.discard(who.id)
     payload = command.args or ""
     if payload.startswith("join_") and payload[5:].isdigit():
         try:
@@ -57,7 +64,7 @@ async def rules(message: Message, tables: Tables) -> None:
     await message.answer(rules_text("ru", settings))
 
 
-async def stop(message: Message, tables: Tables, bot: Bot) -> None:
+async def stop(message: Message, tables: Tables, outbox: Outbox, bot: Bot) -> None:
     if message.from_user is None:
         return
     table = await tables.repo.open_in_chat(message.chat.id)
@@ -71,26 +78,59 @@ async def stop(message: Message, tables: Tables, bot: Bot) -> None:
     ):
         await message.answer(t("ru", "answer.only_creator"))
         return
-    await tables.close(table.id)
+    await close_table(tables, outbox, table, "closed.stopped", message.chat.title)
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
     await message.answer(t("ru", "lobby.closed"))
 
 
-async def migrated(message: Message, tables: Tables) -> None:
-    """The group became a supergroup: its table and statistics move to the new id."""
-    assert message.migrate_to_chat_id is not None
+async def migrated(message: Message, tables: Tables, service: GameService) -> None:
+    """The group became a supergroup: its table, games and statistics move to the new id."""
+    old, new = message.chat.id, message.migrate_to_chat_id
+    assert new is not None
     async with tables.db.tx() as c:
-        await ChatRepo.migrate_id(c, message.chat.id, message.migrate_to_chat_id)
-    log.info("chat %s migrated to %s", message.chat.id, message.migrate_to_chat_id)
+        await ChatRepo.migrate_id(c, old, new)
+    service.chat_moved(old, new)
+    log.info("chat %s migrated to %s", old, new)
 
 
-async def membership(update: ChatMemberUpdated, tables: Tables) -> None:
+async def membership(update: ChatMemberUpdated, tables: Tables, outbox: Outbox) -> None:
     """The bot was removed from a group: close its table cleanly."""
     if update.new_chat_member.status in ("left", "kicked"):
         table = await tables.repo.open_in_chat(update.chat.id)
         if table is not None:
-            await tables.close(table.id)
+            await close_table(tables, outbox, table, "closed.removed", update.chat.title)
             log.info("chat %s: bot removed, table %s closed", update.chat.id, table.id)
+
+
+async def close_table(
+    tables: Tables, outbox: Outbox, table: TableRecord, key: str, title: str | None
+) -> None:
+    """Close the table; the hands of its running game say why and lose their buttons."""
+    running = [
+        (g, live.seats) for g, live in tables.games.games.items() if live.table_id == table.id
+    ]
+    await tables.close(table.id)
+    for game_id, seats in running:
+        for seat in seats:
+            uid = seat.get("user_id")
+            message_id = await GameRepo(tables.db).hand_message(game_id, uid) if uid else None
+            if uid is None or message_id is None:
+                continue
+            user = await tables.users.get(uid)
+            lang = user.lang if user else "ru"
+            outbox.edit(uid, message_id, t(lang, key, title=escape(title or "")))
+
+
+async def blocked(update: ChatMemberUpdated, tables: Tables, presenter: Presenter) -> None:
+    """A user blocked the bot (or unblocked it): their hand is not sent until they return."""
+    can = update.new_chat_member.status not in ("left", "kicked")
+    async with tables.db.tx() as c:
+        await UserRepo.set_can_message(c, update.chat.id, can)
+    if can:
+        presenter.blocked.discard(update.chat.id)
+    else:
+        presenter.blocked.add(update.chat.id)
+    log.info("user %s %s the bot", update.chat.id, "unblocked" if can else "blocked")
 
 
 async def chat_stats(message: Message, tables: Tables) -> None:
@@ -117,6 +157,70 @@ async def chat_stats(message: Message, tables: Tables) -> None:
     await message.answer("\n".join(lines))
 
 
+async def my_stats(message: Message, tables: Tables) -> None:
+    """In the private chat: the user's results in every chat, with their place there."""
+    if message.from_user is None:
+        return
+    lang = person(message.from_user).lang
+    standings = await StatsRepo(tables.db).standings(message.from_user.id)
+    if not standings:
+        await message.answer(t(lang, "me.none"))
+        return
+    lines = [t(lang, "me.title")]
+    lines += [_standing_line(lang, s) for s in standings]
+    if len(standings) > 1:
+        lines.append(t(lang, "me.total", **_counts(lang, *(s.stats for s in standings))))
+    await message.answer("\n".join(lines))
+
+
+async def my_chat_stats(message: Message, tables: Tables) -> None:
+    """In a group: the user's results in this chat."""
+    if message.from_user is None:
+        return
+    s = await StatsRepo(tables.db).get(message.chat.id, message.from_user.id)
+    if s is None:
+        await message.reply(t("ru", "stats.none"))
+        return
+    await message.reply(
+        t(
+            "ru",
+            "stats.mine",
+            games=t("ru", "games", n=s.games),
+            wins=s.wins,
+            fools=s.fools,
+            draws=s.draws,
+            rating=round(s.mu - 3 * s.sigma, 1),
+        )
+    )
+
+
+def _counts(lang: str, *stats: Stats) -> dict[str, str]:
+    """The summed counts as words: «12 партий», «5 побед», «в дураках 4 раза», «1 ничья»."""
+    return {
+        key: t(lang, text, n=sum(getattr(s, key) for s in stats))
+        for key, text in (
+            ("games", "games"),
+            ("wins", "me.wins"),
+            ("fools", "me.fools"),
+            ("draws", "me.draws"),
+        )
+    }
+
+
+def _standing_line(lang: str, s: Standing) -> str:
+    place = ""
+    if s.players > 1:
+        place = t(lang, "me.place", place=s.place, players=s.players)
+    return t(
+        lang,
+        "me.chat",
+        title=escape(s.title or t(lang, "me.untitled")),
+        rating=round(s.stats.mu - 3 * s.stats.sigma, 1),
+        place=place,
+        **_counts(lang, s.stats),
+    )
+
+
 def rules_text(lang: str, settings: dict[str, object] | None) -> str:
     lines = [t(lang, "help.rules")]
     if settings:
@@ -134,6 +238,10 @@ def router() -> Router:
     r.message.register(stop, GROUPS, Command("stop"))
     r.message.register(chat_stats, GROUPS, Command("stats"))
     r.message.register(chat_stats, GROUPS, F.text.lower().in_({"стата", "статистика"}))
+    r.message.register(my_stats, PRIVATE, Command("me", "mystats"))
+    r.message.register(my_stats, PRIVATE, F.text.lower().in_(MY_STATS_WORDS))
+    r.message.register(my_chat_stats, GROUPS, F.text.lower().in_(MY_STATS_WORDS))
     r.message.register(migrated, F.migrate_to_chat_id)
     r.my_chat_member.register(membership, GROUPS)
+    r.my_chat_member.register(blocked, PRIVATE)
     return r

@@ -439,6 +439,39 @@ class FakeTelegram(UserActions, BotApiMethods):
 
         await self.wait_for(idle, timeout, what="the bot to go quiet")
 
+    # --- webhook delivery --------------------------------------------------------
+
+    async def deliver_to_webhook(
+        self, address: str, *, secret: str | None = None, pending: bool = True
+    ) -> list[int]:
+        """POST each pending update to ``address`` as Telegram does to a webhook.
+
+        ``address`` is where a reverse proxy would forward the URL given to setWebhook.
+        The secret header and the update types are those of the last setWebhook,
+        unless ``secret`` replaces it. An update answered with 200 is delivered;
+        the others stay pending (``pending=False`` drops them). Returns the statuses.
+        """
+        from aiohttp import ClientSession
+
+        params = self.calls_to("setWebhook")[-1].params
+        allowed = frozenset(params.get("allowed_updates") or ()) or DEFAULT_UPDATE_TYPES
+        token = params.get("secret_token") if secret is None else secret
+        headers = {"X-Telegram-Bot-Api-Secret-Token": token} if token else {}
+        statuses, done = [], set()
+        async with ClientSession() as session:
+            for update in list(self._pending):
+                done.add(update["update_id"])
+                if self._update_type(update) not in allowed:
+                    self.dropped_updates.append(update)
+                    continue
+                async with session.post(address, json=update, headers=headers) as response:
+                    statuses.append(response.status)
+                    if response.status != 200 and pending:
+                        done.discard(update["update_id"])
+        self._pending = [u for u in self._pending if u["update_id"] not in done]
+        self._notify()
+        return statuses
+
 
 @asynccontextmanager
 async def run_polling(

@@ -1,0 +1,109 @@
+"""Logs: stderr, one line per event, with the table and game ids; secrets never shown.
+
+Every line written while handling an update, a move, a timer or a rendering of
+one game carries ``table=<id> game=<id>``::
+
+    2026-01-01 12:00:00,000 INFO service.games table=3 game=7: game 7: timeout ...
+
+so ``grep -w game=7`` follows one game and ``grep -w table=3`` one table. A traceback
+stays on its line, its breaks written as ``\\n``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Awaitable, Callable, Iterable
+from typing import IO, Any
+
+from aiogram import BaseMiddleware
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message, TelegramObject
+
+from service import GameService
+from service.logctx import current, log_scope
+from storage.repos import TableRepo
+
+from .callbacks import CardCb, LobbyCb, MoveCb
+
+FORMAT = "%(asctime)s %(levelname)s %(name)s%(ids)s: %(message)s"
+HIDDEN = "<hidden>"
+
+
+class IdsFilter(logging.Filter):
+    """Adds ``record.ids``: `` table=3 game=7`` inside a log scope, else empty."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        scope = current()
+        ids = ""
+        if scope is not None:
+            if scope.table is not None:
+                ids += f" table={scope.table}"
+            if scope.game is not None:
+                ids += f" game={scope.game}"
+        record.ids = ids
+        return True
+
+
+class OneLineFormatter(logging.Formatter):
+    """One line per event (a traceback's line breaks become ``\\n``), with the
+    secrets (the token, the webhook secret) replaced wherever they appear."""
+
+    def __init__(self, secrets: Iterable[str], fmt: str = FORMAT) -> None:
+        super().__init__(fmt)
+        self.secrets = [s for s in secrets if s]
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record).replace("\n", "\\n")
+        for secret in self.secrets:
+            line = line.replace(secret, HIDDEN)
+        return line
+
+
+def setup(level: str, secrets: Iterable[str], stream: IO[str] | None = None) -> logging.Handler:
+    """Send every log line to ``stream`` (stderr), formatted as above; returns the handler."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.addFilter(IdsFilter())
+    handler.setFormatter(OneLineFormatter(secrets))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level)
+    for noisy in ("aiogram.event", "aiosqlite"):  # a line per update, two per SQL statement
+        logging.getLogger(noisy).setLevel(max(logging.WARNING, root.level))
+    return handler
+
+
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+Ids = tuple[int | None, int | None]  # table, game
+
+
+class ScopeMiddleware(BaseMiddleware):
+    """Opens a log scope for each handled update about a table or a game."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        table, game = await ids_of(event, data["service"])
+        if table is None and game is None:
+            return await handler(event, data)
+        with log_scope(table=table, game=game):
+            return await handler(event, data)
+
+
+async def ids_of(event: TelegramObject, service: GameService) -> Ids:
+    """The table and game an update is about: from a button's data, or the chat's table."""
+    if isinstance(event, CallbackQuery):
+        data = event.data or ""
+        try:
+            if data.startswith((f"{CardCb.__prefix__}:", f"{MoveCb.__prefix__}:")):
+                game = (CardCb if data[0] == CardCb.__prefix__ else MoveCb).unpack(data).game
+                live = service.games.get(game)
+                return (live.table_id if live else None), game
+            if data.startswith(f"{LobbyCb.__prefix__}:"):
+                return LobbyCb.unpack(data).table, None
+        except (TypeError, ValueError):  # forged data: the handlers answer it
+            pass
+        return None, None
+    if isinstance(event, Message | ChatMemberUpdated) and event.chat.type != "private":
+        table = await TableRepo(service.db).open_in_chat(event.chat.id)
+        if table is not None:
+            games = service.games.items()
+            return table.id, next((g for g, live in games if live.table_id == table.id), None)
+    return None, None

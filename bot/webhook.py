@@ -1,0 +1,62 @@
+"""Webhook mode: Telegram POSTs each update to a local aiohttp server.
+
+aiogram's ``SimpleRequestHandler`` checks the secret header of every request
+(401 without the right one) and answers at once, handling the update in the
+background. The local route is the public URL's path; a reverse proxy in front
+terminates HTTPS.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+
+from aiogram import Bot
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler
+from aiohttp import web
+
+if TYPE_CHECKING:
+    from .app import App
+
+log = logging.getLogger(__name__)
+
+
+class _Handler(SimpleRequestHandler):
+    def verify_secret(self, telegram_secret_token: str, bot: Bot) -> bool:
+        if super().verify_secret(telegram_secret_token, bot):
+            return True
+        log.warning("webhook: refused a request without the right secret token")
+        return False
+
+
+@asynccontextmanager
+async def listening(app: App) -> AsyncIterator[int]:
+    """Serve the webhook route, then point Telegram at it; yields the local port."""
+    config = app.config
+    assert config.webhook_url is not None
+    handler = _Handler(app.dp, app.bot, secret_token=config.webhook_secret)
+    server = web.Application()
+    # The route only, not handler.register(): the App closes the bot's session itself.
+    server.router.add_post(config.webhook_path, handler.handle)
+    runner = web.AppRunner(server, access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, config.webhook_host, config.webhook_port).start()
+        port = int(runner.addresses[0][1])
+        await app.bot.set_webhook(
+            config.webhook_url,
+            secret_token=config.webhook_secret,
+            allowed_updates=app.dp.resolve_used_update_types(),
+        )
+        log.info(
+            "webhook %s set; listening on %s:%s%s",
+            config.webhook_url,
+            config.webhook_host,
+            port,
+            config.webhook_path,
+        )
+        yield port
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,138 @@
+"""End to end, what Telegram does to a running game: the group becomes a supergroup,
+the bot is removed from the group, a player blocks the bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.app import App
+from service import FakeClock
+from storage.repos import UserRepo
+from tests.e2e_helpers import (
+    GAME_OVER,
+    TOKEN,
+    hand_message,
+    open_table,
+    play_round,
+    running_bot,
+    seat_everyone,
+    settle,
+)
+from tests.fakes import FakeChat, FakeTelegram, FakeUser
+
+
+async def start_game(tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser]) -> None:
+    await open_table(tg, app, group, users[0])
+    await seat_everyone(tg, app, group, users)
+    for _ in range(3):
+        await play_round(tg, app, users)
+
+
+def game_over(tg: FakeTelegram, chat: FakeChat) -> bool:
+    return any(w in (m.text or "") for m in tg.messages(chat) for w in GAME_OVER)
+
+
+def calls_since(tg: FakeTelegram, mark: int, chat_id: int) -> list[str]:
+    return [c.method for c in tg.calls[mark:] if c.chat_id == chat_id]
+
+
+async def test_the_table_follows_the_group_into_a_supergroup(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис")]
+        group = tg.add_group(-100, "Друзья", members=users)
+        for user in users:
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await start_game(tg, app, group, users)
+            supergroup = tg.migrate_to_supergroup(group, -1001000)
+            mark = len(tg.calls)
+
+            async def moved() -> bool:
+                return await app.tables.repo.open_in_chat(supergroup.id) is not None
+
+            await tg.wait_for(moved, what="the table to move")
+            for _ in range(400):
+                if game_over(tg, supergroup) or not await play_round(tg, app, users):
+                    break
+            assert game_over(tg, supergroup)
+            # the old table message cannot be edited there: a new one is sent and used
+            assert any("Козырь" in (m.text or "") for m in tg.messages(supergroup))
+            assert calls_since(tg, mark, group.id) == []
+            await tg.send_text(users[1], supergroup, "стата")
+            stats = await tg.wait_for_message(supergroup, lambda m: "Статистика чата" in m.text)
+            assert "Аня — 1 партия" in stats.text and "Борис — 1 партия" in stats.text
+        assert tg.unanswered_callbacks() == [] and tg.internal_errors == []
+
+
+async def test_removing_the_bot_closes_the_table_and_leaves_the_group_alone(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
+            await start_game(tg, app, group, [anna, boris])
+            hand = hand_message(tg, anna)
+            assert hand is not None and hand.keyboard
+            tg.remove_bot_from(group)
+            mark = len(tg.calls)
+
+            async def closed() -> bool:
+                return await app.tables.repo.open_in_chat(group.id) is None
+
+            await tg.wait_for(closed, what="the table to close")
+            await tg.wait_for(
+                lambda: all("удалили" in tg.latest_message(u).text for u in (anna, boris)),
+                what="the hands to say why",
+            )
+            assert app.service.games == {} and app.service.timers.deadline(1) is None
+            for user in (anna, boris):  # each hand message says why and has no buttons
+                last = tg.latest_message(user)
+                assert "удалили из группы «Друзья»" in last.text and not last.keyboard
+            assert tg.latest_message(anna).message_id == hand.message_id
+            clock.advance(120)
+            await app.service.timers.fire_due()
+            await settle(app)
+            assert calls_since(tg, mark, group.id) == []
+            await tg.send_text(anna, group, "правила")  # removed: nothing reaches the bot
+            await tg.wait_quiet()
+            assert calls_since(tg, mark, group.id) == []
+        assert tg.calls_to(chat=group, status=403) == []
+
+
+async def test_a_player_who_blocks_the_bot_is_replaced_and_the_game_ends(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
+            await start_game(tg, app, group, [anna, boris])
+            tg.block(boris)
+
+            async def marked() -> bool:
+                user = await UserRepo(app.db).get(boris.id)
+                return user is not None and not user.can_message
+
+            await tg.wait_for(marked, what="the block to be noticed")
+            for _ in range(400):
+                if game_over(tg, group):
+                    break
+                if not await play_round(tg, app, [anna]):  # Boris's moves time out
+                    clock.advance(31)
+                    await app.service.timers.fire_due()
+                    await settle(app)
+            assert game_over(tg, group)
+            state = app.service.games[1].state
+            seat = next(i for i, s in enumerate(app.service.games[1].seats) if s["user_id"] == 2)
+            assert state.idle(seat), "a bot did not take over Boris's seat"
+            shown = [text for m in tg.messages(group) for text, _ in [*m.history, (m.text, None)]]
+            assert any("🤖 играет бот" in (text or "") for text in shown)
+        assert tg.calls_to(chat=boris, status=403) == []
+        assert tg.unanswered_callbacks() == [] and tg.internal_errors == []

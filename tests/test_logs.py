@@ -1,0 +1,87 @@
+"""Logs: one line per event with the table and game ids, never a secret; a failing
+handler does not stop the bot."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from aiogram import F
+from aiogram.types import Message
+
+from bot import logs
+from service import FakeClock
+from service.logctx import log_scope
+from tests.e2e_helpers import TOKEN, open_table, play_round, running_bot, seat_everyone, settle
+from tests.fakes import FakeTelegram
+
+
+@pytest.fixture
+def stream() -> Iterator[io.StringIO]:
+    """Everything logged during the test, formatted as the bot writes it to stderr."""
+    out = io.StringIO()
+    loggers = [logging.getLogger(name) for name in ("", "aiogram.event", "aiosqlite")]
+    levels = [logger.level for logger in loggers]
+    handler = logs.setup("DEBUG", [TOKEN, "webhook-secret"], out)
+    yield out
+    loggers[0].removeHandler(handler)
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.setLevel(level)
+
+
+def test_lines_carry_the_ids_of_their_scope_and_hide_secrets(stream: io.StringIO) -> None:
+    log = logging.getLogger("durak.test")
+    log.info("outside")
+    with log_scope(table=3):
+        log.info("lobby")
+        with log_scope(game=7):
+            log.warning("token %s and webhook-secret leaked", TOKEN)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3
+    assert lines[0].endswith(" INFO durak.test: outside")
+    assert lines[1].endswith(" INFO durak.test table=3: lobby")
+    assert lines[2].endswith(
+        " WARNING durak.test table=3 game=7: token <hidden> and <hidden> leaked"
+    )
+
+
+async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
+    tmp_path: Path, stream: io.StringIO, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    clock = FakeClock()
+
+    async def boom(message: Message) -> None:
+        raise RuntimeError("the handler broke")
+
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
+            app.dp.message.register(boom, F.text == "сломайся")
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            await play_round(tg, app, [anna, boris])
+            clock.advance(31)
+            await app.service.timers.fire_due()
+            await settle(app)
+            await tg.send_text(anna, group, "сломайся")
+            await tg.send_text(anna, group, "правила")  # the next update is still handled
+            await tg.wait_for_message(group, lambda m: "Правила" in m.text)
+    lines = stream.getvalue().splitlines()
+    assert TOKEN not in stream.getvalue() and TOKEN not in caplog.text
+    assert TOKEN.split(":")[1] not in caplog.text
+    assert all(len(line) > 20 and line[:4].isdigit() for line in lines)  # one line per event
+    failed = [line for line in lines if "failed" in line and "the handler broke" in line]
+    assert failed and " table=1 game=1: " in failed[0]
+    started = next(line for line in lines if "game 1 started" in line)
+    assert " table=1 game=1: " in started
+    timeout = next(line for line in lines if "timeout at version" in line)
+    assert " table=1 game=1: " in timeout
+    pressed = next(line for line in lines if "table 1: game 1 started" in line)
+    assert " table=1" in pressed  # the lobby's «Начать»: the game had no id yet
