@@ -19,7 +19,10 @@ EN_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 DECK_LOW_RANK = {24: 7, 36: 4, 52: 0}
 
 RANK_MASK = tuple(0xF << (4 * r) for r in range(13))
-SUIT_MASK = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+NO_TRUMP = 4  # the trump "suit" of a game without trumps: no card has it
+# SUIT_MASK[suit]: the cards of a suit; SUIT_MASK[NO_TRUMP] is empty.
+SUIT_MASK = (*(sum(1 << (4 * r + s) for r in range(13)) for s in range(4)), 0)
+SPADES = 0
 
 
 class Card(int):
@@ -63,17 +66,20 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 
 
-def beat_masks(trump: int) -> tuple[int, ...]:
-    """For every card, the mask of the cards that beat it when ``trump`` is the trump suit."""
+def beat_masks(trump: int, spades_by_spades: bool = False) -> tuple[int, ...]:
+    """For every card, the mask of the cards that beat it when ``trump`` is the trump
+    suit (or ``NO_TRUMP``); with ``spades_by_spades`` a spade yields to higher spades only."""
     out = []
     for c in range(52):
         rank, suit = c >> 2, c & 3
         higher = SUIT_MASK[suit] & ~((1 << (4 * rank + 4)) - 1)
-        out.append(higher if suit == trump else higher | SUIT_MASK[trump])
+        alone = suit == trump or (spades_by_spades and suit == SPADES)
+        out.append(higher if alone else higher | SUIT_MASK[trump])
     return tuple(out)
 
 
-BEAT_MASKS = tuple(beat_masks(t) for t in range(4))  # BEAT_MASKS[trump][card]
+# BEAT_MASKS[spades_by_spades][trump][card], trump 0-3 or NO_TRUMP.
+BEAT_MASKS = tuple(tuple(beat_masks(t, sbs) for t in range(5)) for sbs in (False, True))
 
 
 def deck_mask(size: int) -> int:

@@ -6,9 +6,11 @@ import random
 from typing import NamedTuple
 
 from .cards import SUIT_MASK, deck_cards, lowest
-from .rules import Rules
+from .rules import Opener, Rules
 
 HAND_SIZE = 6
+ACE = 12  # the rank of an ace
+REDEALS = 1000  # «пересдача»: a bound that a fair shuffle never reaches
 
 
 class Deal(NamedTuple):
@@ -16,23 +18,38 @@ class Deal(NamedTuple):
     stock: list[int]  # draw order from the end; stock[0] is the face-up trump card
     trump_card: int
     trump_holder: int | None  # the seat dealt the trump card when the whole deck was dealt
+    random_opener: int | None  # drawn only for ``no_trump_opener = random``
 
 
 def deal(rules: Rules, seed: int) -> Deal:
     """Shuffle with the game's own generator and deal one card at a time from seat 0."""
+    rng = random.Random(seed)
     cards = deck_cards(rules.deck)
-    random.Random(seed).shuffle(cards)
     n = rules.players
     dealt = HAND_SIZE * n
-    hands = [0] * n
-    for i in range(dealt):
-        hands[i % n] |= 1 << cards[i]
+    for _ in range(REDEALS):
+        rng.shuffle(cards)
+        hands = [0] * n
+        for i in range(dealt):
+            hands[i % n] |= 1 << cards[i]
+        if not rules.redeal_five_of_suit or not any(map(_five_of_a_suit, hands)):
+            break
+    opener = rng.randrange(n) if rules.no_trump_opener is Opener.RANDOM else None
     if dealt == len(cards):
         # The whole deck is dealt: the last card shows the trump and stays with its player.
-        return Deal(hands, [], cards[-1], (dealt - 1) % n)
-    trump_card = cards[dealt]
-    stock: list[int] = [trump_card, *reversed(cards[dealt + 1 :])]
-    return Deal(hands, stock, trump_card, None)
+        return Deal(hands, [], cards[-1], (dealt - 1) % n, opener)
+    rest = cards[dealt:]  # the face-up card, then the stock in draw order
+    if rules.ace_does_not_hold_stock:
+        # A turned-up ace goes back into the stock and the next card is turned up.
+        while rest[0] >> 2 == ACE and any(c >> 2 != ACE for c in rest):
+            ace = rest.pop(0)
+            rest.insert(rng.randint(1, len(rest)), ace)
+    stock: list[int] = [rest[0], *reversed(rest[1:])]
+    return Deal(hands, stock, rest[0], None, opener)
+
+
+def _five_of_a_suit(hand: int) -> bool:
+    return any((hand & suit).bit_count() >= 5 for suit in SUIT_MASK)
 
 
 def first_attacker(hands: list[int], trump: int) -> tuple[int, int | None]:

@@ -97,7 +97,7 @@ def _add_openings(state: State, out: list[Action]) -> None:
     if not hand:
         return
     # One rank (four suit bits) at a time, from the lowest card up.
-    openings = OPENINGS_UP_TO[state.limit][seat]
+    openings = OPENINGS_UP_TO[1 if state.rules.single_card_opening else state.limit][seat]
     rank = ((hand & -hand).bit_length() - 1) >> 2
     hand >>= 4 * rank
     while hand:
@@ -163,6 +163,8 @@ def timeout_actions(state: State) -> list[Action]:
 def _transfer_target(state: State) -> int | None:
     """The seat a transfer would pass the bout to, if a transfer is allowed now."""
     if not state.transfers or state.taking or state.unbeaten != len(state.att):
+        return None
+    if not state.bouts and state.rules.first_bout_no_transfer:
         return None
     count = len(state.att) + 1
     if count > state.cap:
@@ -242,6 +244,8 @@ def _check_open(state: State, action: Action) -> None:
         raise IllegalAction("the same card twice")
     if len(cards) > state.limit:
         raise IllegalAction(f"at most {state.limit} cards may attack in this bout")
+    if len(cards) > 1 and state.rules.single_card_opening:
+        raise IllegalAction("at this table a bout opens with a single card")
 
 
 def _check_throw(state: State, action: Action) -> None:
@@ -274,6 +278,8 @@ def _check_transfer(state: State, action: Action) -> None:
         raise IllegalAction(f"a transfer needs a card of the attack's rank, not {c}")
     if state.unbeaten != len(state.att):
         raise IllegalAction("no transfer once a card has been beaten")
+    if not state.bouts and state.rules.first_bout_no_transfer:
+        raise IllegalAction("the first bout of the game cannot be transferred")
     if _transfer_target(state) is None:
         raise IllegalAction(
             "the next player must hold as many cards as there will be on the table, "

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+from .cards import NO_TRUMP
+
 
 class Mode(StrEnum):
     PODKIDNOY = "podkidnoy"  # throw-in Durak
@@ -15,6 +17,13 @@ class Mode(StrEnum):
 class ThrowIn(StrEnum):
     ALL = "all"  # everyone but the defender (and the defender's partners)
     NEIGHBORS = "neighbors"  # only the defender's left and right neighbours
+
+
+class Opener(StrEnum):
+    """Who opens the first bout when nobody holds a trump (RULES §3)."""
+
+    LOWEST = "lowest"  # the lowest card, ties by suit order ♠ ♣ ♦ ♥
+    RANDOM = "random"  # a random player (DURAKA.NET)
 
 
 class Speed(StrEnum):
@@ -28,6 +37,7 @@ THROW_SECONDS = {Speed.NORMAL: 10, Speed.FAST: 5}
 
 DECK_PLAYERS = {24: (2, 4), 36: (2, 6), 52: (2, 6)}
 TEAM_PLAYERS = (4, 6)  # pairs at four, teams of three at six
+SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")  # in the order of the card bits
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,11 +54,23 @@ class Rules:
     throw_in: ThrowIn = ThrowIn.ALL
     teams: bool = False
     speed: Speed = Speed.NORMAL
-    # Attack cap of 5 until the first bout of the game that ended in «Бито».
-    first_bout_cap_5: bool = True
+    # Optional rules of RULES §9 and the options of §3-5; docs/rules.md has the details.
+    first_bout_cap_5: bool = True  # at most 5 attack cards until a bout ends in «Бито»
+    single_card_opening: bool = False  # a bout opens with exactly one card
+    no_trump_opener: Opener = Opener.LOWEST
+    first_bout_no_transfer: bool = False
+    no_throw_in_after_take: bool = False
+    simple: bool = False  # «простой дурак»: no throw-in at all
+    fixed_trump: str | None = None  # a suit name from SUIT_NAMES: always that trump
+    no_trump: bool = False  # «бескозырный»
+    spades_by_spades: bool = False  # «вини винями»: a spade is beaten by a higher spade only
+    ace_does_not_hold_stock: bool = False  # a turned-up ace goes back into the stock
+    redeal_five_of_suit: bool = False  # five cards of one suit in a hand: deal again
+    last_cards_evenly: bool = False  # a short stock is dealt one card at a time
 
     def __post_init__(self) -> None:
-        for name, enum in (("mode", Mode), ("throw_in", ThrowIn), ("speed", Speed)):
+        enums = (("mode", Mode), ("throw_in", ThrowIn), ("speed", Speed))
+        for name, enum in (*enums, ("no_trump_opener", Opener)):
             value = getattr(self, name)
             try:
                 object.__setattr__(self, name, enum(value))
@@ -66,6 +88,21 @@ class Rules:
             raise ValueError(
                 f"teams need 4 players (pairs) or 6 (teams of three), not {self.players}"
             )
+        if self.fixed_trump is not None and self.fixed_trump not in SUIT_NAMES:
+            names = ", ".join(SUIT_NAMES)
+            raise ValueError(f"fixed_trump is one of {names}, not {self.fixed_trump!r}")
+        if self.no_trump and self.fixed_trump is not None:
+            raise ValueError("a game without trumps cannot have a fixed trump suit")
+        if self.simple and self.no_throw_in_after_take:
+            raise ValueError("the simple game has no throw-in at all, after a take or not")
+
+    def trump_suit(self, trump_card: int) -> int:
+        """The trump suit (0-3 for ♠ ♣ ♦ ♥) or ``NO_TRUMP`` when the game has none."""
+        if self.no_trump:
+            return NO_TRUMP
+        if self.fixed_trump is not None:
+            return SUIT_NAMES.index(self.fixed_trump)
+        return trump_card & 3
 
     @property
     def transfer(self) -> bool:

@@ -38,6 +38,7 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "place": list(s.place),
         "missed": list(s.missed),
         "bito_seen": s.bito_seen,
+        "bouts": s.bouts,
         "opener": s.opener,
         "attacker": s.attacker,
         "defender": s.defender,
@@ -75,6 +76,7 @@ def state_from_dict(data: dict[str, Any]) -> State:
     s.out = sum(1 << i for i, p in enumerate(s.place) if p)
     s.missed = list(data["missed"])
     s.bito_seen = data["bito_seen"]
+    s.bouts = data.get("bouts", 0)  # snapshots before the optional rules lack it
     s.opener, s.attacker, s.defender = data["opener"], data["attacker"], data["defender"]
     s.cap, s.limit = data["cap"], data["limit"]
     s.att = [Card.parse(c) for c in data["attack"]]

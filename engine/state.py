@@ -44,6 +44,7 @@ class State:
         "auto",
         "beats",
         "bito_seen",
+        "bouts",
         "cap",
         "cover",
         "defender",
@@ -89,6 +90,7 @@ class State:
     out: int  # the seats with a place, as a mask: all of them once the game is over
     missed: list[int]
     bito_seen: bool  # a bout has ended in «Бито»: the cap is 6 from now on
+    bouts: int  # bouts ended so far
     history: list[Action]
     auto: list[bool]
     outcome: Outcome | None
@@ -115,6 +117,8 @@ class State:
         if shown is not None:
             self.shown = CARDS[shown]
             self.known[opener] |= 1 << shown
+        elif d.random_opener is not None:
+            opener = d.random_opener
         self._start_bout(opener)
 
     @classmethod
@@ -154,8 +158,8 @@ class State:
         self.hands = hands
         self.stock = stock
         self.trump_card = CARDS[trump_card]
-        self.trump = trump_card & 3
-        self.beats = BEAT_MASKS[self.trump]
+        self.trump = rules.trump_suit(trump_card)
+        self.beats = BEAT_MASKS[rules.spades_by_spades][self.trump]
         self.discard = 0
         self.known = [0] * n
         self.shown = None
@@ -163,6 +167,7 @@ class State:
         self.out = 0
         self.missed = [0] * n
         self.bito_seen = False
+        self.bouts = 0
         self.history = []
         self.auto = []
         self.outcome: Outcome | None = None
@@ -201,6 +206,8 @@ class State:
 
     def _throw_rights(self, d: int) -> int:
         """Bit mask of the seats that may throw in against defender ``d``."""
+        if self.rules.simple:
+            return 0
         seats = ((1 << self.n) - 1) & ~self.out & ~self.partners[d]
         if self.rules.throw_in is ThrowIn.NEIGHBORS:
             right = d
@@ -248,6 +255,7 @@ class State:
             events.append(_event(BoutEnded, (taken, d, cards_of(table))))
         self.att = []
         self.dfn = []
+        self.bouts += 1
         self._draw(events)
         if self._leave(events):
             return
@@ -262,7 +270,13 @@ class State:
         if not stock:
             return
         hands, out = self.hands, self.out
-        for s in _DRAW_ORDER[self.n][self.opener][self.defender]:
+        order = _DRAW_ORDER[self.n][self.opener][self.defender]
+        if self.rules.last_cards_evenly:
+            needs = [0 if out >> s & 1 else max(0, HAND_SIZE - hands[s].bit_count()) for s in order]
+            if sum(needs) > len(stock):
+                self._draw_evenly(order, needs, events)
+                return
+        for s in order:
             need = HAND_SIZE - hands[s].bit_count()
             if need <= 0 or out >> s & 1:
                 continue
@@ -276,6 +290,22 @@ class State:
                 events.append(_event(Drew, (s, got, True)))
                 return
             events.append(_event(Drew, (s, got, False)))
+
+    def _draw_evenly(self, order: tuple[int, ...], needs: list[int], events: list[Event]) -> None:
+        """A stock too short for everyone goes round one card at a time, in drawing order."""
+        stock, hands = self.stock, self.hands
+        got = [0] * len(order)
+        last = -1
+        while stock:
+            for i, s in enumerate(order):
+                if got[i] < needs[i] and stock:
+                    hands[s] |= 1 << stock.pop()
+                    got[i] += 1
+                    last = s
+        self.known[last] |= 1 << self.trump_card  # the face-up card went to the last one served
+        for i, s in enumerate(order):
+            if got[i]:
+                events.append(_event(Drew, (s, got[i], s == last)))
 
     def _leave(self, events: list[Event]) -> bool:
         """Players without cards leave once the stock is empty. True if the game ended."""
@@ -430,6 +460,8 @@ class State:
     def _take(self, action: Action, events: list[Event]) -> None:
         self.taking = True
         self.said = 0
+        if self.rules.no_throw_in_after_take:
+            self.throwers = 0
         self._settle(events)
 
     def _done(self, action: Action, events: list[Event]) -> None:

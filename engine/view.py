@@ -35,6 +35,7 @@ class View:
     defender: int
     cap: int  # 5 until a bout has ended in «Бито», then 6
     limit: int  # attack cards allowed in this bout: min(cap, defender's hand)
+    bouts: int  # bouts ended so far
     taking: bool  # the defender said «Беру»
     said: tuple[int, ...]  # seats that said «Бито»/«Пас» since the last new card
     throwers: tuple[int, ...]  # seats that may throw in against the defender
@@ -74,6 +75,7 @@ def make_view(state: State, seat: int | None = None) -> View:
         defender=state.defender,
         cap=state.cap,
         limit=state.limit,
+        bouts=state.bouts,
         taking=state.taking,
         said=tuple(s for s in range(n) if state.said >> s & 1),
         throwers=tuple(s for s in range(n) if state.throwers >> s & 1),

@@ -44,6 +44,36 @@ def all_rules() -> list[Rules]:
     return out
 
 
+OPTIONS: tuple[dict[str, object], ...] = (
+    {"single_card_opening": True, "first_bout_cap_5": False, "no_trump_opener": "random"},
+    {"first_bout_no_transfer": True},
+    {"no_throw_in_after_take": True},
+    {"simple": True},
+    {"fixed_trump": "diamonds", "spades_by_spades": True},
+    {"no_trump": True},
+    {"ace_does_not_hold_stock": True, "redeal_five_of_suit": True, "last_cards_evenly": True},
+)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "+".join(o))
+def test_bots_finish_games_under_every_optional_rule(options: dict[str, object]) -> None:
+    tables = (
+        {"players": 2, "deck": 36},
+        {"players": 3, "deck": 24, "mode": "perevodnoy"},
+        {"players": 4, "deck": 36, "mode": "perevodnoy", "teams": True},
+        {"players": 6, "deck": 52, "throw_in": "neighbors"},
+    )
+    for i, table in enumerate(tables):
+        rules = Rules(**table, **options)  # type: ignore[arg-type]
+        for seed in range(2):
+            players: list[Player] = [
+                MonteCarloBot("m", TINY, seed) if s == seed else NoviceBot()
+                for s in range(rules.players)
+            ]
+            outcome = play_game(State(rules, 10 * i + seed), players, max_actions=MAX_GAME_ACTIONS)
+            assert outcome.draw or outcome.fools
+
+
 def test_every_all_bot_game_ends_within_a_bounded_number_of_actions() -> None:
     games = 0
     for i, rules in enumerate(all_rules()):

@@ -73,7 +73,7 @@ def test_lowest_trump_holder_opens_and_the_trump_is_shown_to_all(players, deck):
 def _fixed_deal(hands: list[str], trump_card: str, stock: str) -> Deal:
     order = parse_cards(stock)
     tc = Card.parse(trump_card)
-    return Deal(masks(*hands), [tc, *reversed(order)], tc, None)
+    return Deal(masks(*hands), [tc, *reversed(order)], tc, None, None)
 
 
 def test_game_without_trumps_in_hands_opens_with_lowest_card_and_shows_nothing(monkeypatch):

@@ -17,24 +17,45 @@ from engine.cards import CARDS, SUIT_MASK, deck_mask, lowest
 MAX_ACTIONS = 3000
 
 
-def _valid(players: int, deck: int, teams: bool) -> bool:
+def _rules(table: tuple[int, int, str, str, bool], options: dict[str, Any]) -> Rules | None:
+    players, deck, mode, throw_in, teams = table
     try:
-        Rules(players=players, deck=deck, teams=teams)
+        return Rules(
+            players=players, deck=deck, mode=mode, throw_in=throw_in, teams=teams, **options
+        )
     except ValueError:
-        return False
-    return True
+        return None
 
 
+# Every optional rule of RULES §9 that the engine plays, switched on at random.
+options_strategy = st.fixed_dictionaries(
+    {
+        "first_bout_cap_5": st.booleans(),
+        "single_card_opening": st.booleans(),
+        "no_trump_opener": st.sampled_from(["lowest", "random"]),
+        "first_bout_no_transfer": st.booleans(),
+        "no_throw_in_after_take": st.booleans(),
+        "simple": st.booleans(),
+        "fixed_trump": st.sampled_from([None, "diamonds"]),
+        "no_trump": st.booleans(),
+        "spades_by_spades": st.booleans(),
+        "ace_does_not_hold_stock": st.booleans(),
+        "redeal_five_of_suit": st.booleans(),
+        "last_cards_evenly": st.booleans(),
+    }
+)
+table_strategy = st.tuples(
+    st.integers(2, 6),
+    st.sampled_from([24, 36, 52]),
+    st.sampled_from(["podkidnoy", "perevodnoy"]),
+    st.sampled_from(["all", "neighbors"]),
+    st.booleans(),
+)
+# Half the time the default options, so the classic rules stay well covered.
 rules_strategy = (
-    st.tuples(
-        st.integers(2, 6),
-        st.sampled_from([24, 36, 52]),
-        st.sampled_from(["podkidnoy", "perevodnoy"]),
-        st.sampled_from(["all", "neighbors"]),
-        st.booleans(),
-    )
-    .filter(lambda t: _valid(t[0], t[1], t[4]))
-    .map(lambda t: Rules(players=t[0], deck=t[1], mode=t[2], throw_in=t[3], teams=t[4]))
+    st.tuples(table_strategy, st.one_of(st.just({}), options_strategy))
+    .map(lambda t: _rules(*t))
+    .filter(lambda r: r is not None)
 )
 
 

@@ -25,6 +25,7 @@ class Tracker:
     slots: tuple[int, ...]  # per seat: how many hidden cards its hand holds (0 for oneself)
     stock_hidden: int  # hidden cards in the stock (the face-up trump card not counted)
     trump_card: int
+    trump: int  # the trump suit (NO_TRUMP without trumps)
     trump_in_stock: bool  # the face-up trump card still lies under the stock
 
     @classmethod
@@ -62,6 +63,7 @@ class Tracker:
             slots=slots,
             stock_hidden=stock_hidden,
             trump_card=int(view.trump_card),
+            trump=view.trump,
             trump_in_stock=trump_in_stock,
         )
 
@@ -85,7 +87,7 @@ class Tracker:
 
     def hidden_trumps(self) -> int:
         """How many trumps are somewhere this seat cannot see."""
-        return (self.hidden & SUIT_MASK[self.trump_card & 3]).bit_count()
+        return (self.hidden & SUIT_MASK[self.trump]).bit_count()
 
     def describe(self) -> str:
         """A short text for debugging: the known cards of each seat and the hidden count."""

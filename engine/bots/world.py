@@ -50,6 +50,7 @@ def build_state(view: View, hands: list[int], stock: list[int]) -> State:
     # Only «Бито» puts cards in the discard, so a discard means the cap is 6.
     state.bito_seen = bool(view.discard)
     state.cap = 6 if state.bito_seen or not rules.first_bout_cap_5 else 5
+    state.bouts = view.bouts
     state.opener, state.attacker, state.defender = view.opener, view.attacker, view.defender
     state.limit = view.limit
     state.att = [int(a) for a, _ in view.table]

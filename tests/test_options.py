@@ -1,0 +1,244 @@
+"""Optional rules (RULES §3-5, §9): each option's effect, and the default unchanged."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import act, cards, game, hand, legal, play, refused
+
+from engine import BoutEnded, Drew, Rules, State
+from engine.cards import NO_TRUMP, SUIT_MASK
+from engine.deal import deal
+
+# ------------------------------------------------------------ the opening
+
+
+def test_single_card_opening_allows_one_card_only():
+    state = game(["7S 7C 9D", "8S 8C AS"], single_card_opening=True)
+    assert legal(state, 0) == {"a 7S", "a 7C", "a 9D"}
+    refused(state, "0 a 7S 7C", "a bout opens with a single card")
+    act(state, "0 a 7S")
+    assert legal(state, 0) == {"t 7C"}  # more cards come as throw-ins
+
+
+def test_several_cards_of_one_rank_open_by_default():
+    state = game(["7S 7C 9D", "8S 8C AS"])
+    assert "a 7S 7C" in legal(state, 0)
+
+
+def test_random_opener_when_nobody_holds_a_trump():
+    rules = Rules(players=2, deck=52, no_trump_opener="random")
+    openers = set()
+    for seed in range(1000):
+        d = deal(rules, seed)
+        if any(h & SUIT_MASK[d.trump_card & 3] for h in d.hands):
+            assert State(rules, seed).shown is not None  # trumps: the lowest opens as usual
+            continue
+        state = State(rules, seed)
+        assert state.shown is None and state.attacker == d.random_opener
+        openers.add(state.attacker)
+    assert openers == {0, 1}  # 52 cards, 2 players: some deals give nobody a trump
+
+
+def test_lowest_card_opens_without_trumps_by_default():
+    rules = Rules(players=4, deck=52)
+    assert deal(rules, 1).random_opener is None
+
+
+# ------------------------------------------------------------ throw-in
+
+
+def test_simple_game_has_no_throw_in():
+    state = game(["7S 7C 9D", "8S 9S AS", "7D 8D 9H"], simple=True, stock="QS KS")
+    act(state, "0 a 7S")
+    assert legal(state, 0) == set() and legal(state, 2) == set()
+    events = act(state, "1 d 8S>7S")
+    ended = [e for e in events if isinstance(e, BoutEnded)]
+    assert ended and not ended[0].taken  # beaten: the bout ends at once
+
+
+def test_simple_game_take_ends_the_bout_at_once():
+    state = game(["7S 7C 9D", "8C 9C AC", "7D 8D 9H"], simple=True, stock="QS KS")
+    act(state, "0 a 7S")
+    events = act(state, "1 take")
+    assert [e.taken for e in events if isinstance(e, BoutEnded)] == [True]
+    assert "7S" in hand(state, 1)
+
+
+def test_throw_in_after_take_by_default():
+    state = game(["7S 7C 9D", "8C 9C AC", "7D 8D 9H"], stock="QS KS")
+    play(state, "0 a 7S", "1 take")
+    assert "t 7C" in legal(state, 0) and "t 7D" in legal(state, 2)
+
+
+def test_no_throw_in_after_take():
+    state = game(["7S 7C 9D", "8C 9C AC", "7D 8D 9H"], stock="QS KS", no_throw_in_after_take=True)
+    act(state, "0 a 7S")
+    assert "t 7C" in legal(state, 0)  # while the defender defends, throw-ins are fine
+    events = act(state, "1 take")
+    assert [e.taken for e in events if isinstance(e, BoutEnded)] == [True]
+    assert hand(state, 1) == cards("7S 8C 9C AC")
+
+
+def test_simple_and_no_throw_in_after_take_do_not_combine():
+    with pytest.raises(ValueError, match="no throw-in at all"):
+        Rules(simple=True, no_throw_in_after_take=True)
+
+
+# ------------------------------------------------------------ transfer
+
+
+def test_first_bout_cannot_be_transferred():
+    kw = {"mode": "perevodnoy", "first_bout_no_transfer": True, "stock": "QD KD AD QS KS AS"}
+    state = game(["7S 9D JD", "7C 8S AS", "10S JS QS KS"], **kw)
+    act(state, "0 a 7S")
+    assert "x 7C" not in legal(state, 1)
+    refused(state, "1 x 7C", "the first bout of the game cannot be transferred")
+    play(state, "1 d 8S>7S", "0 done", "2 done")  # the first bout ends; 1 opens the next
+    act(state, "1 a 7C")
+    assert state.defender == 2 and state.bouts == 1
+
+
+def test_second_bout_can_be_transferred():
+    kw = {"mode": "perevodnoy", "first_bout_no_transfer": True, "stock": "QD KD AD QH KH AH"}
+    state = game(["7S 9D", "8S 9S 10C", "9C 10S JS QS KS"], **kw)
+    play(state, "0 a 7S", "1 d 8S>7S", "0 done", "2 done")
+    play(state, "1 a 9S")
+    assert "x 9C" in legal(state, 2)
+
+
+def test_first_bout_transfer_allowed_by_default():
+    state = game(["7S 9D JD", "7C 8S AS", "10S JS QS KS"], mode="perevodnoy", stock="QD KD")
+    act(state, "0 a 7S")
+    assert "x 7C" in legal(state, 1)
+
+
+# ------------------------------------------------------------ trumps and beating
+
+
+def test_fixed_trump_is_diamonds_whatever_the_card():
+    state = game(["7S 9D", "6D 8C"], trump="6H", fixed_trump="diamonds")
+    assert state.trump == 2
+    act(state, "0 a 7S")
+    assert legal(state, 1) == {"d 6D>7S", "take"}  # a diamond beats a spade; no hearts
+
+
+def test_fixed_trump_needs_a_suit_name():
+    with pytest.raises(ValueError, match="fixed_trump is one of"):
+        Rules(fixed_trump="rubies")
+
+
+def test_no_trump_beats_only_within_the_suit():
+    state = game(["7S 9D", "6H AH 8S"], trump="6H", no_trump=True)
+    assert state.trump == NO_TRUMP
+    act(state, "0 a 7S")
+    assert legal(state, 1) == {"d 8S>7S", "take"}
+
+
+def test_no_trump_and_fixed_trump_exclude_each_other():
+    with pytest.raises(ValueError, match="without trumps"):
+        Rules(no_trump=True, fixed_trump="diamonds")
+
+
+def test_spades_by_spades_a_trump_does_not_beat_a_spade():
+    state = game(["7S 9D", "6H 8S 10D"], trump="6H", spades_by_spades=True)
+    act(state, "0 a 7S")
+    assert legal(state, 1) == {"d 8S>7S", "take"}
+
+
+def test_a_trump_beats_a_spade_by_default():
+    state = game(["7S 9D", "6H 8S 10D"], trump="6H")
+    act(state, "0 a 7S")
+    assert legal(state, 1) == {"d 8S>7S", "d 6H>7S", "take"}
+
+
+def test_spades_by_spades_when_spades_are_trumps_is_plain():
+    state = game(["7D 9D", "6S 8C"], trump="9S", spades_by_spades=True)
+    act(state, "0 a 7D")
+    assert legal(state, 1) == {"d 6S>7D", "take"}
+
+
+# ------------------------------------------------------------ the deal
+
+
+def _turned_up_aces(rules: Rules) -> int:
+    return sum(deal(rules, seed).trump_card >> 2 == 12 for seed in range(400))
+
+
+def test_ace_does_not_hold_stock():
+    plain = Rules(players=2, deck=36)
+    rules = Rules(players=2, deck=36, ace_does_not_hold_stock=True)
+    assert _turned_up_aces(plain) > 0
+    assert _turned_up_aces(rules) == 0
+    for seed in range(50):
+        d = deal(rules, seed)
+        assert len(d.stock) == 24 and d.stock[0] == d.trump_card
+        held = 0
+        for h in d.hands:
+            held |= h
+        assert held | sum(1 << c for c in d.stock) == (1 << 52) - (1 << 16)  # every card once
+
+
+def test_redeal_five_of_suit():
+    plain = Rules(players=6, deck=36)
+    rules = Rules(players=6, deck=36, redeal_five_of_suit=True)
+
+    def five(d) -> bool:
+        return any((h & m).bit_count() >= 5 for h in d.hands for m in SUIT_MASK)
+
+    assert any(five(deal(plain, seed)) for seed in range(200))
+    assert not any(five(deal(rules, seed)) for seed in range(200))
+
+
+def test_options_leave_the_default_deal_as_it_was():
+    # Options drawn from the generator after the shuffle do not change the cards.
+    for seed in range(20):
+        a, b = deal(Rules(), seed), deal(Rules(no_trump_opener="random"), seed)
+        assert (a.hands, a.stock) == (b.hands, b.stock)
+
+
+# ------------------------------------------------------------ drawing
+
+
+def test_last_cards_evenly_goes_round_one_at_a_time():
+    # After the bout seat 0 needs 3 cards, seat 2 needs 2, the defender 1 needs 1;
+    # the stock holds 3 cards and the face-up 6H.
+    kw = {"stock": "QD KD AD", "trump": "6H", "last_cards_evenly": True}
+    state = game(["7S 8C 9C JC", "8S 9S 10S JS QS KS", "7D 8D 9D 10D"], **kw)
+    events = play(state, "0 a 7S", "1 d 8S>7S", "0 done", "2 done")
+    drew = {e.seat: (e.number, e.trump_card) for e in events if isinstance(e, Drew)}
+    # Drawing order 0, 2, 1 (the defender last): QD, KD, AD, then 6H to seat 0 again.
+    assert drew == {0: (2, True), 2: (1, False), 1: (1, False)}
+    assert hand(state, 0) == cards("8C 9C JC QD 6H")
+    assert hand(state, 2) == cards("7D 8D 9D 10D KD")
+    assert "AD" in hand(state, 1)
+    assert "6H" in {str(c) for c in state.view(2).known[0]}  # everyone saw who took 6H
+
+
+def test_short_stock_goes_in_order_by_default():
+    kw = {"stock": "QD KD AD", "trump": "6H"}
+    state = game(["7S 8C 9C JC", "8S 9S 10S JS QS KS", "7D 8D 9D 10D"], **kw)
+    events = play(state, "0 a 7S", "1 d 8S>7S", "0 done", "2 done")
+    drew = {e.seat: (e.number, e.trump_card) for e in events if isinstance(e, Drew)}
+    assert drew == {0: (3, False), 2: (1, True)}
+
+
+# ------------------------------------------------------------ snapshots
+
+
+def test_options_survive_a_snapshot():
+    rules = Rules(
+        players=3,
+        mode="perevodnoy",
+        single_card_opening=True,
+        first_bout_no_transfer=True,
+        fixed_trump="diamonds",
+        spades_by_spades=True,
+        last_cards_evenly=True,
+    )
+    state = State(rules, 7)
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert State.from_dict(state.to_dict()) == state
+
+
+def test_old_rules_without_options_load_with_defaults():
+    assert Rules.from_dict({"players": 3, "deck": 36, "mode": "podkidnoy"}) == Rules(players=3)
