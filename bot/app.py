@@ -32,11 +32,12 @@ from .presenter import Presenter
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("durak", "rules", "stats", "stop")
+GROUP_COMMANDS = ("durak", "settings", "rules", "stats", "stop")
 PRIVATE_COMMANDS = ("start", "help", "me")
 COMMAND_TEXT = {
     "durak": "open",
     "rules": "rules",
+    "settings": "settings",
     "stats": "stats",
     "stop": "stop",
     "start": "start",

@@ -205,3 +205,6 @@ async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(tmp_path: P
             )
             assert not playing.keyboard
         assert tg.unanswered_callbacks() == []
+        for lang, description in (("", "Настройки стола"), ("en", "Table settings")):
+            registered = tg.commands({"type": "all_group_chats"}, language_code=lang)
+            assert {c["command"]: c["description"] for c in registered}["settings"] == description
