@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine import Action, Event, IllegalAction, Rules, State, replay
-from engine.bots import make_bot
+from engine import Action, Event, IllegalAction, Rules, State, View, replay
+from engine.bots import MonteCarloBot, make_bot
 from engine.players import Player
 from storage.db import Database
 from storage.repos import GameRepo, TableRepo
@@ -77,6 +77,14 @@ Notify = Callable[[Update], Awaitable[None]]
 def _player(seat: dict[str, Any]) -> Player:
     """The computer player for a bot seat, or the stand-in for an idle human («Новичок»)."""
     return make_bot(seat.get("level") or "novice")
+
+
+async def _decide(player: Player, view: View) -> Action | None:
+    """A computer player's move. «Опытный» and «Мастер» think for up to half a second:
+    they think in a worker thread, so that the other tables play on meanwhile."""
+    if isinstance(player, MonteCarloBot):
+        return await asyncio.to_thread(player.choose, view)
+    return player.choose(view)
 
 
 class GameService:
@@ -208,7 +216,9 @@ class GameService:
             )
             await self._commit(game_id, live, trial, events, done)
 
-    def _bots_move(self, live: _Live, state: State, events: list[Event], done: list[Any]) -> None:
+    async def _bots_move(
+        self, live: _Live, state: State, events: list[Event], done: list[Any]
+    ) -> None:
         """Let bot seats and idle humans' stand-ins move until a human must act."""
         for _ in range(MAX_BOT_MOVES):
             if state.is_over:
@@ -220,7 +230,7 @@ class GameService:
                 bot = live.seats[seat]["kind"] == "bot"
                 if not (bot or state.idle(seat)) or state.place[seat]:
                     continue
-                action = self.player_for(live.seats[seat]).choose(state.view(seat))
+                action = await _decide(self.player_for(live.seats[seat]), state.view(seat))
                 if action is not None:
                     events += state.apply(action, auto=not bot)
                     done.append((action, not bot))
@@ -238,7 +248,7 @@ class GameService:
         done: list[tuple[Action, bool]],
     ) -> Update:
         """Let the bots answer, store everything in one transaction, then publish."""
-        self._bots_move(live, state, events, done)
+        await self._bots_move(live, state, events, done)
         version = len(state.history)
         turn = state.turn()
         now = self.clock.now()
