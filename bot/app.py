@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import (
     BotCommand,
     BotCommandScopeAllGroupChats,
@@ -25,7 +27,7 @@ from storage.repos import UserRepo
 from . import webhook
 from .config import Config
 from .handlers import routers
-from .i18n import LANGS, t
+from .i18n import LANGS, lang_of, t
 from .logs import ScopeMiddleware, ids_of
 from .outbox import Outbox
 from .presenter import Presenter
@@ -128,4 +130,8 @@ class App:
         table, game = await ids_of(event.update.event, self.service)
         with log_scope(table=table, game=game):
             log.exception("update %s failed: %s", event.update.update_id, event.exception)
+        query = event.update.callback_query
+        if query is not None:  # every press gets an answer; an answered one refuses a second
+            with contextlib.suppress(TelegramAPIError):
+                await query.answer(t(lang_of(query.from_user.language_code), "errors.failed"))
         return True

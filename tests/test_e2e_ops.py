@@ -136,3 +136,24 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_the_game_ends(
             assert any("🤖 играет бот" in (text or "") for text in shown)
         assert tg.calls_to(chat=boris, status=403) == []
         assert tg.unanswered_callbacks() == [] and tg.internal_errors == []
+
+
+async def test_stopping_a_running_game_tells_the_players(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await start_game(tg, app, group, [anna, boris])
+            await tg.send_text(boris, group, "/stop")
+            await tg.wait_for_message(group, lambda m: "только создатель" in m.text)
+            assert app.service.games
+            await tg.send_text(anna, group, "/stop")
+            await tg.wait_for_message(group, lambda m: m.text == "Стол закрыт.")
+            await tg.wait_for(
+                lambda: all("закрыли" in tg.latest_message(u).text for u in (anna, boris)),
+                what="the hands to say why",
+            )
+            assert app.service.games == {}
+            assert not tg.latest_message(boris).keyboard

@@ -10,12 +10,20 @@ from pathlib import Path
 
 import pytest
 from aiogram import F
-from aiogram.types import Message
+from aiogram.types import CallbackQuery, Message
 
 from bot import logs
 from service import FakeClock
 from service.logctx import log_scope
-from tests.e2e_helpers import TOKEN, open_table, play_round, running_bot, seat_everyone, settle
+from tests.e2e_helpers import (
+    TOKEN,
+    hand_message,
+    open_table,
+    play_round,
+    running_bot,
+    seat_everyone,
+    settle,
+)
 from tests.fakes import FakeTelegram
 
 
@@ -54,7 +62,7 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
     caplog.set_level(logging.DEBUG)
     clock = FakeClock()
 
-    async def boom(message: Message) -> None:
+    async def boom(event: Message | CallbackQuery) -> None:
         raise RuntimeError("the handler broke")
 
     async with FakeTelegram(token=TOKEN) as tg:
@@ -70,6 +78,9 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
             clock.advance(31)
             await app.service.timers.fire_due()
             await settle(app)
+            app.dp.callback_query.register(boom, F.data.startswith("c:"))
+            answer = await (await tg.press(anna, hand_message(tg, anna), "c:1:0:6S", forge=True))
+            assert answer.text == "Что-то пошло не так. Попробуйте ещё раз."
             await tg.send_text(anna, group, "сломайся")
             await tg.send_text(anna, group, "правила")  # the next update is still handled
             await tg.wait_for_message(group, lambda m: "Правила" in m.text)
@@ -78,7 +89,7 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
     assert TOKEN.split(":")[1] not in caplog.text
     assert all(len(line) > 20 and line[:4].isdigit() for line in lines)  # one line per event
     failed = [line for line in lines if "failed" in line and "the handler broke" in line]
-    assert failed and " table=1 game=1: " in failed[0]
+    assert len(failed) == 2 and all(" table=1 game=1: " in line for line in failed)
     started = next(line for line in lines if "game 1 started" in line)
     assert " table=1 game=1: " in started
     timeout = next(line for line in lines if "timeout at version" in line)
