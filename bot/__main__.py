@@ -18,7 +18,7 @@ def main() -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    logs.setup(config.log_level, config.secrets)
+    logs.setup(config.log_level, config.secret_values)
 
     async def run() -> None:
         task = asyncio.current_task()

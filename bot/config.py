@@ -43,7 +43,7 @@ class Config:
         return urlsplit(self.webhook_url or "").path or "/"
 
     @property
-    def secrets(self) -> tuple[str, str]:
+    def secret_values(self) -> tuple[str, str]:
         return self.token, self.webhook_secret
 
     @classmethod

@@ -111,10 +111,9 @@ async def close_table(
     ]
     await tables.close(table.id)
     for game_id, seats in running:
-        for seat in seats:
-            uid = seat.get("user_id")
-            message_id = await GameRepo(tables.db).hand_message(game_id, uid) if uid else None
-            if uid is None or message_id is None:
+        for uid in (s["user_id"] for s in seats if s.get("user_id") is not None):
+            message_id = await GameRepo(tables.db).hand_message(game_id, uid)
+            if message_id is None:
                 continue
             user = await tables.users.get(uid)
             lang = user.lang if user else "ru"
