@@ -44,7 +44,9 @@ class Config:
 
     @property
     def secret_values(self) -> tuple[str, str]:
-        return self.token, self.webhook_secret
+        """What the logs never show: the token's secret part (so the token too), the
+        webhook secret."""
+        return self.token.partition(":")[2], self.webhook_secret
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
