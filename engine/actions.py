@@ -6,6 +6,7 @@ Text forms (the seat is kept apart, so the text fits into callback data)::
     t 7D      throw in one card
     d 9H>7H   defend: beat 7H with 9H
     x 7C      transfer the bout with 7C (perevodnoy)
+    s 7H      transfer by showing the trump 7H, which stays in hand (an option)
     take      «Беру»      done   «Бито»      pass   «Пас»
     quit      «Сдаться»   back   «Вернуть управление» after a bot took over
 
@@ -22,13 +23,14 @@ OPEN = "a"
 THROW = "t"
 BEAT = "d"
 TRANSFER = "x"
+SHOW = "s"
 TAKE = "take"
 DONE = "done"
 PASS = "pass"
 QUIT = "quit"
 BACK = "back"
 
-CARD_KINDS = (OPEN, THROW, BEAT, TRANSFER)
+CARD_KINDS = (OPEN, THROW, BEAT, TRANSFER, SHOW)
 WORD_KINDS = (TAKE, DONE, PASS, QUIT, BACK)
 
 
@@ -68,7 +70,7 @@ class Action(NamedTuple):
             if not sep:
                 raise ValueError(f"a defence looks like 'd 9H>7H', not {text!r}")
             return cls(seat, BEAT, (Card.parse(beater),), Card.parse(target))
-        if kind in (THROW, TRANSFER):
+        if kind in (THROW, TRANSFER, SHOW):
             parts = rest.split()
             if len(parts) != 1:
                 raise ValueError(f"{kind!r} takes exactly one card: {text!r}")
@@ -117,6 +119,7 @@ def _openings(seat: int, rank: int) -> tuple[tuple[Action, ...], ...]:
 # fewest cards first; BEATS[seat][target][beater] is "d beater>target".
 THROWS = tuple(tuple(Action(s, THROW, (c,)) for c in CARDS) for s in range(MAX_SEATS))
 TRANSFERS = tuple(tuple(Action(s, TRANSFER, (c,)) for c in CARDS) for s in range(MAX_SEATS))
+SHOWS = tuple(tuple(Action(s, SHOW, (c,)) for c in CARDS) for s in range(MAX_SEATS))
 BEATS = tuple(
     tuple(tuple(Action(s, BEAT, (b,), t) for b in CARDS) for t in CARDS) for s in range(MAX_SEATS)
 )

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from .actions import BEAT, DONE, OPEN, PASS, QUIT, TAKE, THROW, TRANSFER, Action
+from .actions import BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER, Action
 from .cards import SUIT_SYMBOLS, Card, sort_for_hand
 from .events import BoutEnded, Drew, Event, GameOver, Left, Outcome, Played
 from .players import GreedyPlayer, Player, RandomPlayer
@@ -40,6 +40,7 @@ def action_text(a: Action, name: Callable[[int], str]) -> str:
         OPEN: f"{who} ходит: {cards_text(a.cards)}",
         THROW: f"{who} подкидывает {cards_text(a.cards)}",
         TRANSFER: f"{who} переводит: {cards_text(a.cards)}",
+        SHOW: f"{who} переводит, показав козырь {cards_text(a.cards)}",
         TAKE: f"{who}: «Беру»",
         DONE: f"{who}: «Бито»",
         PASS: f"{who}: «Пас»",
@@ -92,7 +93,12 @@ def show_table(state: State, seat: int, name: Callable[[int], str]) -> None:
 def option_text(a: Action) -> str:
     if a.kind == BEAT and a.target is not None:
         return f"побить {a.target.label()} картой {a.cards[0].label()}"
-    words = {OPEN: "сходить", THROW: "подкинуть", TRANSFER: "перевести"}
+    words = {
+        OPEN: "сходить",
+        THROW: "подкинуть",
+        TRANSFER: "перевести",
+        SHOW: "перевести, показав козырь",
+    }
     if a.kind in words:
         return f"{words[a.kind]} {cards_text(a.cards)}"
     return {TAKE: "«Беру»", DONE: "«Бито»", PASS: "«Пас»"}.get(a.kind, a.text)

@@ -19,6 +19,8 @@ from .actions import (
     OPENINGS_UP_TO,
     PASS,
     QUIT,
+    SHOW,
+    SHOWS,
     TAKE,
     THROW,
     THROWS,
@@ -30,6 +32,7 @@ from .actions import (
     IllegalAction,
 )
 from .cards import RANK_MASK, SUIT_MASK, Card, lowest
+from .rules import ThrowOrder
 
 if TYPE_CHECKING:
     from .state import State
@@ -67,7 +70,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             _add_openings(state, out)
     elif seat == state.defender:
         _add_defence(state, out)
-    elif (state.throwers & ~state.said) >> seat & 1:
+    elif (state.throwers & ~state.said if state.free_order else may_throw(state)) >> seat & 1:
         _add_throws(state, seat, out)
     return out
 
@@ -81,13 +84,34 @@ def all_legal_actions(state: State) -> list[Action]:
     if not state.att:
         _add_openings(state, out)
         return out
-    d, free = state.defender, state.throwers & ~state.said
+    d = state.defender
+    free = state.throwers & ~state.said if state.free_order else may_throw(state)
     for seat in range(state.n):
         if seat == d:
             _add_defence(state, out)
         elif free >> seat & 1:
             _add_throws(state, seat, out)
     return out
+
+
+def may_throw(state: State) -> int:
+    """The seats that may throw in or say «Бито»/«Пас» now, as a mask (RULES §4)."""
+    free = state.throwers & ~state.said
+    order = state.rules.throw_in_order
+    if order is ThrowOrder.FREE or not free:
+        return free
+    hands = state.hands
+    if order is ThrowOrder.ATTACKER_FIRST:
+        a = state.attacker
+        if not state.spoke and free >> a & 1 and hands[a]:
+            return 1 << a  # the attacker has the first word
+        return free
+    n = state.n
+    for i in range(n):  # circle: the first seat from the token on that has a say
+        s = (state.token + i) % n
+        if free >> s & 1 and hands[s]:
+            return 1 << s
+    return 0
 
 
 def _add_openings(state: State, out: list[Action]) -> None:
@@ -119,12 +143,20 @@ def _add_defence(state: State, out: list[Action]) -> None:
                 low = m & -m
                 out.append(row[low.bit_length() - 1])
                 m ^= low
-    if state.transfers and _transfer_target(state) is not None:
-        row, m = TRANSFERS[seat], hand & RANK_MASK[state.att[0] >> 2]
-        while m:
-            low = m & -m
-            out.append(row[low.bit_length() - 1])
-            m ^= low
+    if state.transfers:
+        rank = RANK_MASK[state.att[0] >> 2]
+        if _transfer_target(state) is not None:
+            row, m = TRANSFERS[seat], hand & rank
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+        if state.rules.transfer_by_trump_show and _transfer_target(state, 0) is not None:
+            row, m = SHOWS[seat], hand & rank & SUIT_MASK[state.trump] & ~state.shows
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
     out.append(_TAKES[seat])
 
 
@@ -160,13 +192,14 @@ def timeout_actions(state: State) -> list[Action]:
     return [Action(s, word) for s in turn.seats]
 
 
-def _transfer_target(state: State) -> int | None:
-    """The seat a transfer would pass the bout to, if a transfer is allowed now."""
+def _transfer_target(state: State, adds: int = 1) -> int | None:
+    """The seat a transfer would pass the bout to, if a transfer that ``adds`` cards
+    to the table (1, or 0 when a trump is only shown) is allowed now."""
     if not state.transfers or state.taking or state.unbeaten != len(state.att):
         return None
     if not state.bouts and state.rules.first_bout_no_transfer:
         return None
-    count = len(state.att) + 1
+    count = len(state.att) + adds
     if count > state.cap:
         return None
     target = state._next_opponent(state.defender)
@@ -192,7 +225,7 @@ def check(state: State, action: Action) -> None:
         raise IllegalAction(f"only a defence names the card it beats, not {kind!r}")
     if action.cards and kind in WORD_KINDS:
         raise IllegalAction(f"{kind!r} takes no cards")
-    if len(action.cards) != 1 and kind in (THROW, BEAT, TRANSFER):
+    if len(action.cards) != 1 and kind in (THROW, BEAT, TRANSFER, SHOW):
         raise IllegalAction(f"{kind!r} takes exactly one card")
     rule(state, action)
 
@@ -214,6 +247,13 @@ def _check_thrower(state: State, seat: int) -> None:
         raise IllegalAction(f"seat {seat} may not throw in against seat {state.defender}")
     if state.said >> seat & 1:
         raise IllegalAction(f"seat {seat} has already said it adds nothing more")
+    if not state.free_order:
+        rights = may_throw(state)
+        if rights >> seat & 1:
+            return
+        if state.rules.throw_in_order is ThrowOrder.ATTACKER_FIRST:
+            raise IllegalAction(f"seat {state.attacker} has the first word: wait for them")
+        raise IllegalAction(f"it is seat {rights.bit_length() - 1}'s turn to throw in")
 
 
 def _check_defender(state: State, seat: int) -> None:
@@ -287,6 +327,23 @@ def _check_transfer(state: State, action: Action) -> None:
         )
 
 
+def _check_show(state: State, action: Action) -> None:
+    _check_defender(state, action.seat)
+    if not state.rules.transfer_by_trump_show:
+        raise IllegalAction("at this table a transfer needs a card on the table, not a shown one")
+    c = _hand_card(state, action)
+    if c >> 2 != state.att[0] >> 2 or c & 3 != state.trump:
+        raise IllegalAction(f"only a trump of the attack's rank may be shown, not {c}")
+    if state.shows >> c & 1:
+        raise IllegalAction(f"{c} has already been shown in this bout")
+    if state.unbeaten != len(state.att):
+        raise IllegalAction("no transfer once a card has been beaten")
+    if not state.bouts and state.rules.first_bout_no_transfer:
+        raise IllegalAction("the first bout of the game cannot be transferred")
+    if _transfer_target(state, 0) is None:
+        raise IllegalAction("the next player must hold as many cards as there are on the table")
+
+
 def _check_take(state: State, action: Action) -> None:
     _check_defender(state, action.seat)
     if not state.unbeaten:
@@ -320,6 +377,7 @@ _CHECKS: dict[str, Callable[[State, Action], None]] = {
     THROW: _check_throw,
     BEAT: _check_beat,
     TRANSFER: _check_transfer,
+    SHOW: _check_show,
     TAKE: _check_take,
     DONE: _check_done,
     PASS: _check_done,

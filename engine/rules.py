@@ -26,6 +26,21 @@ class Opener(StrEnum):
     RANDOM = "random"  # a random player (DURAKA.NET)
 
 
+class ThrowOrder(StrEnum):
+    """Who may throw in first (RULES §4 Throw-in)."""
+
+    FREE = "free"  # anyone eligible, first come first served
+    ATTACKER_FIRST = "attacker_first"  # the others wait for the attacker's card or word
+    CIRCLE = "circle"  # one thrower at a time, round the table
+
+
+class SeriesOpener(StrEnum):
+    """Who opens the first bout of the second and later games of a table (RULES §3)."""
+
+    LOWEST_TRUMP = "lowest_trump"  # as in the first game
+    UNDER_FOOL = "under_fool"  # the last game's fool is attacked by their right neighbour
+
+
 class Speed(StrEnum):
     NORMAL = "normal"
     FAST = "fast"
@@ -59,6 +74,9 @@ class Rules:
     single_card_opening: bool = False  # a bout opens with exactly one card
     no_trump_opener: Opener = Opener.LOWEST
     first_bout_no_transfer: bool = False
+    transfer_by_trump_show: bool = False  # transfer by showing a trump of the attack's rank
+    throw_in_order: ThrowOrder = ThrowOrder.FREE
+    series_opener: SeriesOpener = SeriesOpener.LOWEST_TRUMP
     no_throw_in_after_take: bool = False
     simple: bool = False  # «простой дурак»: no throw-in at all
     fixed_trump: str | None = None  # a suit name from SUIT_NAMES: always that trump
@@ -70,7 +88,12 @@ class Rules:
 
     def __post_init__(self) -> None:
         enums = (("mode", Mode), ("throw_in", ThrowIn), ("speed", Speed))
-        for name, enum in (*enums, ("no_trump_opener", Opener)):
+        options = (
+            ("no_trump_opener", Opener),
+            ("throw_in_order", ThrowOrder),
+            ("series_opener", SeriesOpener),
+        )
+        for name, enum in (*enums, *options):
             value = getattr(self, name)
             try:
                 object.__setattr__(self, name, enum(value))
@@ -95,6 +118,10 @@ class Rules:
             raise ValueError("a game without trumps cannot have a fixed trump suit")
         if self.simple and self.no_throw_in_after_take:
             raise ValueError("the simple game has no throw-in at all, after a take or not")
+        if self.simple and self.throw_in_order is not ThrowOrder.FREE:
+            raise ValueError("the simple game has no throw-in, so no order of throwing in")
+        if self.transfer_by_trump_show and not self.transfer:
+            raise ValueError("transfer by showing a trump needs perevodnoy")
 
     def trump_suit(self, trump_card: int) -> int:
         """The trump suit (0-3 for ♠ ♣ ♦ ♥) or ``NO_TRUMP`` when the game has none."""

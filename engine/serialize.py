@@ -49,6 +49,10 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "taking": s.taking,
         "said": [i for i in range(s.n) if s.said >> i & 1],
         "throwers": [i for i in range(s.n) if s.throwers >> i & 1],
+        "spoke": s.spoke,
+        "token": s.token,
+        "shows": _cards(s.shows),
+        "last_fool": s.last_fool,
         "history": [str(a) for a in s.history],
         "auto": [i for i, a in enumerate(s.auto) if a],
         "outcome": None if s.outcome is None else s.outcome.to_dict(),
@@ -89,6 +93,11 @@ def state_from_dict(data: dict[str, Any]) -> State:
     s.taking = data["taking"]
     s.said = sum(1 << i for i in data["said"])
     s.throwers = sum(1 << i for i in data["throwers"])
+    # Snapshots made before the optional rules lack these: their defaults.
+    s.spoke = data.get("spoke", False)
+    s.token = data.get("token", (s.defender + 1) % s.n)
+    s.shows = _mask(data.get("shows", ()))
+    s.last_fool = data.get("last_fool")
     s.history = [Action.parse(a) for a in data["history"]]
     autos = set(data["auto"])
     s.auto = [i in autos for i in range(len(s.history))]
@@ -97,15 +106,19 @@ def state_from_dict(data: dict[str, Any]) -> State:
 
 
 def replay(
-    rules: Rules, seed: int, log: Iterable[Action | str | tuple[Action | str, bool]]
+    rules: Rules,
+    seed: int,
+    log: Iterable[Action | str | tuple[Action | str, bool]],
+    *,
+    last_fool: int | None = None,
 ) -> State:
-    """Rebuild a game from its deal and its action log.
+    """Rebuild a game from its deal and its action log (``last_fool`` as for ``State``).
 
     Log entries are actions, logged texts (``"1 d 9H>7H"``) or ``(action, auto)``.
     """
     from .state import State
 
-    s = State(rules, seed)
+    s = State(rules, seed, last_fool=last_fool)
     for entry in log:
         auto = False
         if isinstance(entry, tuple) and not isinstance(entry, Action):

@@ -10,20 +10,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from .actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, TAKE, THROW, TRANSFER, Action
+from .actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER, Action
 from .cards import BEAT_MASKS, CARDS, RANK_MASK, Card, cards_of
 from .deal import HAND_SIZE, deal, first_attacker
 from .events import BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
-from .legal import MISSES_TO_IDLE, Turn, check
+from .legal import MISSES_TO_IDLE, Turn, check, may_throw
 from .legal import all_legal_actions as _all_legal_actions
 from .legal import legal_actions as _legal_actions
 from .legal import timeout_actions as _timeout_actions
-from .rules import Rules, ThrowIn
+from .rules import Rules, SeriesOpener, ThrowIn, ThrowOrder
 
 if TYPE_CHECKING:
     from .view import View
 
-_DEFENCE = (BEAT, TRANSFER, TAKE)
+_DEFENCE = (BEAT, TRANSFER, SHOW, TAKE)
 # Hot-path events are built by tuple.__new__, a C call, not the NamedTuple's Python one.
 _event = tuple.__new__
 # _CLOCKWISE[n][seat]: the n seats clockwise from ``seat``.
@@ -50,9 +50,11 @@ class State:
         "defender",
         "dfn",
         "discard",
+        "free_order",
         "hands",
         "history",
         "known",
+        "last_fool",
         "limit",
         "missed",
         "n",
@@ -65,9 +67,12 @@ class State:
         "said",
         "seed",
         "shown",
+        "shows",
+        "spoke",
         "stock",
         "taking",
         "throwers",
+        "token",
         "transfers",
         "trump",
         "trump_card",
@@ -78,6 +83,8 @@ class State:
     n: int
     partners: tuple[int, ...]  # per seat: its team as a mask of seats (itself included)
     transfers: bool  # perevodnoy
+    free_order: bool  # throw_in_order is free: no one waits for anyone to throw in
+    last_fool: int | None  # the last game's fool this game opens against (series_opener)
     hands: list[int]  # one mask per seat
     stock: list[int]  # drawn from the end; stock[0] is the face-up trump card
     trump_card: Card
@@ -106,13 +113,21 @@ class State:
     taking: bool
     said: int  # seats (bits) that said «Бито»/«Пас» since the last new card
     throwers: int  # seats (bits) that may throw in against the defender
+    spoke: bool  # the attacker has thrown in or said «Бито»/«Пас» (attacker_first)
+    token: int  # circle: the right to throw in goes clockwise from this seat
+    shows: int  # trumps shown for a transfer in this bout (transfer_by_trump_show)
 
-    def __init__(self, rules: Rules, seed: int) -> None:
-        """A new game dealt from ``seed``."""
+    def __init__(self, rules: Rules, seed: int, *, last_fool: int | None = None) -> None:
+        """A new game dealt from ``seed``. ``last_fool``, the fool of the table's last
+        game (None after a draw), is attacked first under ``series_opener = under_fool``."""
         d = deal(rules, seed)
         self._setup(rules, seed, d.hands, d.stock, d.trump_card)
         if d.trump_holder is not None:
             self.known[d.trump_holder] |= 1 << d.trump_card
+        if last_fool is not None and rules.series_opener is SeriesOpener.UNDER_FOOL:
+            self.last_fool = last_fool
+            self._start_bout((last_fool - 1) % self.n)  # the fool's right neighbour
+            return
         opener, shown = first_attacker(self.hands, self.trump)
         if shown is not None:
             self.shown = CARDS[shown]
@@ -155,6 +170,8 @@ class State:
         teams = [sum(1 << s for s in range(t, n, 2)) for t in (0, 1)]
         self.partners = tuple(teams[s % 2] if rules.teams else 1 << s for s in range(n))
         self.transfers = rules.transfer
+        self.free_order = rules.throw_in_order is ThrowOrder.FREE
+        self.last_fool = None
         self.hands = hands
         self.stock = stock
         self.trump_card = CARDS[trump_card]
@@ -187,6 +204,9 @@ class State:
         self.taking = False
         self.said = 0
         self.throwers = self._throw_rights(d)
+        self.spoke = False
+        self.token = (d + 1) % self.n
+        self.shows = 0
 
     def _next_active(self, seat: int) -> int:
         """The next player clockwise still in the game (``seat`` itself if alone)."""
@@ -219,8 +239,8 @@ class State:
         return seats
 
     def _waiting(self) -> tuple[int, ...]:
-        """Throwers who hold cards and have not said «Бито»/«Пас» yet."""
-        free = self.throwers & ~self.said
+        """Throwers who hold cards, have not said «Бито»/«Пас» yet and have the right now."""
+        free = self.throwers & ~self.said if self.free_order else may_throw(self)
         hands = self.hands
         return tuple(s for s in range(self.n) if free >> s & 1 and hands[s])
 
@@ -429,8 +449,10 @@ class State:
         self.cover = RANK_MASK[cards[0] >> 2]
 
     def _throw(self, action: Action, events: list[Event]) -> None:
-        c = action.cards[0]
-        self.hands[action.seat] &= ~(1 << c)
+        seat, c = action.seat, action.cards[0]
+        if seat == self.attacker:
+            self.spoke = True
+        self.hands[seat] &= ~(1 << c)
         self.att.append(c)
         self.dfn.append(-1)
         self.unbeaten += 1
@@ -452,10 +474,22 @@ class State:
         self.att.append(c)
         self.dfn.append(-1)
         self.unbeaten += 1
+        self._pass_bout(seat, target)
+
+    def _show(self, action: Action, events: list[Event]) -> None:
+        seat, c = action.seat, action.cards[0]
+        self.known[seat] |= 1 << c  # shown to everyone, kept in hand
+        self.shows |= 1 << c
+        self._pass_bout(seat, self._next_opponent(self.defender))
+
+    def _pass_bout(self, seat: int, target: int) -> None:
+        """After a transfer: ``seat`` attacks, ``target`` defends every card on the table."""
         self.attacker, self.defender = seat, target
         self.limit = min(self.cap, self.hands[target].bit_count())
         self.throwers = self._throw_rights(target)
         self.said = 0
+        self.spoke = False
+        self.token = (target + 1) % self.n
 
     def _take(self, action: Action, events: list[Event]) -> None:
         self.taking = True
@@ -465,7 +499,11 @@ class State:
         self._settle(events)
 
     def _done(self, action: Action, events: list[Event]) -> None:
-        self.said |= 1 << action.seat
+        seat = action.seat
+        self.said |= 1 << seat
+        if seat == self.attacker:
+            self.spoke = True
+        self.token = (seat + 1) % self.n  # circle: the right passes on
         self._settle(events)
 
     def _quit(self, action: Action, events: list[Event]) -> None:
@@ -518,6 +556,7 @@ _MOVES = {
     THROW: State._throw,
     BEAT: State._beat,
     TRANSFER: State._transfer,
+    SHOW: State._show,
     TAKE: State._take,
     DONE: State._done,
     PASS: State._done,

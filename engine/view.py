@@ -39,6 +39,9 @@ class View:
     taking: bool  # the defender said «Беру»
     said: tuple[int, ...]  # seats that said «Бито»/«Пас» since the last new card
     throwers: tuple[int, ...]  # seats that may throw in against the defender
+    spoke: bool  # attacker_first: the attacker has thrown in or said «Бито»/«Пас»
+    token: int  # circle: the right to throw in goes clockwise from this seat
+    shows: tuple[Card, ...]  # trumps shown for a transfer in this bout
     shown: Card | None  # the lowest trump shown at the opening
     places: tuple[int, ...]  # 0 while in the game
     missed: tuple[int, ...]  # attack/defence timeouts in a row
@@ -79,6 +82,9 @@ def make_view(state: State, seat: int | None = None) -> View:
         taking=state.taking,
         said=tuple(s for s in range(n) if state.said >> s & 1),
         throwers=tuple(s for s in range(n) if state.throwers >> s & 1),
+        spoke=state.spoke,
+        token=state.token,
+        shows=cards_of(state.shows),
         shown=state.shown,
         places=tuple(state.place),
         missed=tuple(state.missed),

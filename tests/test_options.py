@@ -242,3 +242,141 @@ def test_options_survive_a_snapshot():
 
 def test_old_rules_without_options_load_with_defaults():
     assert Rules.from_dict({"players": 3, "deck": 36, "mode": "podkidnoy"}) == Rules(players=3)
+
+
+# ------------------------------------------------------------ throw-in order
+
+
+def _three(**kw: object) -> State:
+    return game(["7S 7C 9D", "8S 9S AS 10C", "7D 8D 9H"], stock="QS KS QC KC", **kw)
+
+
+def test_attacker_first_others_wait_for_the_attackers_word():
+    state = _three(throw_in_order="attacker_first")
+    act(state, "0 a 7S")
+    assert legal(state, 2) == set()
+    refused(state, "2 t 7D", "seat 0 has the first word")
+    act(state, "1 d 8S>7S")
+    assert state.turn().seats == (0,)  # only the attacker is waited for
+    act(state, "0 done")
+    assert legal(state, 2) == {"t 7D", "t 8D", "done"}
+    assert state.turn().seats == (2,)
+
+
+def test_attacker_first_a_throw_in_by_the_attacker_frees_the_others():
+    state = _three(throw_in_order="attacker_first")
+    play(state, "0 a 7S", "0 t 7C")
+    assert "t 7D" in legal(state, 2)
+
+
+def test_free_order_anyone_throws_in_at_once():
+    state = _three()
+    act(state, "0 a 7S")
+    assert "t 7D" in legal(state, 2)
+
+
+def _four(**kw: object) -> State:
+    hands = ["7S 7C 9D", "8S 9S AS 10C 8C KH", "7D 8D 9C", "7H JD QD"]
+    return game(hands, stock="QS KS QC KC", **kw)
+
+
+def test_circle_the_right_goes_round_from_the_defenders_left():
+    state = _four(throw_in_order="circle")
+    act(state, "0 a 7S")
+    assert legal(state, 0) == set() and legal(state, 3) == set()
+    assert legal(state, 2) == {"t 7D"}
+    refused(state, "0 t 7C", "it is seat 2's turn to throw in")
+    act(state, "1 d 8S>7S")
+    assert state.turn().seats == (2,)
+    act(state, "2 done")
+    assert legal(state, 3) == {"t 7H", "done"}
+    play(state, "3 t 7H", "1 d KH>7H")
+    assert state.turn().seats == (3,)  # who threw in keeps the right until «Бито»
+    act(state, "3 done")
+    assert state.turn().seats == (0,)
+    act(state, "0 done")
+    assert state.turn().seats == (2,)  # the new card gave seat 2 its say again
+    events = act(state, "2 done")
+    assert [e.taken for e in events if isinstance(e, BoutEnded)] == [False]
+
+
+def test_simple_game_has_no_throw_in_order():
+    with pytest.raises(ValueError, match="no order of throwing in"):
+        Rules(simple=True, throw_in_order="circle")
+
+
+# ------------------------------------------------------------ a series of games
+
+
+def test_under_fool_the_last_fool_is_attacked_first():
+    rules = Rules(players=3, series_opener="under_fool")
+    for seed in range(5):
+        state = State(rules, seed, last_fool=1)
+        assert (state.attacker, state.defender) == (0, 1)
+        assert state.shown is None  # no trump is shown
+        state = State(rules, seed, last_fool=0)
+        assert (state.attacker, state.defender) == (2, 0)
+
+
+def test_under_fool_in_pairs_the_right_neighbour_is_an_opponent():
+    state = State(Rules(players=4, teams=True, series_opener="under_fool"), 3, last_fool=3)
+    assert (state.attacker, state.defender) == (2, 3)
+
+
+def test_after_a_draw_or_by_default_the_lowest_trump_opens():
+    for seed in range(5):
+        plain = State(Rules(players=3), seed)
+        assert State(Rules(players=3), seed, last_fool=1).attacker == plain.attacker
+        under = Rules(players=3, series_opener="under_fool")
+        assert State(under, seed).attacker == plain.attacker
+
+
+# ------------------------------------------------------------ transfer by a shown trump
+
+
+def _shows(**kw: object) -> State:
+    hands = ["7S 7C 9D", "7H 8S AS", "7D JS QS KS"]
+    return game(hands, trump="6H", stock="QD KD AD QC", mode="perevodnoy", **kw)
+
+
+def test_transfer_by_showing_a_trump_keeps_the_card():
+    state = _shows(transfer_by_trump_show=True)
+    act(state, "0 a 7S")
+    assert {"s 7H", "x 7H"} <= legal(state, 1)
+    act(state, "1 s 7H")
+    assert (state.attacker, state.defender) == (1, 2)
+    assert "7H" in hand(state, 1)
+    assert [str(a) for a, _ in state.table] == ["7S"]
+    assert "7H" in {str(c) for c in state.view(2).known[1]}  # everyone saw it
+
+
+def test_a_shown_trump_transfers_once_per_bout():
+    state = _shows(transfer_by_trump_show=True)
+    play(state, "0 a 7S", "1 s 7H", "2 x 7D", "0 x 7C")
+    assert state.defender == 1
+    assert "s 7H" not in legal(state, 1)
+    refused(state, "1 s 7H", "already been shown in this bout")
+
+
+def test_only_a_trump_of_the_attack_rank_is_shown():
+    state = game(
+        ["7S 9D", "7C 8S AS", "7D JS QS"],
+        trump="6H",
+        stock="QD KD",
+        mode="perevodnoy",
+        transfer_by_trump_show=True,
+    )
+    act(state, "0 a 7S")
+    refused(state, "1 s 7C", "only a trump of the attack's rank")
+
+
+def test_no_transfer_by_a_shown_trump_by_default():
+    state = _shows()
+    act(state, "0 a 7S")
+    assert "s 7H" not in legal(state, 1)
+    refused(state, "1 s 7H", "not a shown one")
+
+
+def test_shown_trump_needs_perevodnoy():
+    with pytest.raises(ValueError, match="needs perevodnoy"):
+        Rules(transfer_by_trump_show=True)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Action, BoutEnded, Card, Drew, IllegalAction, Rules, State, replay
-from engine.actions import BACK, BEAT, OPEN, QUIT, THROW, TRANSFER
+from engine.actions import BACK, BEAT, OPEN, QUIT, SHOW, THROW, TRANSFER
 from engine.cards import CARDS, SUIT_MASK, deck_mask, lowest
 
 MAX_ACTIONS = 3000
@@ -34,6 +34,9 @@ options_strategy = st.fixed_dictionaries(
         "single_card_opening": st.booleans(),
         "no_trump_opener": st.sampled_from(["lowest", "random"]),
         "first_bout_no_transfer": st.booleans(),
+        "transfer_by_trump_show": st.booleans(),
+        "throw_in_order": st.sampled_from(["free", "attacker_first", "circle"]),
+        "series_opener": st.sampled_from(["lowest_trump", "under_fool"]),
         "no_throw_in_after_take": st.booleans(),
         "simple": st.booleans(),
         "fixed_trump": st.sampled_from([None, "diamonds"]),
@@ -78,7 +81,8 @@ class PublicKnowledge:
         self.known: list[set[int]] = [set() for _ in range(state.n)]
         trumps = SUIT_MASK[state.trump]
         holders = [s for s in range(state.n) if state.hands[s] & trumps]
-        if holders:
+        under_fool = state.rules.series_opener == "under_fool" and state.last_fool is not None
+        if holders and not under_fool:
             card = min(lowest(state.hands[s] & trumps) for s in holders)
             opener = next(s for s in holders if state.hands[s] >> card & 1)
             self.known[opener].add(card)
@@ -88,7 +92,10 @@ class PublicKnowledge:
 
     def update(self, state: State, action: Action, events: list[Any]) -> None:
         for c in action.cards:
-            self.known[action.seat].discard(int(c))
+            if action.kind == SHOW:  # shown for a transfer, kept in hand
+                self.known[action.seat].add(int(c))
+            else:
+                self.known[action.seat].discard(int(c))
         for e in events:
             if isinstance(e, BoutEnded) and e.taken:
                 self.known[e.defender].update(int(c) for c in e.cards)
@@ -116,13 +123,13 @@ def check_cards_conserved(state: State, full: int) -> None:
 def random_action(rng: random.Random, state: State) -> Action:
     """Any action of any kind, legal or not."""
     seat = rng.randrange(state.n)
-    kind = rng.choice([OPEN, THROW, BEAT, TRANSFER, "take", "done", "pass", BACK])
+    kind = rng.choice([OPEN, THROW, BEAT, TRANSFER, SHOW, "take", "done", "pass", BACK])
     card, other = CARDS[rng.randrange(52)], CARDS[rng.randrange(52)]
     if kind == OPEN:
         return Action(seat, kind, tuple(sorted({card, other})))
     if kind == BEAT:
         return Action(seat, kind, (card,), other)
-    if kind in (THROW, TRANSFER):
+    if kind in (THROW, TRANSFER, SHOW):
         return Action(seat, kind, (card,))
     return Action(seat, kind)
 
@@ -145,9 +152,15 @@ def check_legality_agrees(rng: random.Random, state: State) -> None:
             assert trial.to_dict() == before, f"refused {a} but changed the state"
 
 
+def last_fool_of(rules: Rules, policy_seed: int) -> int | None:
+    """A previous game's fool (or None: a first game or a draw) drawn from the seed."""
+    fool = policy_seed % (rules.players + 1)
+    return None if fool == rules.players else fool
+
+
 def play_random_game(rules: Rules, seed: int, policy_seed: int) -> State:
     rng = random.Random(policy_seed)
-    state = State(rules, seed)
+    state = State(rules, seed, last_fool=last_fool_of(rules, policy_seed))
     full = deck_mask(rules.deck)
     public = PublicKnowledge(state)
     viewers: list[int | None] = [*range(state.n), None]
@@ -197,8 +210,9 @@ def test_random_games_keep_every_promise(rules: Rules, seed: int, policy: int) -
     assert sorted(outcome.places)[0] == 1
     assert outcome.draw == (not outcome.fools)
     log = list(zip(state.history, state.auto, strict=True))
-    assert replay(rules, seed, log) == state
-    assert replay(rules, seed, [(str(a), auto) for a, auto in log]) == state
+    last_fool = last_fool_of(rules, policy)
+    assert replay(rules, seed, log, last_fool=last_fool) == state
+    assert replay(rules, seed, [(str(a), auto) for a, auto in log], last_fool=last_fool) == state
     assert State.from_dict(state.to_dict()) == state
 
 

@@ -65,6 +65,9 @@ def build_state(view: View, hands: list[int], stock: list[int]) -> State:
     state.taking = view.taking
     state.said = sum(1 << s for s in view.said)
     state.throwers = sum(1 << s for s in view.throwers)
+    state.spoke = view.spoke
+    state.token = view.token
+    state.shows = sum(1 << c for c in view.shows)
     return state
 
 
