@@ -51,6 +51,7 @@ class Outcome:
     places: tuple[int, ...]
     draw: bool = False
     surrendered: int | None = None
+    pogony: tuple[int, ...] = ()  # seats that gave the fool «погоны» (option ``pogony``)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -62,6 +63,7 @@ class Outcome:
             "places": list(self.places),
             "draw": self.draw,
             "surrendered": self.surrendered,
+            "pogony": list(self.pogony),
         }
 
     @classmethod
@@ -71,6 +73,7 @@ class Outcome:
             places=tuple(data["places"]),
             draw=data["draw"],
             surrendered=data["surrendered"],
+            pogony=tuple(data.get("pogony", ())),
         )
 
 

@@ -85,6 +85,7 @@ class Rules:
     ace_does_not_hold_stock: bool = False  # a turned-up ace goes back into the stock
     redeal_five_of_suit: bool = False  # five cards of one suit in a hand: deal again
     last_cards_evenly: bool = False  # a short stock is dealt one card at a time
+    pogony: bool = False  # «погоны»: leaving with two low cards on the fool
 
     def __post_init__(self) -> None:
         enums = (("mode", Mode), ("throw_in", ThrowIn), ("speed", Speed))

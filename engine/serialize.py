@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -53,6 +53,9 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "token": s.token,
         "shows": _cards(s.shows),
         "last_fool": s.last_fool,
+        "pogony_ranks": list(s.pogony_ranks),
+        "bout_attacks": [_cards(m) for m in s.bout_attacks],
+        "pogony_awards": [list(pair) for pair in s.pogony_awards],
         "history": [str(a) for a in s.history],
         "auto": [i for i, a in enumerate(s.auto) if a],
         "outcome": None if s.outcome is None else s.outcome.to_dict(),
@@ -98,6 +101,10 @@ def state_from_dict(data: dict[str, Any]) -> State:
     s.token = data.get("token", (s.defender + 1) % s.n)
     s.shows = _mask(data.get("shows", ()))
     s.last_fool = data.get("last_fool")
+    if "pogony_ranks" in data:
+        s.pogony_ranks = tuple(data["pogony_ranks"])
+        s.bout_attacks = [_mask(m) for m in data["bout_attacks"]]
+        s.pogony_awards = [(a, b) for a, b in data["pogony_awards"]]
     s.history = [Action.parse(a) for a in data["history"]]
     autos = set(data["auto"])
     s.auto = [i in autos for i in range(len(s.history))]
@@ -111,14 +118,15 @@ def replay(
     log: Iterable[Action | str | tuple[Action | str, bool]],
     *,
     last_fool: int | None = None,
+    pogony_ranks: Sequence[int] | None = None,
 ) -> State:
-    """Rebuild a game from its deal and its action log (``last_fool`` as for ``State``).
+    """Rebuild a game from its deal and its action log (the series as for ``State``).
 
     Log entries are actions, logged texts (``"1 d 9H>7H"``) or ``(action, auto)``.
     """
     from .state import State
 
-    s = State(rules, seed, last_fool=last_fool)
+    s = State(rules, seed, last_fool=last_fool, pogony_ranks=pogony_ranks)
     for entry in log:
         auto = False
         if isinstance(entry, tuple) and not isinstance(entry, Action):

@@ -7,11 +7,11 @@ are bit masks too (``out``, ``partners``, ``said``, ``throwers``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER, Action
-from .cards import BEAT_MASKS, CARDS, RANK_MASK, Card, cards_of
+from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, RANK_MASK, SUIT_MASK, Card, cards_of
 from .deal import HAND_SIZE, deal, first_attacker
 from .events import BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
 from .legal import MISSES_TO_IDLE, Turn, check, may_throw
@@ -44,6 +44,7 @@ class State:
         "auto",
         "beats",
         "bito_seen",
+        "bout_attacks",
         "bouts",
         "cap",
         "cover",
@@ -63,6 +64,8 @@ class State:
         "outcome",
         "partners",
         "place",
+        "pogony_awards",
+        "pogony_ranks",
         "rules",
         "said",
         "seed",
@@ -116,12 +119,30 @@ class State:
     spoke: bool  # the attacker has thrown in or said «Бито»/«Пас» (attacker_first)
     token: int  # circle: the right to throw in goes clockwise from this seat
     shows: int  # trumps shown for a transfer in this bout (transfer_by_trump_show)
+    # «Погоны» (option ``pogony``): per seat the rank its pogony are made of, the
+    # cards each seat attacked with in this bout, and (giver, receiver) pairs so far.
+    pogony_ranks: tuple[int, ...]
+    bout_attacks: list[int]
+    pogony_awards: list[tuple[int, int]]
 
-    def __init__(self, rules: Rules, seed: int, *, last_fool: int | None = None) -> None:
-        """A new game dealt from ``seed``. ``last_fool``, the fool of the table's last
-        game (None after a draw), is attacked first under ``series_opener = under_fool``."""
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        *,
+        last_fool: int | None = None,
+        pogony_ranks: Sequence[int] | None = None,
+    ) -> None:
+        """A new game dealt from ``seed``. The table's series goes on with ``last_fool``,
+        the fool of its last game (None after a draw), attacked first under
+        ``series_opener = under_fool``, and ``pogony_ranks``, each seat's rank of
+        «погоны» (the deck's lowest by default; it grows with every award)."""
         d = deal(rules, seed)
         self._setup(rules, seed, d.hands, d.stock, d.trump_card)
+        if pogony_ranks is not None:
+            if len(pogony_ranks) != self.n or not all(0 <= r <= 12 for r in pogony_ranks):
+                raise ValueError(f"pogony_ranks needs a rank 0-12 per seat: {pogony_ranks!r}")
+            self.pogony_ranks = tuple(pogony_ranks)
         if d.trump_holder is not None:
             self.known[d.trump_holder] |= 1 << d.trump_card
         if last_fool is not None and rules.series_opener is SeriesOpener.UNDER_FOOL:
@@ -185,6 +206,9 @@ class State:
         self.missed = [0] * n
         self.bito_seen = False
         self.bouts = 0
+        self.pogony_ranks = (DECK_LOW_RANK[rules.deck],) * n
+        self.bout_attacks = [0] * n
+        self.pogony_awards = []
         self.history = []
         self.auto = []
         self.outcome: Outcome | None = None
@@ -207,6 +231,8 @@ class State:
         self.spoke = False
         self.token = (d + 1) % self.n
         self.shows = 0
+        if self.rules.pogony:
+            self.bout_attacks = [0] * self.n
 
     def _next_active(self, seat: int) -> int:
         """The next player clockwise still in the game (``seat`` itself if alone)."""
@@ -338,6 +364,8 @@ class State:
                 place[s] = rank
                 out |= 1 << s
                 events.append(Left(s, rank))
+                if self.rules.pogony:
+                    self._pogony_check(s)
         self.out = out
         if self.rules.teams:
             finished = [t for t in (0, 1) if not self.partners[t] & ~out]
@@ -352,6 +380,13 @@ class State:
         self._finish(events, fools, surrendered=None)
         return True
 
+    def _pogony_check(self, seat: int) -> None:
+        """``seat`` left: did it leave by attacking with two pogony cards, one not a trump?"""
+        d = self.defender
+        low = self.bout_attacks[seat] & RANK_MASK[self.pogony_ranks[seat]]
+        if seat != d and low.bit_count() >= 2 and low & ~SUIT_MASK[self.trump]:
+            self.pogony_awards.append((seat, d))
+
     def _finish(self, events: list[Event], fools: tuple[int, ...], surrendered: int | None) -> None:
         place = self.place
         rank = 1 + self.out.bit_count()
@@ -363,7 +398,8 @@ class State:
             if not place[s]:
                 place[s] = rank
         self.out = (1 << self.n) - 1
-        self.outcome = Outcome(fools, tuple(place), not fools, surrendered)
+        givers = {giver for giver, fool in self.pogony_awards if fool in fools}
+        self.outcome = Outcome(fools, tuple(place), not fools, surrendered, tuple(sorted(givers)))
         self.said = self.throwers = 0  # a surrender leaves the table as it was
         events.append(GameOver(self.outcome))
 
@@ -443,6 +479,8 @@ class State:
         for c in cards:
             mask |= 1 << c
         self.hands[action.seat] &= ~mask
+        if self.rules.pogony:
+            self.bout_attacks[action.seat] |= mask
         self.att = list(cards)
         self.dfn = [-1] * len(cards)
         self.unbeaten = len(cards)
@@ -453,6 +491,8 @@ class State:
         if seat == self.attacker:
             self.spoke = True
         self.hands[seat] &= ~(1 << c)
+        if self.rules.pogony:
+            self.bout_attacks[seat] |= 1 << c
         self.att.append(c)
         self.dfn.append(-1)
         self.unbeaten += 1
@@ -529,6 +569,8 @@ class State:
         new.dfn = self.dfn[:]
         new.history = self.history[:]
         new.auto = self.auto[:]
+        new.bout_attacks = self.bout_attacks[:]
+        new.pogony_awards = self.pogony_awards[:]
         return new
 
     def __eq__(self, other: object) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import act, cards, game, hand, legal, play, refused
 
-from engine import BoutEnded, Drew, Rules, State
+from engine import BoutEnded, Drew, Rules, State, replay
 from engine.cards import NO_TRUMP, SUIT_MASK
 from engine.deal import deal
 
@@ -380,3 +380,52 @@ def test_no_transfer_by_a_shown_trump_by_default():
 def test_shown_trump_needs_perevodnoy():
     with pytest.raises(ValueError, match="needs perevodnoy"):
         Rules(transfer_by_trump_show=True)
+
+
+# ------------------------------------------------------------ «погоны»
+
+
+def _last_bout(hands: list[str], *moves: str, **kw: object) -> State:
+    state = game(hands, trump="6H", **kw)
+    play(state, *moves)
+    assert state.is_over
+    return state
+
+
+def test_pogony_leaving_with_two_sixes_on_the_fool():
+    state = _last_bout(["6S 6C", "7S 7C 9D"], "0 a 6S 6C", "1 d 7S>6S", "1 d 7C>6C", pogony=True)
+    assert state.outcome.fools == (1,)
+    assert state.outcome.pogony == (0,)
+
+
+def test_no_pogony_by_default():
+    state = _last_bout(["6S 6C", "7S 7C 9D"], "0 a 6S 6C", "1 d 7S>6S", "1 d 7C>6C")
+    assert state.outcome.fools == (1,) and state.outcome.pogony == ()
+
+
+def test_no_pogony_when_the_attacked_player_is_not_the_fool():
+    moves = ("0 a 6S 6C", "1 d 7S>6S", "1 d 7C>6C")
+    state = _last_bout(["6S 6C", "7S 7C", "9D 10D"], *moves, pogony=True)
+    assert state.outcome.fools == (2,)
+    assert state.outcome.pogony == ()
+
+
+@pytest.mark.parametrize(("ranks", "expected"), [((4, 4), (0,)), ((5, 4), ())])
+def test_growing_pogony_need_the_players_own_rank(ranks, expected):
+    state = game(["6S 6C", "7S 7C 9D"], trump="6H", pogony=True)
+    state.pogony_ranks = ranks  # (5, 4): seat 0 gave pogony before, it needs sevens now
+    play(state, "0 a 6S 6C", "1 d 7S>6S", "1 d 7C>6C")
+    assert state.outcome.pogony == expected
+
+
+def test_pogony_ranks_go_with_the_game():
+    rules = Rules(players=3, pogony=True)
+    state = State(rules, 5, pogony_ranks=(4, 6, 5))
+    assert state.pogony_ranks == (4, 6, 5)
+    assert State.from_dict(state.to_dict()).pogony_ranks == (4, 6, 5)
+    assert replay(rules, 5, [], pogony_ranks=(4, 6, 5)) == state
+
+
+def test_pogony_ranks_are_checked():
+    with pytest.raises(ValueError, match="a rank 0-12 per seat"):
+        State(Rules(players=2, pogony=True), 0, pogony_ranks=(4,))

@@ -45,6 +45,7 @@ options_strategy = st.fixed_dictionaries(
         "ace_does_not_hold_stock": st.booleans(),
         "redeal_five_of_suit": st.booleans(),
         "last_cards_evenly": st.booleans(),
+        "pogony": st.booleans(),
     }
 )
 table_strategy = st.tuples(
