@@ -100,8 +100,8 @@ def test_rules_round_trip_through_dict():
 
 
 def test_rules_from_dict_refuses_unknown_keys():
-    with pytest.raises(ValueError, match="unknown rules: pogony"):
-        Rules.from_dict({"players": 2, "pogony": True})
+    with pytest.raises(ValueError, match="unknown rules: jokers"):
+        Rules.from_dict({"players": 2, "jokers": True})
 
 
 def test_team_ids_alternate_seats():
