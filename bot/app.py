@@ -62,7 +62,7 @@ class App:
         )
         self.service = GameService(db, clock=clock)
         self.outbox = Outbox(self.bot, config.limits, on_blocked=self._blocked)
-        self.presenter = Presenter(db, self.service, self.outbox)
+        self.presenter = Presenter(db, self.service, self.outbox, config.zone)
         self.outbox.on_replaced = self.presenter.replaced
         self.service.notify = self.presenter.on_update
         self.tables = Tables(db, self.service)

@@ -7,7 +7,9 @@ import os
 import re
 import secrets
 from dataclasses import dataclass, field
+from datetime import tzinfo
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from storage.db import configured_path
 
@@ -25,6 +27,16 @@ def _new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
+def zone_from_env(env: dict[str, str] | None = None) -> tzinfo:
+    """The time zone of the deadlines shown in groups: ``DURAK_TZ``, Moscow by default."""
+    env = dict(os.environ if env is None else env)
+    name = env.get("DURAK_TZ", "").strip() or "Europe/Moscow"
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"DURAK_TZ: unknown time zone {name!r} (e.g. Europe/Moscow)") from None
+
+
 @dataclass(frozen=True)
 class Config:
     token: str = field(repr=False)
@@ -36,6 +48,7 @@ class Config:
     webhook_host: str = "127.0.0.1"  # where the local webhook server listens
     webhook_port: int = 8080
     webhook_secret: str = field(default_factory=_new_secret, repr=False)
+    zone: tzinfo = field(default_factory=zone_from_env)  # DURAK_TZ
 
     @property
     def webhook_path(self) -> str:
@@ -74,6 +87,7 @@ class Config:
             webhook_host=env.get("DURAK_WEBHOOK_HOST", "").strip() or "127.0.0.1",
             webhook_port=_port(env),
             webhook_secret=secret,
+            zone=zone_from_env(env),
         )
 
 

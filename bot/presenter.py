@@ -10,35 +10,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from datetime import datetime, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from engine import Card, Outcome
 from service import GameService, Update
 from service.logctx import log_scope
+from service.series import pogony_pairs
 from storage.db import Database
 from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
 
 from . import render
-from .config import ConfigError
+from .config import zone_from_env
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
 
 Key = tuple[Any, ...]  # ("table", game_id) or ("hand", game_id, user_id)
-
-
-def zone_from_env() -> tzinfo:
-    """The time zone of the deadlines shown in groups: ``DURAK_TZ``, Moscow by default."""
-    name = os.environ.get("DURAK_TZ", "").strip() or "Europe/Moscow"
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(f"DURAK_TZ: unknown time zone {name!r} (e.g. Europe/Moscow)") from None
 
 
 class Presenter:
@@ -105,7 +95,9 @@ class Presenter:
         lang = await self._table_lang(game_id, table.chat_id)
         names = render.seat_names(lang, live.seats)
         if user_id is None:
-            text = render.table_message(lang, state.view(), names, idle, self._deadline(game_id))
+            text = render.table_message(
+                lang, state.view(), names, idle, self._deadline(game_id), table.settings
+            )
             await self._put(("table", game_id), table.chat_id, text, None)
         seated = {s.get("user_id") for s in table.seats}
         for seat, info in enumerate(live.seats):
@@ -126,7 +118,8 @@ class Presenter:
             await self._put(("hand", game_id, uid), uid, text, markup)
         if state.outcome is not None and user_id is None and game_id not in self._summarized:
             self._summarized.add(game_id)
-            await self._summary(game_id, live.table_id, state.outcome, names, lang)
+            pogony = pogony_pairs(state.outcome, state.pogony_awards)
+            await self._summary(game_id, live.table_id, state.outcome, names, lang, pogony)
 
     def _deadline(self, game_id: int) -> datetime | None:
         """When the current move's time runs out, in the configured zone."""
@@ -143,13 +136,19 @@ class Presenter:
         return self._table_langs[game_id]
 
     async def _summary(
-        self, game_id: int, table_id: int, outcome: Outcome, names: list[str], lang: str
+        self,
+        game_id: int,
+        table_id: int,
+        outcome: Outcome,
+        names: list[str],
+        lang: str,
+        pogony: list[tuple[int, int]],
     ) -> None:
         """The short result in the group, with «Ещё партию»: it is the next lobby message."""
         table = await TableRepo(self.db).get(table_id)
         if table is None or table.status == "closed":
             return
-        text = render.outcome_text(lang, outcome, names)
+        text = render.outcome_text(lang, outcome, names, pogony)
         sent = await self.outbox.send(table.chat_id, text, render.again(lang, table_id))
         async with self.db.tx() as c:
             await TableRepo.update(c, table_id, lobby_message_id=sent.message_id if sent else None)

@@ -10,12 +10,14 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Action, Card, Outcome, View
-from engine.actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, TAKE, THROW, TRANSFER
+from engine.actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
-from service.tables import BOT_LEVELS
+from engine.rules import ThrowOrder
+from service.tables import BOT_LEVELS, DEFAULT_SETTINGS
 
 from .callbacks import CardCb, LobbyCb, MoveCb
 from .i18n import t
+from .rules_text import in_force, lobby_rules_line, rules_line
 
 RECENT = 4  # actions shown in the table message
 ROW = 6  # cards per keyboard row
@@ -46,7 +48,8 @@ def seat_names(lang: str, seats: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def settings_text(lang: str, s: Mapping[str, Any]) -> str:
-    """The table's settings in two lines: the rules, then the bots' strength."""
+    """The table's settings in three lines: the table, the bots' strength, the rules."""
+    s = {**DEFAULT_SETTINGS, **s}
     rules = t(
         lang,
         "lobby.settings",
@@ -54,11 +57,11 @@ def settings_text(lang: str, s: Mapping[str, Any]) -> str:
         deck=t(lang, "cards", n=s["deck"]),
         seats=t(lang, "seats", n=s["seats"]),
         throw_in=t(lang, f"throw_in.{s['throw_in']}"),
-        pairs=t(lang, "lobby.pairs") if s["pairs"] else "",
+        pairs=t(lang, "lobby.pairs" if s["seats"] != 6 else "lobby.threes") if s["pairs"] else "",
         speed=t(lang, f"speed.{s['speed']}"),
     )
     level = t(lang, f"bots.{s.get('bots', 'novice')}")
-    return rules + "\n" + t(lang, "lobby.bots", level=level)
+    return "\n".join([rules, t(lang, "lobby.bots", level=level), lobby_rules_line(lang, s)])
 
 
 def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarkup]:
@@ -93,6 +96,7 @@ def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarku
             button(t(lang, "lobby.set_pairs"), cb("set", "pairs")),
             button(t(lang, "lobby.set_speed"), cb("set", "speed")),
         ],
+        [button(t(lang, "lobby.rules"), cb("rules"))],
         [
             button(("✓ " if level == chosen else "") + t(lang, f"bots.{level}"), cb("bots", level))
             for level in BOT_LEVELS
@@ -120,15 +124,23 @@ def action_words(lang: str, action: Action, names: Sequence[str], auto: bool = F
             target=action.target.label(lang),
             card=action.cards[0].label(lang),
         )
-    elif kind in (OPEN, THROW, TRANSFER):
-        key = {OPEN: "open", THROW: "throw", TRANSFER: "transfer"}[kind]
+    elif kind in (OPEN, THROW, TRANSFER, SHOW):
+        key = {OPEN: "open", THROW: "throw", TRANSFER: "transfer", SHOW: "show"}[kind]
         text = t(lang, f"act.{key}", name=name, cards=cards_text(action.cards, lang))
-    else:
+    elif kind in WORD_KEYS:
         text = t(lang, f"act.{WORD_KEYS[kind]}", name=name)
+    else:  # a kind this bot does not know yet: its text form
+        text = f"{name}: {escape(action.text)}"
     return text + (t(lang, "act.auto") if auto else "")
 
 
-def outcome_text(lang: str, outcome: Outcome, names: Sequence[str]) -> str:
+def outcome_text(
+    lang: str,
+    outcome: Outcome,
+    names: Sequence[str],
+    pogony: Sequence[tuple[int, int]] = (),
+) -> str:
+    """The result; ``pogony`` lists (giver, fool) pairs: «Вася получает погоны от Пети»."""
     if outcome.draw:
         lines = [t(lang, "end.draw")]
     elif len(outcome.fools) == 1:
@@ -137,6 +149,9 @@ def outcome_text(lang: str, outcome: Outcome, names: Sequence[str]) -> str:
         lines = [t(lang, "end.fools", names=", ".join(escape(names[s]) for s in outcome.fools))]
     if outcome.surrendered is not None:
         lines.append(t(lang, "end.surrendered", name=escape(names[outcome.surrendered])))
+    for fool in sorted({f for _, f in pogony}):
+        givers = ", ".join(escape(names[g]) for g, f in pogony if f == fool)
+        lines.append(t(lang, "end.pogony", fool=escape(names[fool]), givers=givers))
     lines.append(t(lang, "end.places"))
     order = sorted(range(len(names)), key=lambda s: outcome.places[s])
     lines += [f"{outcome.places[s]}. {escape(names[s])}" for s in order]
@@ -152,10 +167,12 @@ def table_message(
     names: Sequence[str],
     idle: Sequence[bool],
     deadline: datetime | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> str:
     """The group's one message about the game: public information only. The move's
     deadline is a clock time: the message is edited only on moves, so a count of
-    seconds left would be wrong a moment later."""
+    seconds left would be wrong a moment later. ``settings``: the table's, for the
+    name of its preset (the rules line shows only when a preset or option is on)."""
     lines = [
         " · ".join(
             [
@@ -166,6 +183,10 @@ def table_message(
         ),
         "",
     ]
+    table_settings = {**DEFAULT_SETTINGS, **(settings or {})}
+    if table_settings["preset"] != "classic" or in_force(view.rules):
+        lines[1:1] = [rules_line(lang, view.rules, table_settings)]
+    throwing = may_throw_now(view)
     for seat, name in enumerate(names):
         if view.places[seat]:
             role = t(lang, "table.out", place=view.places[seat])
@@ -173,7 +194,7 @@ def table_message(
             role = t(lang, "table.defending")
         elif seat == view.attacker:
             role = t(lang, "table.attacking")
-        elif seat in view.throwers and view.table:
+        elif seat in throwing:
             role = t(lang, "table.throwing")
         else:
             role = ""
@@ -205,6 +226,22 @@ def table_message(
             action_words(lang, a, names, auto) for a, auto in zip(history, autos, strict=True)
         ]
     return "\n".join(lines)
+
+
+def may_throw_now(view: View) -> tuple[int, ...]:
+    """Who may throw in (or say «Бито»/«Пас») right now, by the throw-in order."""
+    if not view.table:
+        return ()
+    free = [s for s in view.throwers if s not in view.said]
+    order, sizes = view.rules.throw_in_order, view.hand_sizes
+    if order is ThrowOrder.ATTACKER_FIRST and not view.spoke:
+        if view.attacker in free and sizes[view.attacker]:
+            return (view.attacker,)
+    elif order is ThrowOrder.CIRCLE:
+        n = len(sizes)
+        ring = [(view.token + i) % n for i in range(n)]
+        return next(((s,) for s in ring if s in free and sizes[s]), ())
+    return tuple(free)
 
 
 # ------------------------------------------------------------------ hand
@@ -278,9 +315,10 @@ def hand(
     ]
     rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
     extra = [a for a in view.legal if a.kind == OPEN and len(a.cards) > 1]
-    extra += [a for a in view.legal if a.kind == TRANSFER]
+    extra += [a for a in view.legal if a.kind in (TRANSFER, SHOW)]
+    keys = {OPEN: "hand.open_all", TRANSFER: "hand.transfer", SHOW: "hand.show"}
     for a in extra:
-        key = "hand.open_all" if a.kind == OPEN else "hand.transfer"
+        key = keys[a.kind]
         rows.append(
             [
                 button(

@@ -25,6 +25,7 @@ from storage.repos import GameRepo, TableRepo
 from .clock import Clock, SystemClock
 from .logctx import log_scope
 from .rating import record_game
+from .series import pogony_pairs, series_after
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,7 @@ class GameService:
         self.notify = notify
         self.player_for = player_for or _player
         self.games: dict[int, _Live] = {}
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(32)  # tests fix the deal
         self.timers = Timers(self.clock, self._on_timer)
         self._tables = TableRepo(db)
         self._games = GameRepo(db)
@@ -134,24 +136,46 @@ class GameService:
         log_rows = await self._games.actions(game_id)
         rules = Rules.from_dict(record.rules)
         entries = [(f"{a.seat} {a.action}", a.auto) for a in log_rows]
-        return replay(rules, record.seed, entries)
+        return replay(
+            rules,
+            record.seed,
+            entries,
+            last_fool=record.last_fool,
+            pogony_ranks=record.pogony_ranks,
+        )
 
     # ----------------------------------------------------------------- moves
 
     async def create_game(
-        self, table_id: int, rules: Rules, seats: list[Seat], seed: int | None = None
+        self,
+        table_id: int,
+        rules: Rules,
+        seats: list[Seat],
+        seed: int | None = None,
+        *,
+        last_fool: int | None = None,
+        pogony_ranks: list[int] | None = None,
     ) -> Update:
+        """A new game at the table; ``last_fool`` and ``pogony_ranks`` carry the table's
+        series on (see ``engine.State``)."""
         table = await self._tables.get(table_id)
         if table is None:
             raise KeyError(f"no table {table_id}")
         if len(seats) != rules.players:
             raise ValueError(f"{rules.players} players need {rules.players} seats")
-        seed = secrets.randbits(32) if seed is None else seed
-        state = State(rules, seed)
+        seed = self.new_seed() if seed is None else seed
+        state = State(rules, seed, last_fool=last_fool, pogony_ranks=pogony_ranks)
         seat_dicts = [s.to_dict() for s in seats]
         async with self.db.tx() as c:
             game_id = await GameRepo.create(
-                c, table_id, rules.to_dict(), seat_dicts, seed, state.to_dict()
+                c,
+                table_id,
+                rules.to_dict(),
+                seat_dicts,
+                seed,
+                state.to_dict(),
+                last_fool=last_fool,
+                pogony_ranks=pogony_ranks,
             )
             await TableRepo.update(c, table_id, status="playing")
         live = _Live(state, table_id, table.chat_id, seat_dicts)
@@ -273,8 +297,12 @@ class GameService:
                 outcome=None if outcome is None else outcome.to_dict(),
             )
             if outcome is not None:
-                await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams)
-                await TableRepo.update(c, live.table_id, status="lobby")
+                pogony = pogony_pairs(outcome, state.pogony_awards)
+                await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams, pogony)
+                series = series_after(
+                    await TableRepo.series_in(c, live.table_id), live.seats, outcome
+                )
+                await TableRepo.update(c, live.table_id, status="lobby", series=series)
         live.state = state  # only now: what is in memory was committed
         if deadline is None:
             self.timers.cancel(game_id)

@@ -27,9 +27,15 @@ def ranks(outcome: Outcome, teams: bool) -> list[float]:
 
 
 async def record_game(
-    c: Conn, chat_id: int, seats: Sequence[dict[str, Any]], outcome: Outcome, teams: bool
+    c: Conn,
+    chat_id: int,
+    seats: Sequence[dict[str, Any]],
+    outcome: Outcome,
+    teams: bool,
+    pogony: Sequence[tuple[int, int]] = (),
 ) -> None:
-    """Count the game for every human seat and move their ratings.
+    """Count the game for every human seat and move their ratings; ``pogony`` lists
+    the (giver, fool) pairs of the «погоны» given.
 
     Bots take part in the rating as fresh, unstored players, so that beating a
     bot still counts a little and a game with one human still moves their rating.
@@ -56,6 +62,8 @@ async def record_game(
                 fools=stats.fools + fool,
                 draws=stats.draws + outcome.draw,
                 surrenders=stats.surrenders + (outcome.surrendered == seat),
+                pogony=stats.pogony + sum(fool == seat for _, fool in pogony),
+                pogony_given=stats.pogony_given + sum(giver == seat for giver, _ in pogony),
                 mu=team[0].mu,
                 sigma=team[0].sigma,
             ),

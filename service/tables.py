@@ -10,11 +10,21 @@ from typing import Any
 
 from engine import Rules
 from engine.bots import NAMES as BOT_NAMES
-from engine.rules import DECK_PLAYERS
+from engine.presets import PRESETS
+from engine.rules import DECK_PLAYERS, Mode
 from storage.db import Database
 from storage.repos import ChatRepo, TableRecord, TableRepo, UserRepo
 
 from .games import GameService, Seat, Update
+from .lobby_rules import (
+    OPTIONS,
+    TRANSFER_ONLY,
+    rules_problem,
+    table_rules,
+    with_option,
+    with_preset,
+)
+from .series import series_start
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "mode": "podkidnoy",
@@ -24,6 +34,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "pairs": False,
     "speed": "normal",
     "bots": "novice",  # the strength of every bot at the table
+    "preset": "classic",  # with "options": see lobby_rules
+    "options": {},
 }
 CYCLES: dict[str, list[Any]] = {
     "mode": ["podkidnoy", "perevodnoy"],
@@ -63,20 +75,16 @@ def settings_problem(settings: dict[str, Any]) -> TableError | None:
     low, high = DECK_PLAYERS[deck]
     if not low <= seats <= high:
         return TableError("bad_settings", reason="deck_players", deck=deck, low=low, high=high)
-    if settings["pairs"] and seats != 4:
+    if settings["pairs"] and seats not in (4, 6):
         return TableError("bad_settings", reason="pairs_players")
+    problem = rules_problem(settings)
+    if problem is not None:
+        return TableError("bad_settings", reason=problem[0], **problem[1])
     return None
 
 
 def rules_for(settings: dict[str, Any], players: int) -> Rules:
-    return Rules(
-        players=players,
-        deck=settings["deck"],
-        mode=settings["mode"],
-        throw_in=settings["throw_in"],
-        teams=settings["pairs"],
-        speed=settings["speed"],
-    )
+    return table_rules({**DEFAULT_SETTINGS, **settings}, players)
 
 
 class Tables:
@@ -189,6 +197,26 @@ class Tables:
             await ChatRepo.set_settings(c, table.chat_id, settings)
         return await self.get(table.id)
 
+    async def set_preset(self, table_id: int, person: Person, key: str) -> TableRecord:
+        """Choose a preset: its options, and the players, deck and mode it fixes."""
+        table = await self._as_creator(table_id, person)
+        if key not in PRESETS:
+            raise TableError("not_now")
+        settings = with_preset({**DEFAULT_SETTINGS, **table.settings}, key, len(table.seats))
+        if len(table.seats) > settings["seats"]:
+            settings["seats"] = len(table.seats)
+        return await self._save_settings(table, settings)
+
+    async def set_option(self, table_id: int, person: Person, option: str) -> TableRecord:
+        """Move one optional rule to its next value."""
+        table = await self._as_creator(table_id, person)
+        if option not in OPTIONS:
+            raise TableError("not_now")
+        settings = {**DEFAULT_SETTINGS, **table.settings}
+        if option in TRANSFER_ONLY and settings["mode"] != Mode.PEREVODNOY:
+            raise TableError("bad_settings", reason="transfer_only")
+        return await self._save_settings(table, with_option(settings, option))
+
     async def change(self, table_id: int, person: Person, field: str, step: int = 1) -> TableRecord:
         """Move one setting to its next value (``seats`` by ``step``)."""
         table = await self._as_creator(table_id, person)
@@ -202,6 +230,10 @@ class Tables:
             settings[field] = values[(values.index(settings[field]) + 1) % len(values)]
         else:
             raise TableError("not_now")
+        return await self._save_settings(table, settings)
+
+    async def _save_settings(self, table: TableRecord, settings: dict[str, Any]) -> TableRecord:
+        """Store playable settings with the table and as the chat's default."""
         problem = settings_problem(settings)
         if problem is not None:
             raise problem
@@ -219,7 +251,9 @@ class Tables:
             raise TableError("playing")
         if len(table.seats) < 2:
             raise TableError("need_two")
-        problem = settings_problem({**table.settings, "seats": len(table.seats)})
+        problem = settings_problem(
+            {**DEFAULT_SETTINGS, **table.settings, "seats": len(table.seats)}
+        )
         if problem is not None:
             raise problem
 
@@ -228,7 +262,11 @@ class Tables:
         table = await self.get(table_id)
         self.check_start(table, person)
         seats = [Seat(**s) for s in table.seats]
-        return await self.games.create_game(table.id, rules_for(table.settings, len(seats)), seats)
+        rules = rules_for(table.settings, len(seats))
+        last_fool, ranks = series_start(table.series, table.seats, rules)
+        return await self.games.create_game(
+            table.id, rules, seats, last_fool=last_fool, pogony_ranks=ranks
+        )
 
     def game_of(self, table_id: int) -> int | None:
         """The id of the table's running game."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
@@ -49,6 +49,7 @@ class TableRecord:
     status: str  # lobby, playing, closed
     lobby_message_id: int | None
     table_message_id: int | None
+    series: dict[str, Any] = field(default_factory=dict)  # see service.series
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,8 @@ class GameRecord:
     deadline: float | None
     deadline_for: str | None
     outcome: dict[str, Any] | None
+    last_fool: int | None = None  # the series this game started from (engine State)
+    pogony_ranks: list[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -84,9 +87,10 @@ class Stats:
     fools: int
     draws: int
     surrenders: int
-    pogony: int
+    pogony: int  # «погоны» received
     mu: float
     sigma: float
+    pogony_given: int = 0
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,7 @@ def _table(row: aiosqlite.Row) -> TableRecord:
         row["status"],
         row["lobby_message_id"],
         row["table_message_id"],
+        json.loads(row["series"]),
     )
 
 
@@ -199,8 +204,10 @@ class TableRepo:
         status: str | None = None,
         lobby_message_id: int | None = None,
         table_message_id: int | None = None,
+        series: dict[str, Any] | None = None,
     ) -> None:
         changes = {
+            "series": None if series is None else json.dumps(series),
             "settings": None if settings is None else json.dumps(settings),
             "seats": None if seats is None else json.dumps(seats),
             "status": status,
@@ -211,6 +218,13 @@ class TableRepo:
         if sets:
             columns = ", ".join(f"{k} = ?" for k in sets)
             await c.execute(f"UPDATE tables SET {columns} WHERE id = ?", (*sets.values(), table_id))
+
+    @staticmethod
+    async def series_in(c: Conn, table_id: int) -> dict[str, Any]:
+        """The table's series, read inside a transaction."""
+        async with c.execute("SELECT series FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return {} if row is None else dict(json.loads(row[0]))
 
     async def get(self, table_id: int) -> TableRecord | None:
         row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -240,6 +254,8 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         row["deadline"],
         row["deadline_for"],
         None if row["outcome"] is None else json.loads(row["outcome"]),
+        row["last_fool"],
+        None if row["pogony_ranks"] is None else json.loads(row["pogony_ranks"]),
     )
 
 
@@ -255,11 +271,23 @@ class GameRepo:
         seats: list[Any],
         seed: int,
         snapshot: dict[str, Any],
+        *,
+        last_fool: int | None = None,
+        pogony_ranks: list[int] | None = None,
     ) -> int:
         cur = await c.execute(
-            "INSERT INTO games (table_id, rules, seats, seed, status, snapshot, started_at)"
-            " VALUES (?, ?, ?, ?, 'playing', ?, ?)",
-            (table_id, json.dumps(rules), json.dumps(seats), seed, _dump(snapshot), _now()),
+            "INSERT INTO games (table_id, rules, seats, seed, status, snapshot, started_at,"
+            " last_fool, pogony_ranks) VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?)",
+            (
+                table_id,
+                json.dumps(rules),
+                json.dumps(seats),
+                seed,
+                _dump(snapshot),
+                _now(),
+                last_fool,
+                None if pogony_ranks is None else json.dumps(pogony_ranks),
+            ),
         )
         assert cur.lastrowid is not None
         return cur.lastrowid
@@ -349,7 +377,8 @@ class StatsRepo:
     async def put(c: Conn, s: Stats) -> None:
         await c.execute(
             "INSERT OR REPLACE INTO stats (chat_id, user_id, games, wins, fools, draws,"
-            " surrenders, pogony, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " surrenders, pogony, mu, sigma, pogony_given)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 s.chat_id,
                 s.user_id,
@@ -361,6 +390,7 @@ class StatsRepo:
                 s.pogony,
                 s.mu,
                 s.sigma,
+                s.pogony_given,
             ),
         )
 
@@ -388,7 +418,7 @@ class StatsRepo:
             " WHERE s.user_id = ? ORDER BY s.games DESC, s.chat_id",
             (user_id,),
         )
-        return [Standing(Stats(*tuple(r)[:10]), r[10], r[11], r[12]) for r in rows]
+        return [Standing(Stats(*tuple(r)[:11]), r[11], r[12], r[13]) for r in rows]
 
 
 def _dump(data: dict[str, Any]) -> str:

@@ -10,9 +10,8 @@ import pytest
 
 from bot import render
 from bot.callbacks import CardCb, LobbyCb, MoveCb
-from bot.config import ConfigError
+from bot.config import ConfigError, zone_from_env
 from bot.i18n import catalog, lang_of, t
-from bot.presenter import zone_from_env
 from engine import Rules, State
 from engine.cards import CARDS
 from tests.helpers import act, game

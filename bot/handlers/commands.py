@@ -11,13 +11,15 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import ChatMemberUpdated, Message
 
 from service import GameService
-from service.tables import TableError, Tables
+from service.lobby_rules import table_rules
+from service.tables import DEFAULT_SETTINGS, TableError, Tables
 from storage.repos import ChatRepo, GameRepo, Standing, Stats, StatsRepo, TableRecord, UserRepo
 
 from ..i18n import t
 from ..outbox import Outbox
 from ..people import person
 from ..presenter import Presenter
+from ..rules_text import explained
 from .lobby import error_text, show_lobby, start_game
 
 log = logging.getLogger(__name__)
@@ -58,29 +60,43 @@ async def private_help(message: Message) -> None:
     await message.answer(t(lang, "help.private"))
 
 
+async def group_lang(message: Message, tables: Tables) -> str:
+    """The chat's language for group texts (the asker's before the chat's first table)."""
+    asker = person(message.from_user).lang if message.from_user else "ru"
+    return await tables.lang(message.chat.id, default=asker)
+
+
 async def rules(message: Message, tables: Tables) -> None:
+    """/rules: the rules of the chat's table (of its running game), or the main ones."""
+    lang = await group_lang(message, tables)
     table = await tables.repo.open_in_chat(message.chat.id)
-    settings = table.settings if table else None
-    await message.answer(rules_text("ru", settings))
+    if table is None:
+        await message.answer(t(lang, "help.rules"))
+        return
+    game = tables.game_of(table.id)
+    settings = {**DEFAULT_SETTINGS, **table.settings}
+    game_rules = tables.games.games[game].state.rules if game is not None else None
+    await message.answer(explained(lang, game_rules or table_rules(settings), settings))
 
 
 async def stop(message: Message, tables: Tables, outbox: Outbox, bot: Bot) -> None:
     if message.from_user is None:
         return
+    lang = await group_lang(message, tables)
     table = await tables.repo.open_in_chat(message.chat.id)
     if table is None:
-        await message.answer(t("ru", "answer.no_table"))
+        await message.answer(t(lang, "answer.no_table"))
         return
     member = await bot.get_chat_member(message.chat.id, message.from_user.id)
     if message.from_user.id != table.creator_id and member.status not in (
         "creator",
         "administrator",
     ):
-        await message.answer(t("ru", "answer.only_creator"))
+        await message.answer(t(lang, "answer.only_creator"))
         return
     await close_table(tables, outbox, table, "closed.stopped", message.chat.title)
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
-    await message.answer(t("ru", "lobby.closed"))
+    await message.answer(t(lang, "lobby.closed"))
 
 
 async def migrated(message: Message, tables: Tables, service: GameService) -> None:
@@ -134,22 +150,24 @@ async def blocked(update: ChatMemberUpdated, tables: Tables, presenter: Presente
 
 async def chat_stats(message: Message, tables: Tables) -> None:
     """The chat's best players by rating (the rating's conservative estimate, mu - 3 sigma)."""
+    lang = await group_lang(message, tables)
     top = await StatsRepo(tables.db).chat_top(message.chat.id)
     if not top:
-        await message.answer(t("ru", "stats.empty"))
+        await message.answer(t(lang, "stats.empty"))
         return
-    lines = [t("ru", "stats.title")]
+    lines = [t(lang, "stats.title")]
     for place, s in enumerate(top, 1):
         user = await tables.users.get(s.user_id)
         lines.append(
             t(
-                "ru",
+                lang,
                 "stats.line",
                 place=place,
                 name=escape(user.name if user else str(s.user_id)),
-                games=t("ru", "games", n=s.games),
+                games=t(lang, "games", n=s.games),
                 wins=s.wins,
                 fools=s.fools,
+                pogony=_pogony(lang, s),
                 rating=round(s.mu - 3 * s.sigma, 1),
             )
         )
@@ -176,26 +194,37 @@ async def my_chat_stats(message: Message, tables: Tables) -> None:
     """In a group: the user's results in this chat."""
     if message.from_user is None:
         return
+    lang = await group_lang(message, tables)
     s = await StatsRepo(tables.db).get(message.chat.id, message.from_user.id)
     if s is None:
-        await message.reply(t("ru", "stats.none"))
+        await message.reply(t(lang, "stats.none"))
         return
     await message.reply(
         t(
-            "ru",
+            lang,
             "stats.mine",
-            games=t("ru", "games", n=s.games),
+            games=t(lang, "games", n=s.games),
             wins=s.wins,
             fools=s.fools,
             draws=s.draws,
+            pogony=_pogony(lang, s),
             rating=round(s.mu - 3 * s.sigma, 1),
         )
     )
 
 
+def _pogony(lang: str, *stats: Stats) -> str:
+    """«, погоны: выдано 2, получено 1», or nothing for players who never had any."""
+    given, received = sum(s.pogony_given for s in stats), sum(s.pogony for s in stats)
+    if not given and not received:
+        return ""
+    return t(lang, "stats.pogony", given=given, received=received)
+
+
 def _counts(lang: str, *stats: Stats) -> dict[str, str]:
-    """The summed counts as words: «12 партий», «5 побед», «в дураках 4 раза», «1 ничья»."""
-    return {
+    """The summed counts as words: «12 партий», «5 побед», «в дураках 4 раза», «1 ничья»,
+    and the «погоны» if any."""
+    counts = {
         key: t(lang, text, n=sum(getattr(s, key) for s in stats))
         for key, text in (
             ("games", "games"),
@@ -204,6 +233,7 @@ def _counts(lang: str, *stats: Stats) -> dict[str, str]:
             ("draws", "me.draws"),
         )
     }
+    return {**counts, "pogony": _pogony(lang, *stats)}
 
 
 def _standing_line(lang: str, s: Standing) -> str:
@@ -218,13 +248,6 @@ def _standing_line(lang: str, s: Standing) -> str:
         place=place,
         **_counts(lang, s.stats),
     )
-
-
-def rules_text(lang: str, settings: dict[str, object] | None) -> str:
-    lines = [t(lang, "help.rules")]
-    if settings:
-        lines += ["", t(lang, f"help.rules_{settings['mode']}")]
-    return "\n".join(lines)
 
 
 def router() -> Router:

@@ -8,10 +8,11 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from service.lobby_rules import page_of
 from service.tables import Person, TableError, Tables
 from storage.repos import TableRecord, TableRepo
 
-from .. import render
+from .. import render, rules_text
 from ..callbacks import LobbyCb
 from ..i18n import t
 from ..outbox import Outbox
@@ -26,15 +27,25 @@ def error_text(lang: str, e: TableError) -> str:
     params = dict(e.params)
     if e.code == "bad_settings":
         reason = params.pop("reason")
+        if "preset" in params:
+            params["preset"] = t(lang, f"preset.{params['preset']}")
+        if "mode" in params:
+            params["mode"] = t(lang, f"mode.{params['mode']}")
         params = {"reason": t(lang, f"reason.{reason}", **params)}
     return t(lang, f"answer.{e.code}", **{k: v for k, v in params.items() if k != "chat_id"})
 
 
-async def show_lobby(outbox: Outbox, tables: Tables, table: TableRecord, *, new: bool) -> None:
-    """Post the lobby message (``new``) or edit it, in the table's language."""
-    creator = await tables.users.get(table.creator_id)
+async def show_lobby(
+    outbox: Outbox, tables: Tables, table: TableRecord, *, new: bool, page: str | None = None
+) -> None:
+    """Post the lobby message (``new``) or edit it, in the table's language; ``page``
+    shows one of its rules pages instead (``rules`` or ``house``)."""
     lang = await tables.lang(table.chat_id)
-    text, markup = render.lobby(lang, table, creator.name if creator else "?")
+    if page is not None:
+        text, markup = rules_text.rules_page(lang, table, page)
+    else:
+        creator = await tables.users.get(table.creator_id)
+        text, markup = render.lobby(lang, table, creator.name if creator else "?")
     if new or table.lobby_message_id is None:
         sent = await outbox.send(table.chat_id, text, markup)
         if sent is not None:
@@ -85,6 +96,7 @@ async def lobby_button(
     who = person(query.from_user)
     lang = who.lang
     op, tid, arg = callback_data.op, callback_data.table, callback_data.arg
+    page = None
     try:
         if op == "join":
             table = await tables.join(tid, who)
@@ -108,6 +120,20 @@ async def lobby_button(
             field, step = arg.rstrip("+-"), -1 if arg.endswith("-") else 1
             table = await tables.change(tid, who, field, step)
             answer = t(lang, "answer.ok")
+        elif op in ("rules", "back"):  # the rules pages: only their changer opens them
+            table = await tables.get(tid)
+            if who.id != table.creator_id:
+                raise TableError("rules_creator")
+            if table.status != "lobby":
+                raise TableError("playing")
+            page = None if op == "back" else "house" if arg == "house" else "rules"
+            answer = ""
+        elif op == "preset":
+            table = await tables.set_preset(tid, who, arg)
+            page, answer = "rules", t(lang, "answer.preset", name=t(lang, f"preset.{arg}"))
+        elif op == "opt":
+            table = await tables.set_option(tid, who, arg)
+            page, answer = page_of(arg), t(lang, "answer.ok")
         elif op in ("start", "again"):
             table = await tables.get(tid)
             if op == "again" and not any(s.get("user_id") == who.id for s in table.seats):
@@ -127,8 +153,8 @@ async def lobby_button(
     if len(table.seats) >= table.settings["seats"] and op in ("join", "bot"):
         await start_game(tables, table, None)
     else:
-        await show_lobby(outbox, tables, table, new=False)
-    await query.answer(answer)
+        await show_lobby(outbox, tables, table, new=False, page=page)
+    await query.answer(answer or None)
 
 
 async def start_game(tables: Tables, table: TableRecord, who: Person | None) -> None:

@@ -1,0 +1,131 @@
+"""The table's rules in words and the lobby's rules pages (pure, like ``render``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import Rules
+from engine.presets import PRESETS
+from engine.rules import Mode
+from service.lobby_rules import (
+    HOUSE,
+    OPTIONS,
+    TRANSFER_ONLY,
+    is_plain_preset,
+    option_values,
+    preset_of_table,
+    table_rules,
+)
+
+from .callbacks import LobbyCb
+from .i18n import t
+
+_DEFAULTS = {name: values[0] for name, values in OPTIONS.items()}  # the engine's defaults
+
+
+def _key(name: str, value: Any) -> str:
+    """The text key of an option's value: ``pogony``, ``no_first_bout_cap_5``,
+    ``throw_in_order_circle``."""
+    if value is True:
+        return name
+    if value is False:
+        return f"no_{name}"
+    return f"{name}_{value}"
+
+
+def in_force(rules: Rules) -> list[str]:
+    """Text keys of the options that change this game from the main rulebook."""
+    keys = []
+    for name in OPTIONS:
+        value = getattr(rules, name)
+        if value == _DEFAULTS[name] or (name in TRANSFER_ONLY and rules.mode != Mode.PEREVODNOY):
+            continue
+        keys.append(_key(name, str(value) if isinstance(value, str) else value))
+    return keys
+
+
+def preset_label(lang: str, settings: Mapping[str, Any]) -> str:
+    name = t(lang, f"preset.{preset_of_table(settings).key}")
+    return name if is_plain_preset(settings) else t(lang, "rules.based_on", name=name)
+
+
+def rules_line(lang: str, rules: Rules, settings: Mapping[str, Any]) -> str:
+    """«Правила: Дурак онлайн — подкидывают по кругу, первый кон без перевода, погоны»."""
+    preset = preset_label(lang, settings)
+    phrases = [t(lang, f"rule.{k}") for k in in_force(rules)]
+    if not phrases:
+        return t(lang, "rules.line_plain", preset=preset)
+    return t(lang, "rules.line", preset=preset, rules=", ".join(phrases))
+
+
+def lobby_rules_line(lang: str, settings: Mapping[str, Any]) -> str:
+    return rules_line(lang, table_rules(settings), settings)
+
+
+def explained(lang: str, rules: Rules, settings: Mapping[str, Any]) -> str:
+    """/rules: the main rules, the mode, then each option of this table in a sentence."""
+    lines = [t(lang, "help.rules"), "", t(lang, f"help.rules_{rules.mode}")]
+    keys = in_force(rules)
+    lines += ["", t(lang, "rules.this_table", preset=preset_label(lang, settings))]
+    if keys:
+        lines += [f"• {t(lang, f'explain.{k}')}" for k in keys]
+    else:
+        lines.append(t(lang, "rules.no_options"))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ lobby pages
+
+
+def _button(text: str, table_id: int, op: str, arg: str = "") -> InlineKeyboardButton:
+    return InlineKeyboardButton(
+        text=text, callback_data=LobbyCb(table=table_id, op=op, arg=arg).pack()
+    )
+
+
+def option_label(lang: str, name: str, value: Any) -> str:
+    if name == "throw_in_order":
+        return t(lang, "opt.throw_in_order", order=t(lang, f"order.{value}"))
+    on = value is True or (not isinstance(value, bool) and value != OPTIONS[name][0])
+    return ("✅ " if on else "⬜ ") + t(lang, f"opt.{name}")
+
+
+def rules_page(lang: str, table: Any, page: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The lobby message as a rules page: ``rules`` (presets and the options of the
+    bout) or ``house`` (house rules). Every button changes something or navigates."""
+    settings, tid = table.settings, table.id
+    values = option_values(settings)
+    title = t(lang, "rules.page_house" if page == "house" else "rules.page_title")
+    text = "\n".join([title, lobby_rules_line(lang, settings), "", t(lang, "rules.page_hint")])
+    rows: list[list[InlineKeyboardButton]] = []
+    if page == "house":
+        names = list(HOUSE)
+    else:
+        chosen = preset_of_table(settings).key
+        presets = [
+            _button(("✓ " if key == chosen else "") + t(lang, f"preset.{key}"), tid, "preset", key)
+            for key in PRESETS
+        ]
+        rows += [presets[i : i + 2] for i in range(0, len(presets), 2)]
+        names = [n for n in OPTIONS if n not in HOUSE]
+        if settings["mode"] != Mode.PEREVODNOY:
+            names = [n for n in names if n not in TRANSFER_ONLY]
+    wide = [n for n in names if n == "throw_in_order"]
+    narrow = [
+        _button(option_label(lang, n, values[n]), tid, "opt", n) for n in names if n not in wide
+    ]
+    rows += [[_button(option_label(lang, n, values[n]), tid, "opt", n)] for n in wide]
+    rows += [narrow[i : i + 2] for i in range(0, len(narrow), 2)]
+    if page == "house":
+        rows.append([_button(t(lang, "rules.back"), tid, "rules")])
+    else:
+        rows.append(
+            [
+                _button(t(lang, "rules.house"), tid, "rules", "house"),
+                _button(t(lang, "rules.back"), tid, "back"),
+            ]
+        )
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)

@@ -1,0 +1,64 @@
+"""A table's series of games (RULES §3, §9): the last fool and each player's «погоны».
+
+The table stores ``{"fool": key or None, "pogony": {key: awards}}``, a player's key
+being ``u<user id>`` or ``b<n>`` for the table's n-th bot, so that it survives
+players leaving and seats moving between games. The pogony rank is the deck's
+lowest rank plus the player's awards so far, at most the ace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine import Outcome, Rules
+from engine.cards import DECK_LOW_RANK
+from engine.rules import SeriesOpener
+
+ACE = 12
+
+
+def seat_keys(seats: Sequence[Mapping[str, Any]]) -> list[str]:
+    keys, bots = [], 0
+    for seat in seats:
+        if seat["kind"] == "bot":
+            bots += 1
+            keys.append(f"b{bots}")
+        else:
+            keys.append(f"u{seat['user_id']}")
+    return keys
+
+
+def series_start(
+    series: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], rules: Rules
+) -> tuple[int | None, list[int] | None]:
+    """(last_fool, pogony_ranks) for a new game with these seats: the last fool's seat
+    under ``series_opener = under_fool`` (None after a draw, a team's loss, or when
+    the fool left the table), and every seat's pogony rank under ``pogony``."""
+    keys = seat_keys(seats)
+    last_fool = None
+    if rules.series_opener is SeriesOpener.UNDER_FOOL and series.get("fool") in keys:
+        last_fool = keys.index(series["fool"])
+    ranks = None
+    if rules.pogony:
+        low, awards = DECK_LOW_RANK[rules.deck], series.get("pogony", {})
+        ranks = [min(low + awards.get(k, 0), ACE) for k in keys]
+    return last_fool, ranks
+
+
+def pogony_pairs(outcome: Outcome, awards: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(giver, fool) for every «погоны» given in the game."""
+    givers = set(outcome.pogony)
+    return sorted({(g, f) for g, f in awards if g in givers and f in outcome.fools})
+
+
+def series_after(
+    series: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], outcome: Outcome
+) -> dict[str, Any]:
+    """The series once this game is over: its fool (a single player) and the awards."""
+    keys = seat_keys(seats)
+    pogony = dict(series.get("pogony", {}))
+    for giver in outcome.pogony:
+        pogony[keys[giver]] = pogony.get(keys[giver], 0) + 1
+    fool = keys[outcome.fools[0]] if len(outcome.fools) == 1 else None
+    return {"fool": fool, "pogony": pogony}
