@@ -150,8 +150,10 @@ def outcome_text(
     if outcome.surrendered is not None:
         lines.append(t(lang, "end.surrendered", name=escape(names[outcome.surrendered])))
     for fool in sorted({f for _, f in pogony}):
-        givers = ", ".join(escape(names[g]) for g, f in pogony if f == fool)
-        lines.append(t(lang, "end.pogony", fool=escape(names[fool]), givers=givers))
+        givers = [escape(names[g]) for g, f in pogony if f == fool]
+        lines.append(
+            t(lang, "end.pogony", n=len(givers), fool=escape(names[fool]), givers=", ".join(givers))
+        )
     lines.append(t(lang, "end.places"))
     order = sorted(range(len(names)), key=lambda s: outcome.places[s])
     lines += [f"{outcome.places[s]}. {escape(names[s])}" for s in order]

@@ -1,0 +1,146 @@
+"""Rendering the optional rules: the rules line, /rules, the lobby's rules pages, the
+transfer by a shown trump, who may throw in now, and «погоны» in the result."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from bot import render, rules_text
+from bot.callbacks import LobbyCb, MoveCb
+from bot.i18n import LANGS, t
+from engine import Action, Outcome, State
+from engine.legal import may_throw
+from engine.presets import durak_online
+from service.lobby_rules import OPTIONS, table_rules, with_option, with_preset
+from service.tables import DEFAULT_SETTINGS
+from tests.helpers import act, game
+
+NAMES = ["Аня", "Борис", "Вика"]
+ONLINE = with_preset(DEFAULT_SETTINGS, "durak_online", 0)
+
+
+def buttons(markup) -> list[tuple[str, str]]:
+    return [(b.text, b.callback_data) for row in markup.inline_keyboard for b in row]
+
+
+def test_the_rules_line_names_the_preset_and_the_options_in_force() -> None:
+    line = rules_text.lobby_rules_line("ru", {**ONLINE, "mode": "perevodnoy"})
+    assert line == (
+        "Правила: Дурак онлайн — подкидывают по кругу, первый кон без перевода, "
+        "перевод показом козыря, ходят под дурака, погоны"
+    )
+    podkidnoy = rules_text.lobby_rules_line("ru", ONLINE)  # no transfers to speak of
+    assert "перевод" not in podkidnoy and "погоны" in podkidnoy
+    custom = with_option(ONLINE, "pogony")
+    assert rules_text.lobby_rules_line("ru", custom).startswith(
+        "Правила: свои, на основе «Дурак онлайн» — подкидывают по кругу"
+    )
+    assert rules_text.lobby_rules_line("ru", DEFAULT_SETTINGS) == "Правила: Классика"
+    assert rules_text.lobby_rules_line("en", ONLINE).startswith("Rules: Durak Online — ")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_option_value_has_its_words(lang: str) -> None:
+    for name, values in OPTIONS.items():
+        for value in values:
+            assert rules_text.option_label(lang, name, value)
+            key = rules_text._key(name, value)
+            if value != values[0]:
+                assert t(lang, f"rule.{key}") and t(lang, f"explain.{key}")
+
+
+def test_rules_explains_each_option_of_the_table() -> None:
+    settings = with_option({**ONLINE, "mode": "perevodnoy"}, "spades_by_spades")
+    text = rules_text.explained("ru", table_rules(settings), settings)
+    assert "переводного" in text and "свои, на основе «Дурак онлайн»" in text
+    assert text.count("\n• ") == 6
+    assert "показав козырь того же достоинства" in text and "пику бьют только" in text
+    plain = rules_text.explained("ru", table_rules(DEFAULT_SETTINGS), DEFAULT_SETTINGS)
+    assert "Дополнительных правил нет." in plain
+
+
+def lobby_table(**settings) -> SimpleNamespace:
+    return SimpleNamespace(id=123456789, settings={**DEFAULT_SETTINGS, **settings}, seats=[])
+
+
+def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> None:
+    text, markup = render.lobby("ru", lobby_table(**ONLINE), "Аня")
+    assert "Правила: Дурак онлайн — подкидывают по кругу" in text
+    assert ("Правила…", LobbyCb(table=123456789, op="rules").pack()) in buttons(markup)
+    seen = set()
+    for settings in (ONLINE, {**ONLINE, "mode": "perevodnoy"}):
+        for page in ("rules", "house"):
+            text, markup = rules_text.rules_page("ru", lobby_table(**settings), page)
+            for label, data in buttons(markup):
+                assert len(data.encode()) <= 64
+                cb = LobbyCb.unpack(data)
+                assert cb.op in ("preset", "opt", "rules", "back") and cb.table == 123456789
+                seen.add((cb.op, cb.arg))
+                if cb.op == "opt":
+                    assert cb.arg in OPTIONS
+    assert {arg for op, arg in seen if op == "opt"} == set(OPTIONS)
+    assert {arg for op, arg in seen if op == "preset"} == {
+        "classic", "duraka_net", "transfer_cheating", "durak_online"
+    }  # fmt: skip
+    text, markup = rules_text.rules_page("ru", lobby_table(**ONLINE), "rules")
+    labels = [label for label, _ in buttons(markup)]
+    assert "✓ Дурак онлайн" in labels and "Подкидывают: по кругу" in labels
+    assert "✅ Погоны" in labels and "⬜ Ход одной картой" in labels
+    assert "✅ Перевод показом" not in labels  # podkidnoy: no transfer options to press
+    _, markup = rules_text.rules_page("ru", lobby_table(**ONLINE), "house")
+    assert "⬜ Вини винями" in [label for label, _ in buttons(markup)]
+
+
+def test_the_defender_may_transfer_by_showing_a_trump() -> None:
+    state = game(["7S 8D", "7H 7C 10S", "9S JS QS KS"], trump="6H", stock="QD KD",
+                 players=3, mode="perevodnoy", transfer_by_trump_show=True)  # fmt: skip
+    act(state, "0 a 7S")
+    text, markup = render.hand("ru", state.view(1), 5)
+    moves = {label: MoveCb.unpack(d).a for label, d in buttons(markup) if d.startswith("m:")}
+    assert moves["Показать 7♥ (перевод)"] == "s 7H"
+    assert moves["Перевести 7♥"] == "x 7H" and moves["Перевести 7♣"] == "x 7C"
+    act(state, "1 s 7H")
+    text = render.table_message("ru", state.view(), NAMES, [False] * 3)
+    assert "Борис переводит, показав 7♥" in text
+    assert render.action_words("en", Action(1, "s", state.history[-1].cards), NAMES) == (
+        "Борис transfers by showing 7♥"
+    )
+
+
+def test_an_action_of_an_unknown_kind_is_shown_by_its_text() -> None:
+    assert render.action_words("ru", Action(0, "zz"), NAMES) == "Аня: zz"
+
+
+def test_only_who_may_throw_in_now_is_marked() -> None:
+    state = game(["7S 8H", "8S 9C", "7D 10S"], trump="6H", stock="QD KD",
+                 players=3, throw_in_order="circle")  # fmt: skip
+    act(state, "0 a 7S")
+    act(state, "1 d 8S>7S")
+    text = render.table_message("ru", state.view(), NAMES, [False] * 3)
+    assert "Вика</b> — 2 карты — подкидывает" in text
+    assert "Подкидывают: Вика" in text and "Аня</b> — 1 карта — ходит" in text
+
+
+@pytest.mark.parametrize("order", ["free", "attacker_first", "circle"])
+def test_who_may_throw_in_agrees_with_the_engine(order: str) -> None:
+    rng = random.Random(order)
+    for seed in range(20):
+        state = State(durak_online(players=4, throw_in_order=order), seed)
+        while not state.is_over:
+            view = state.view()
+            if view.table:
+                expected = tuple(s for s in range(4) if may_throw(state) >> s & 1)
+                assert render.may_throw_now(view) == expected
+            state.apply(rng.choice(state.all_legal_actions()))
+
+
+def test_the_result_says_who_gets_pogony_from_whom() -> None:
+    outcome = Outcome((2,), (1, 2, 3), pogony=(0, 1))
+    text = render.outcome_text("ru", outcome, NAMES, [(0, 2), (1, 2)])
+    assert "🎖 Вика получает погоны — вешают Аня, Борис" in text
+    text = render.outcome_text("ru", Outcome((2,), (1, 2, 3), pogony=(0,)), NAMES, [(0, 2)])
+    assert "🎖 Вика получает погоны — вешает Аня" in text
+    assert "погоны" not in render.outcome_text("ru", Outcome((2,), (1, 2, 3)), NAMES)
