@@ -7,7 +7,7 @@
 
 from .actions import Action, IllegalAction
 from .cards import CARDS, Card
-from .events import BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
+from .events import Accused, BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
 from .legal import Turn
 from .rules import Mode, Rules, Speed, ThrowIn
 from .serialize import replay
@@ -16,6 +16,7 @@ from .view import View, make_view
 
 __all__ = [
     "CARDS",
+    "Accused",
     "Action",
     "BoutEnded",
     "Card",

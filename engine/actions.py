@@ -9,6 +9,7 @@ Text forms (the seat is kept apart, so the text fits into callback data)::
     s 7H      transfer by showing the trump 7H, which stays in hand (an option)
     take      «Беру»      done   «Бито»      pass   «Пас»
     quit      «Сдаться»   back   «Вернуть управление» after a bot took over
+    accuse 2  «Антимухлёж» against seat 2 (option ``cheating``)
 
 A logged action is ``"<seat> <text>"``, e.g. ``"1 d 9H>7H"``.
 """
@@ -29,6 +30,7 @@ DONE = "done"
 PASS = "pass"
 QUIT = "quit"
 BACK = "back"
+ACCUSE = "accuse"
 
 CARD_KINDS = (OPEN, THROW, BEAT, TRANSFER, SHOW)
 WORD_KINDS = (TAKE, DONE, PASS, QUIT, BACK)
@@ -43,12 +45,15 @@ class Action(NamedTuple):
     kind: str
     cards: tuple[Card, ...] = ()
     target: Card | None = None  # the attack card a BEAT covers
+    accused: int | None = None  # the seat an ACCUSE is made against
 
     @property
     def text(self) -> str:
         kind = self.kind
         if kind == BEAT and self.cards:
             return f"d {self.cards[0]}>{self.target}"
+        if kind == ACCUSE:
+            return f"accuse {self.accused}"
         if kind in CARD_KINDS:
             return kind + " " + " ".join(map(str, self.cards))
         return kind
@@ -61,6 +66,10 @@ class Action(NamedTuple):
         """Parse the seat-less text form; raises ``ValueError`` when malformed."""
         kind, _, rest = text.strip().partition(" ")
         rest = rest.strip()
+        if kind == ACCUSE:
+            if not rest.isdigit():
+                raise ValueError(f"an accusation names a seat, e.g. 'accuse 2': {text!r}")
+            return cls(seat, ACCUSE, accused=int(rest))
         if kind in WORD_KINDS:
             if rest:
                 raise ValueError(f"{kind!r} takes no cards: {text!r}")
@@ -135,3 +144,7 @@ OPENINGS_UP_TO = tuple(
     for limit in range(7)
 )
 WORDS = {k: tuple(Action(s, k) for s in range(MAX_SEATS)) for k in WORD_KINDS}
+# ACCUSES[seat][accused]: «Антимухлёж» of ``seat`` against ``accused``.
+ACCUSES = tuple(
+    tuple(Action(s, ACCUSE, accused=x) for x in range(MAX_SEATS)) for s in range(MAX_SEATS)
+)

@@ -77,8 +77,18 @@ class Outcome:
         )
 
 
+class Accused(NamedTuple):
+    """«Антимухлёж»: ``accuser`` said ``accused`` cheated in this bout. If so
+    (``exposed``), the cheater takes the table; if not, the accuser may not accuse
+    that player again until the bout ends."""
+
+    accuser: int
+    accused: int
+    exposed: bool
+
+
 class GameOver(NamedTuple):
     outcome: Outcome
 
 
-Event = Played | Idle | BoutEnded | Drew | Left | GameOver
+Event = Played | Idle | BoutEnded | Drew | Left | Accused | GameOver

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import (
+    ACCUSE,
+    ACCUSES,
     BACK,
     BEAT,
     BEATS,
@@ -72,6 +74,8 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         _add_defence(state, out)
     elif (state.throwers & ~state.said if state.free_order else may_throw(state)) >> seat & 1:
         _add_throws(state, seat, out)
+    if state.cheating and state.att:
+        _add_accusations(state, seat, out)
     return out
 
 
@@ -91,6 +95,8 @@ def all_legal_actions(state: State) -> list[Action]:
             _add_defence(state, out)
         elif free >> seat & 1:
             _add_throws(state, seat, out)
+        if state.cheating and not state.place[seat]:
+            _add_accusations(state, seat, out)
     return out
 
 
@@ -160,6 +166,40 @@ def _add_defence(state: State, out: list[Action]) -> None:
     out.append(_TAKES[seat])
 
 
+def _add_accusations(state: State, seat: int, out: list[Action]) -> None:
+    """«Антимухлёж» against every other player still in the game, unless barred."""
+    row, barred, place = ACCUSES[seat], state.barred[seat], state.place
+    for x in range(state.n):
+        if x != seat and not place[x] and not barred >> x & 1:
+            out.append(row[x])
+
+
+def cheat_actions(state: State, seat: int) -> list[Action]:
+    """The cheats the defender may make now (option ``cheating``): any card of the
+    hand on any unbeaten attack card, or as a transfer whenever a transfer could be
+    made. Only the cheater's own keyboard offers them; ``legal_actions`` does not."""
+    out: list[Action] = []
+    if not state.cheating or seat != state.defender or state.outcome is not None:
+        return out
+    if state.taking or not state.unbeaten:
+        return out
+    hand, beats, by_target = state.hands[seat], state.beats, BEATS[seat]
+    for c, b in zip(state.att, state.dfn, strict=True):
+        if b < 0:
+            row, m = by_target[c], hand & ~beats[c]
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+    if _transfer_target(state) is not None:
+        row, m = TRANSFERS[seat], hand & ~RANK_MASK[state.att[0] >> 2]
+        while m:
+            low = m & -m
+            out.append(row[low.bit_length() - 1])
+            m ^= low
+    return out
+
+
 def _add_throws(state: State, seat: int, out: list[Action]) -> None:
     """A thrower who has not said «Бито»/«Пас» since the last new card."""
     hand = state.hands[seat]
@@ -223,7 +263,9 @@ def check(state: State, action: Action) -> None:
         raise IllegalAction(f"unknown action kind {kind!r}")
     if action.target is not None and kind != BEAT:
         raise IllegalAction(f"only a defence names the card it beats, not {kind!r}")
-    if action.cards and kind in WORD_KINDS:
+    if action.accused is not None and kind != ACCUSE:
+        raise IllegalAction(f"only «Антимухлёж» names a player, not {kind!r}")
+    if action.cards and (kind in WORD_KINDS or kind == ACCUSE):
         raise IllegalAction(f"{kind!r} takes no cards")
     if len(action.cards) != 1 and kind in (THROW, BEAT, TRANSFER, SHOW):
         raise IllegalAction(f"{kind!r} takes exactly one card")
@@ -305,7 +347,7 @@ def _check_beat(state: State, action: Action) -> None:
         raise IllegalAction(f"{target} is not an attack card on the table")
     if state.dfn[state.att.index(target)] >= 0:
         raise IllegalAction(f"{target} is already beaten")
-    if not state.beats[target] >> c & 1:
+    if not state.beats[target] >> c & 1 and not state.cheating:
         raise IllegalAction(f"{c} does not beat {target}")
 
 
@@ -314,7 +356,7 @@ def _check_transfer(state: State, action: Action) -> None:
     if not state.transfers:
         raise IllegalAction("transfers are played only in perevodnoy")
     c = _hand_card(state, action)
-    if c >> 2 != state.att[0] >> 2:
+    if c >> 2 != state.att[0] >> 2 and not state.cheating:
         raise IllegalAction(f"a transfer needs a card of the attack's rank, not {c}")
     if state.unbeaten != len(state.att):
         raise IllegalAction("no transfer once a card has been beaten")
@@ -363,6 +405,20 @@ def _check_done(state: State, action: Action) -> None:
             raise IllegalAction("«Бито» only when every attack card is beaten")
 
 
+def _check_accuse(state: State, action: Action) -> None:
+    seat, x = action.seat, action.accused
+    if not state.cheating:
+        raise IllegalAction("there is no cheating at this table, so nobody to catch")
+    if not state.att:
+        raise IllegalAction("«Антимухлёж» only while a bout is on the table")
+    if x is None or not 0 <= x < state.n or x == seat:
+        raise IllegalAction(f"{x} is not another player at this table")
+    if state.place[x]:
+        raise IllegalAction(f"seat {x} has left the game")
+    if state.barred[seat] >> x & 1:
+        raise IllegalAction(f"seat {seat} may not accuse seat {x} again in this bout")
+
+
 def _check_quit(state: State, action: Action) -> None:
     """Anyone still in the game may surrender."""
 
@@ -378,6 +434,7 @@ _CHECKS: dict[str, Callable[[State, Action], None]] = {
     BEAT: _check_beat,
     TRANSFER: _check_transfer,
     SHOW: _check_show,
+    ACCUSE: _check_accuse,
     TAKE: _check_take,
     DONE: _check_done,
     PASS: _check_done,

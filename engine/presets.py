@@ -75,6 +75,7 @@ TRANSFER_CHEATING = Preset(
         "mode": Mode.PEREVODNOY,
         "first_bout_no_transfer": True,
         "throw_in_order": ThrowOrder.ATTACKER_FIRST,
+        "cheating": True,
     },
     players=(2, 3, 4),
     decks=(36,),

@@ -86,6 +86,7 @@ class Rules:
     redeal_five_of_suit: bool = False  # five cards of one suit in a hand: deal again
     last_cards_evenly: bool = False  # a short stock is dealt one card at a time
     pogony: bool = False  # «погоны»: leaving with two low cards on the fool
+    cheating: bool = False  # «мухлёж» for the defender and «Антимухлёж» for everyone
 
     def __post_init__(self) -> None:
         enums = (("mode", Mode), ("throw_in", ThrowIn), ("speed", Speed))

@@ -53,6 +53,8 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "token": s.token,
         "shows": _cards(s.shows),
         "last_fool": s.last_fool,
+        "cheats": [i for i in range(s.n) if s.cheats >> i & 1],
+        "barred": [[i for i in range(s.n) if m >> i & 1] for m in s.barred],
         "pogony_ranks": list(s.pogony_ranks),
         "bout_attacks": [_cards(m) for m in s.bout_attacks],
         "pogony_awards": [list(pair) for pair in s.pogony_awards],
@@ -101,6 +103,8 @@ def state_from_dict(data: dict[str, Any]) -> State:
     s.token = data.get("token", (s.defender + 1) % s.n)
     s.shows = _mask(data.get("shows", ()))
     s.last_fool = data.get("last_fool")
+    s.cheats = sum(1 << i for i in data.get("cheats", ()))
+    s.barred = [sum(1 << i for i in b) for b in data.get("barred", [[]] * s.n)]
     if "pogony_ranks" in data:
         s.pogony_ranks = tuple(data["pogony_ranks"])
         s.bout_attacks = [_mask(m) for m in data["bout_attacks"]]

@@ -10,29 +10,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER, Action
-from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, RANK_MASK, SUIT_MASK, Card, cards_of
-from .deal import HAND_SIZE, deal, first_attacker
-from .events import BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
+from .actions import BACK, BEAT, OPEN, SHOW, TAKE, TRANSFER, Action
+from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, Card
+from .deal import deal, first_attacker
+from .ending import CLOCKWISE, DROPPED, end_bout
+from .events import Event, Idle, Outcome, Played
 from .legal import MISSES_TO_IDLE, Turn, check, may_throw
 from .legal import all_legal_actions as _all_legal_actions
+from .legal import cheat_actions as _cheat_actions
 from .legal import legal_actions as _legal_actions
 from .legal import timeout_actions as _timeout_actions
+from .moves import MOVES
 from .rules import Rules, SeriesOpener, ThrowIn, ThrowOrder
 
 if TYPE_CHECKING:
     from .view import View
 
 _DEFENCE = (BEAT, TRANSFER, SHOW, TAKE)
-# Hot-path events are built by tuple.__new__, a C call, not the NamedTuple's Python one.
+# Made the C way: NamedTuple's own constructor is Python code.
 _event = tuple.__new__
-# _CLOCKWISE[n][seat]: the n seats clockwise from ``seat``.
-_CLOCKWISE = tuple(tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(7))
-# _DRAW_ORDER[n][opener][defender]: who draws, in order: the defender last.
-_DRAW_ORDER = tuple(
-    tuple(tuple((*(s for s in way if s != d), d) for d in range(n)) for way in ways)
-    for n, ways in enumerate(_CLOCKWISE)
-)
 
 
 class State:
@@ -42,11 +38,14 @@ class State:
         "att",
         "attacker",
         "auto",
+        "barred",
         "beats",
         "bito_seen",
         "bout_attacks",
         "bouts",
         "cap",
+        "cheating",
+        "cheats",
         "cover",
         "defender",
         "dfn",
@@ -119,6 +118,9 @@ class State:
     spoke: bool  # the attacker has thrown in or said «Бито»/«Пас» (attacker_first)
     token: int  # circle: the right to throw in goes clockwise from this seat
     shows: int  # trumps shown for a transfer in this bout (transfer_by_trump_show)
+    cheating: bool  # option ``cheating``: cheats and «Антимухлёж» are played
+    cheats: int  # SECRET: the seats that cheated in this bout (never in a view)
+    barred: list[int]  # per seat: whom it may not accuse again in this bout
     # «Погоны» (option ``pogony``): per seat the rank its pogony are made of, the
     # cards each seat attacked with in this bout, and (giver, receiver) pairs so far.
     pogony_ranks: tuple[int, ...]
@@ -192,6 +194,8 @@ class State:
         self.partners = tuple(teams[s % 2] if rules.teams else 1 << s for s in range(n))
         self.transfers = rules.transfer
         self.free_order = rules.throw_in_order is ThrowOrder.FREE
+        self.cheating = rules.cheating
+        self.barred = [0] * n
         self.last_fool = None
         self.hands = hands
         self.stock = stock
@@ -231,13 +235,16 @@ class State:
         self.spoke = False
         self.token = (d + 1) % self.n
         self.shows = 0
+        self.cheats = 0
+        if self.cheating:
+            self.barred = [0] * self.n
         if self.rules.pogony:
             self.bout_attacks = [0] * self.n
 
     def _next_active(self, seat: int) -> int:
         """The next player clockwise still in the game (``seat`` itself if alone)."""
         out = self.out
-        for s in _CLOCKWISE[self.n][seat][1:]:
+        for s in CLOCKWISE[self.n][seat][1:]:
             if not out >> s & 1:
                 return s
         return seat
@@ -245,7 +252,7 @@ class State:
     def _next_opponent(self, seat: int) -> int:
         """The next player clockwise still in the game, passing over partners."""
         skip = self.out | self.partners[seat]
-        for s in _CLOCKWISE[self.n][seat]:
+        for s in CLOCKWISE[self.n][seat]:
             if not skip >> s & 1:
                 return s
         raise RuntimeError("no opponent left")
@@ -257,7 +264,7 @@ class State:
         seats = ((1 << self.n) - 1) & ~self.out & ~self.partners[d]
         if self.rules.throw_in is ThrowIn.NEIGHBORS:
             right = d
-            for s in reversed(_CLOCKWISE[self.n][d]):
+            for s in reversed(CLOCKWISE[self.n][d]):
                 if not self.out >> s & 1:
                     right = s
                     break
@@ -281,127 +288,7 @@ class State:
                 if hands[low.bit_length() - 1]:
                     return  # a thrower with cards has not decided yet
                 free ^= low
-        self._end_bout(events, taken=self.taking)
-
-    def _end_bout(self, events: list[Event], *, taken: bool) -> None:
-        d = self.defender
-        table = 0
-        for c in self.att:
-            table |= 1 << c
-        for c in self.dfn:
-            if c >= 0:
-                table |= 1 << c
-        if taken:
-            self.hands[d] |= table
-            self.known[d] |= table
-        else:
-            self.discard |= table
-            self.bito_seen = True
-        if events is not _IGNORED:  # ``play`` drops the events: skip the costliest one
-            events.append(_event(BoutEnded, (taken, d, cards_of(table))))
-        self.att = []
-        self.dfn = []
-        self.bouts += 1
-        self._draw(events)
-        if self._leave(events):
-            return
-        if taken or self.place[d]:
-            self._start_bout(self._next_active(d))
-        else:
-            self._start_bout(d)
-
-    def _draw(self, events: list[Event]) -> None:
-        """Opener first, then clockwise, the defender last; the trump card last of all."""
-        stock = self.stock
-        if not stock:
-            return
-        hands, out = self.hands, self.out
-        order = _DRAW_ORDER[self.n][self.opener][self.defender]
-        if self.rules.last_cards_evenly:
-            needs = [0 if out >> s & 1 else max(0, HAND_SIZE - hands[s].bit_count()) for s in order]
-            if sum(needs) > len(stock):
-                self._draw_evenly(order, needs, events)
-                return
-        for s in order:
-            need = HAND_SIZE - hands[s].bit_count()
-            if need <= 0 or out >> s & 1:
-                continue
-            got = need if need < len(stock) else len(stock)
-            hand = hands[s]
-            for _ in range(got):
-                hand |= 1 << stock.pop()
-            hands[s] = hand
-            if not stock:  # the face-up trump card: everyone sees who takes it
-                self.known[s] |= 1 << self.trump_card
-                events.append(_event(Drew, (s, got, True)))
-                return
-            events.append(_event(Drew, (s, got, False)))
-
-    def _draw_evenly(self, order: tuple[int, ...], needs: list[int], events: list[Event]) -> None:
-        """A stock too short for everyone goes round one card at a time, in drawing order."""
-        stock, hands = self.stock, self.hands
-        got = [0] * len(order)
-        last = -1
-        while stock:
-            for i, s in enumerate(order):
-                if got[i] < needs[i] and stock:
-                    hands[s] |= 1 << stock.pop()
-                    got[i] += 1
-                    last = s
-        self.known[last] |= 1 << self.trump_card  # the face-up card went to the last one served
-        for i, s in enumerate(order):
-            if got[i]:
-                events.append(_event(Drew, (s, got[i], s == last)))
-
-    def _leave(self, events: list[Event]) -> bool:
-        """Players without cards leave once the stock is empty. True if the game ended."""
-        if self.stock:
-            return False
-        hands, place, out = self.hands, self.place, self.out
-        rank = 1 + out.bit_count()
-        for s in range(self.n):
-            if not out >> s & 1 and not hands[s]:
-                place[s] = rank
-                out |= 1 << s
-                events.append(Left(s, rank))
-                if self.rules.pogony:
-                    self._pogony_check(s)
-        self.out = out
-        if self.rules.teams:
-            finished = [t for t in (0, 1) if not self.partners[t] & ~out]
-            if not finished:
-                return False
-            fools = () if len(finished) == 2 else tuple(range(1 - finished[0], self.n, 2))
-        else:
-            active = ((1 << self.n) - 1) & ~out
-            if active & (active - 1):
-                return False  # two or more still play
-            fools = (active.bit_length() - 1,) if active else ()
-        self._finish(events, fools, surrendered=None)
-        return True
-
-    def _pogony_check(self, seat: int) -> None:
-        """``seat`` left: did it leave by attacking with two pogony cards, one not a trump?"""
-        d = self.defender
-        low = self.bout_attacks[seat] & RANK_MASK[self.pogony_ranks[seat]]
-        if seat != d and low.bit_count() >= 2 and low & ~SUIT_MASK[self.trump]:
-            self.pogony_awards.append((seat, d))
-
-    def _finish(self, events: list[Event], fools: tuple[int, ...], surrendered: int | None) -> None:
-        place = self.place
-        rank = 1 + self.out.bit_count()
-        rest = [s for s in range(self.n) if not place[s] and s not in fools]
-        for s in rest:
-            place[s] = rank
-        rank += len(rest)
-        for s in range(self.n):
-            if not place[s]:
-                place[s] = rank
-        self.out = (1 << self.n) - 1
-        givers = {giver for giver, fool in self.pogony_awards if fool in fools}
-        self.outcome = Outcome(fools, tuple(place), not fools, surrendered, tuple(sorted(givers)))
-        self.said = self.throwers = 0  # a surrender leaves the table as it was
-        events.append(GameOver(self.outcome))
+        end_bout(self, events, taken=self.taking)
 
     # ------------------------------------------------------------ questions
 
@@ -437,6 +324,7 @@ class State:
 
     # Made in ``actions`` beside the checks that ``apply`` makes.
     legal_actions = _legal_actions
+    cheat_actions = _cheat_actions
     all_legal_actions = _all_legal_actions
     timeout_actions = _timeout_actions
 
@@ -450,7 +338,7 @@ class State:
         seat, kind = action.seat, action.kind
         counts = auto and (kind == OPEN or (seat == self.defender and kind in _DEFENCE))
         events: list[Event] = [_event(Played, (action, auto))]
-        _MOVES[kind](self, action, events)
+        MOVES[kind](self, action, events)
         self.history.append(action)
         self.auto.append(auto)
         if counts:
@@ -465,93 +353,10 @@ class State:
         """``apply`` without the check and the events, for simulations: ``action``
         must come from ``legal_actions`` of this very position (else the state is
         corrupt). The log and the missed-move counts are kept as ``apply`` keeps them."""
-        _MOVES[action.kind](self, action, _IGNORED)
-        _IGNORED.clear()
+        MOVES[action.kind](self, action, DROPPED)
+        DROPPED.clear()
         self.history.append(action)
         self.auto.append(False)
-        self.missed[action.seat] = 0
-
-    # The moves below trust that ``check`` has accepted the action.
-
-    def _open(self, action: Action, events: list[Event]) -> None:
-        cards = action.cards
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        self.hands[action.seat] &= ~mask
-        if self.rules.pogony:
-            self.bout_attacks[action.seat] |= mask
-        self.att = list(cards)
-        self.dfn = [-1] * len(cards)
-        self.unbeaten = len(cards)
-        self.cover = RANK_MASK[cards[0] >> 2]
-
-    def _throw(self, action: Action, events: list[Event]) -> None:
-        seat, c = action.seat, action.cards[0]
-        if seat == self.attacker:
-            self.spoke = True
-        self.hands[seat] &= ~(1 << c)
-        if self.rules.pogony:
-            self.bout_attacks[seat] |= 1 << c
-        self.att.append(c)
-        self.dfn.append(-1)
-        self.unbeaten += 1
-        self.said = 0
-        self._settle(events)
-
-    def _beat(self, action: Action, events: list[Event]) -> None:
-        c = action.cards[0]
-        self.hands[action.seat] &= ~(1 << c)
-        self.dfn[self.att.index(action.target)] = c  # type: ignore[arg-type]
-        self.unbeaten -= 1
-        self.cover |= RANK_MASK[c >> 2]
-        self._settle(events)
-
-    def _transfer(self, action: Action, events: list[Event]) -> None:
-        seat, c = action.seat, action.cards[0]
-        target = self._next_opponent(self.defender)
-        self.hands[seat] &= ~(1 << c)
-        self.att.append(c)
-        self.dfn.append(-1)
-        self.unbeaten += 1
-        self._pass_bout(seat, target)
-
-    def _show(self, action: Action, events: list[Event]) -> None:
-        seat, c = action.seat, action.cards[0]
-        self.known[seat] |= 1 << c  # shown to everyone, kept in hand
-        self.shows |= 1 << c
-        self._pass_bout(seat, self._next_opponent(self.defender))
-
-    def _pass_bout(self, seat: int, target: int) -> None:
-        """After a transfer: ``seat`` attacks, ``target`` defends every card on the table."""
-        self.attacker, self.defender = seat, target
-        self.limit = min(self.cap, self.hands[target].bit_count())
-        self.throwers = self._throw_rights(target)
-        self.said = 0
-        self.spoke = False
-        self.token = (target + 1) % self.n
-
-    def _take(self, action: Action, events: list[Event]) -> None:
-        self.taking = True
-        self.said = 0
-        if self.rules.no_throw_in_after_take:
-            self.throwers = 0
-        self._settle(events)
-
-    def _done(self, action: Action, events: list[Event]) -> None:
-        seat = action.seat
-        self.said |= 1 << seat
-        if seat == self.attacker:
-            self.spoke = True
-        self.token = (seat + 1) % self.n  # circle: the right passes on
-        self._settle(events)
-
-    def _quit(self, action: Action, events: list[Event]) -> None:
-        team = self.partners[action.seat]
-        fools = tuple(s for s in range(self.n) if team >> s & 1)
-        self._finish(events, fools, surrendered=action.seat)
-
-    def _back(self, action: Action, events: list[Event]) -> None:
         self.missed[action.seat] = 0
 
     # -------------------------------------------------------- copy, compare
@@ -570,6 +375,7 @@ class State:
         new.history = self.history[:]
         new.auto = self.auto[:]
         new.bout_attacks = self.bout_attacks[:]
+        new.barred = self.barred[:]
         new.pogony_awards = self.pogony_awards[:]
         return new
 
@@ -590,18 +396,3 @@ class State:
         from .serialize import state_from_dict
 
         return state_from_dict(data)
-
-
-_IGNORED: list[Event] = []  # the events of ``play``, dropped
-_MOVES = {
-    OPEN: State._open,
-    THROW: State._throw,
-    BEAT: State._beat,
-    TRANSFER: State._transfer,
-    SHOW: State._show,
-    TAKE: State._take,
-    DONE: State._done,
-    PASS: State._done,
-    QUIT: State._quit,
-    BACK: State._back,
-}

@@ -42,6 +42,7 @@ class View:
     spoke: bool  # attacker_first: the attacker has thrown in or said «Бито»/«Пас»
     token: int  # circle: the right to throw in goes clockwise from this seat
     shows: tuple[Card, ...]  # trumps shown for a transfer in this bout
+    barred: tuple[tuple[int, ...], ...]  # per seat: whom it may not accuse in this bout
     shown: Card | None  # the lowest trump shown at the opening
     places: tuple[int, ...]  # 0 while in the game
     missed: tuple[int, ...]  # attack/defence timeouts in a row
@@ -85,6 +86,7 @@ def make_view(state: State, seat: int | None = None) -> View:
         spoke=state.spoke,
         token=state.token,
         shows=cards_of(state.shows),
+        barred=tuple(tuple(x for x in range(n) if b >> x & 1) for b in state.barred),
         shown=state.shown,
         places=tuple(state.place),
         missed=tuple(state.missed),

@@ -52,6 +52,9 @@ OPTIONS: tuple[dict[str, object], ...] = (
     {"fixed_trump": "diamonds", "spades_by_spades": True},
     {"no_trump": True},
     {"ace_does_not_hold_stock": True, "redeal_five_of_suit": True, "last_cards_evenly": True},
+    {"cheating": True, "pogony": True},
+    {"throw_in_order": "circle", "series_opener": "under_fool"},
+    {"throw_in_order": "attacker_first"},
 )
 
 

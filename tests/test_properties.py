@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Action, BoutEnded, Card, Drew, IllegalAction, Rules, State, replay
-from engine.actions import BACK, BEAT, OPEN, QUIT, SHOW, THROW, TRANSFER
+from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT, SHOW, THROW, TRANSFER
 from engine.cards import CARDS, SUIT_MASK, deck_mask, lowest
 
 MAX_ACTIONS = 3000
@@ -46,6 +46,7 @@ options_strategy = st.fixed_dictionaries(
         "redeal_five_of_suit": st.booleans(),
         "last_cards_evenly": st.booleans(),
         "pogony": st.booleans(),
+        "cheating": st.booleans(),
     }
 )
 table_strategy = st.tuples(
@@ -124,7 +125,7 @@ def check_cards_conserved(state: State, full: int) -> None:
 def random_action(rng: random.Random, state: State) -> Action:
     """Any action of any kind, legal or not."""
     seat = rng.randrange(state.n)
-    kind = rng.choice([OPEN, THROW, BEAT, TRANSFER, SHOW, "take", "done", "pass", BACK])
+    kind = rng.choice([OPEN, THROW, BEAT, TRANSFER, SHOW, ACCUSE, "take", "done", "pass", BACK])
     card, other = CARDS[rng.randrange(52)], CARDS[rng.randrange(52)]
     if kind == OPEN:
         return Action(seat, kind, tuple(sorted({card, other})))
@@ -132,12 +133,16 @@ def random_action(rng: random.Random, state: State) -> Action:
         return Action(seat, kind, (card,), other)
     if kind in (THROW, TRANSFER, SHOW):
         return Action(seat, kind, (card,))
+    if kind == ACCUSE:
+        return Action(seat, kind, accused=rng.randrange(state.n + 1))
     return Action(seat, kind)
 
 
 def check_legality_agrees(rng: random.Random, state: State) -> None:
-    """apply() accepts exactly what legal_actions() lists (meta actions aside)."""
-    legal = {a for s in range(state.n) for a in state.legal_actions(s)}
+    """apply() accepts exactly what legal_actions() and cheat_actions() list (meta
+    actions aside)."""
+    moves = (state.legal_actions(s) + state.cheat_actions(s) for s in range(state.n))
+    legal = {a for seat_moves in moves for a in seat_moves}
     probes = rng.sample(sorted(legal, key=str), min(3, len(legal))) + [
         random_action(rng, state) for _ in range(4)
     ]
@@ -188,6 +193,7 @@ def play_random_game(rules: Rules, seed: int, policy_seed: int) -> State:
         else:
             idle = [s for s in range(state.n) if state.idle(s) and not state.place[s]]
             legal = [a for s in range(state.n) for a in state.legal_actions(s)]
+            legal += [a for s in range(state.n) for a in state.cheat_actions(s)][:2]
             if idle and roll < 0.15:
                 action, auto = Action(rng.choice(idle), BACK), False
             else:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import BEAT, DONE, OPEN, PASS, TAKE, THROW, TRANSFER, Action
-from ..cards import RANK_MASK, SUIT_MASK, lowest
+from ..actions import ACCUSES, BEAT, DONE, OPEN, PASS, TAKE, THROW, TRANSFER, Action
+from ..cards import BEAT_MASKS, RANK_MASK, SUIT_MASK, lowest
 from ..state import State
 from ..view import View
 
@@ -135,6 +135,23 @@ def view_table(view: View) -> tuple[list[int], list[int]]:
     return [int(a) for a, _ in view.table], [-1 if d is None else int(d) for _, d in view.table]
 
 
+def catch_cheat(view: View) -> Action | None:
+    """«Антимухлёж» against a cheat anyone can see on the table (option ``cheating``):
+    a card that does not beat what it covers, or a transfer of another rank."""
+    if not view.rules.cheating or view.seat is None or not view.table:
+        return None
+    beats = BEAT_MASKS[view.rules.spades_by_spades][view.trump]
+    rank = view.table[0][0] >> 2
+    suspects = {d: BEAT for a, d in view.table if d is not None and not beats[a] >> d & 1}
+    suspects.update({a: TRANSFER for a, _ in view.table if a >> 2 != rank})
+    for action in reversed(view.history):  # who played each suspect card last
+        if action.cards and suspects.get(action.cards[0]) == action.kind:
+            accuse = ACCUSES[view.seat][action.seat]
+            if accuse in view.legal:
+                return accuse
+    return None
+
+
 def must_act(view: View) -> bool:
     """True when the game waits for this seat; a thrower waits while the defender defends."""
     turn = view.turn
@@ -152,6 +169,9 @@ class NoviceBot:
     def choose(self, view: View) -> Action | None:
         if not must_act(view):
             return None
+        caught = catch_cheat(view)
+        if caught is not None:
+            return caught
         att, dfn = view_table(view)
         hand = sum(1 << c for c in view.hand)
         return decide(view.legal, hand, view.trump, att, dfn, view.stock_size)

@@ -15,10 +15,10 @@ import random
 from dataclasses import dataclass
 from time import perf_counter
 
-from ..actions import BEAT, OPEN, THROW, TRANSFER, Action
+from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
 from ..state import State
 from ..view import View
-from .heuristic import action_cost, decide, must_act, state_policy, view_table
+from .heuristic import action_cost, catch_cheat, decide, must_act, state_policy, view_table
 from .tracker import Tracker
 from .world import sample_state
 
@@ -48,6 +48,8 @@ def candidates(view: View) -> list[Action]:
     trump = view.trump
     best: dict[tuple[object, ...], Action] = {}
     for a in view.legal:
+        if a.kind == ACCUSE:
+            continue  # a sampled deal knows no cheats: accusations follow ``catch_cheat``
         if not a.cards:
             sig: tuple[object, ...] = (a.kind,)
         else:
@@ -104,6 +106,9 @@ class MonteCarloBot:
         self.last_worlds = 0
         if not must_act(view):
             return None
+        caught = catch_cheat(view)
+        if caught is not None:
+            return caught
         moves = candidates(view)
         if len(moves) <= 1:
             return moves[0] if moves else None

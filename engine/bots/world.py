@@ -68,6 +68,7 @@ def build_state(view: View, hands: list[int], stock: list[int]) -> State:
     state.spoke = view.spoke
     state.token = view.token
     state.shows = sum(1 << c for c in view.shows)
+    state.barred = [sum(1 << x for x in b) for b in view.barred]
     return state
 
 
