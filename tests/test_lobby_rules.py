@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Outcome, Rules, replay
+from engine import Outcome, Rules
 from engine.presets import durak_online
 from service.lobby_rules import option_values, rules_problem, with_option, with_preset
 from service.rating import record_game
@@ -202,7 +202,7 @@ async def test_pogony_count_in_the_statistics(tables: Tables) -> None:
     outcome = Outcome(fools=(1,), places=(1, 3, 2), pogony=(0, 2))
     pairs = pogony_pairs(outcome, [(0, 1), (2, 1), (0, 2)])
     assert pairs == [(0, 1), (2, 1)]
-    table, _ = await tables.open(-1, "Группа", ANNA)
+    await tables.open(-1, "Группа", ANNA)  # the chat and its users
     people = [{**HUMAN, "user_id": p.id} for p in (ANNA, BORIS, VIKA)]
     async with tables.db.tx() as c:
         await record_game(c, -1, people, outcome, False, pairs)

@@ -74,7 +74,7 @@ def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> No
     for settings in (ONLINE, {**ONLINE, "mode": "perevodnoy"}):
         for page in ("rules", "house"):
             text, markup = rules_text.rules_page("ru", lobby_table(**settings), page)
-            for label, data in buttons(markup):
+            for _, data in buttons(markup):
                 assert len(data.encode()) <= 64
                 cb = LobbyCb.unpack(data)
                 assert cb.op in ("preset", "opt", "rules", "back") and cb.table == 123456789
