@@ -4,6 +4,13 @@ retries after 429, and "message is not modified" taken as success.
 Each chat has its own queue and worker, so a slow group never delays a hand.
 An edit of a message that already waits in the queue replaces the waiting
 text: only the newest state of a message is ever sent.
+
+Limits are counted from when a call ends (Telegram counts it somewhere between
+sending and answering), so the outbox is never ahead of Telegram's count. A group
+gets one message every 60 / ``group_per_minute`` seconds: evenly spaced, never a
+burst of twenty and then a frozen table. Slots under the global limit go in the
+order they were asked for, except that private chats (the hands, which the game
+waits for) get two for each one a group gets while both wait.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 from aiogram import Bot
@@ -63,8 +70,12 @@ class Outbox:
         self._queues: dict[int, deque[_Job]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._sent: deque[float] = deque()  # times of recent calls, for the global limit
-        self._group_sent: dict[int, deque[float]] = {}
+        self._last: dict[int, float] = {}  # when the chat's last call ended
+        self._ended: deque[float] = deque()  # when recent calls ended, for the global limit
+        self._in_flight = 0
+        self._waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
+        self._turn = 0
+        self._timer: asyncio.TimerHandle | None = None
         self.retries = 0  # 429s received
 
     def send(
@@ -95,6 +106,8 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._workers.clear()
+        if self._timer is not None:
+            self._timer.cancel()
 
     def _put(self, job: _Job) -> asyncio.Future[Message | None]:
         chat = job.chat_id
@@ -106,43 +119,60 @@ class Outbox:
 
     async def _work(self, chat: int) -> None:
         queue = self._queues[chat]
-        last = 0.0
         while True:
             if not queue:
                 self._wake[chat].clear()
                 await self._wake[chat].wait()
                 continue
-            await asyncio.sleep(max(0.0, last + self.limits.per_chat - time.monotonic()))
-            await self._global_slot(chat)
             job = queue[0]  # stays queued while sent, so edits of it coalesce until then
             text, markup = job.text, job.markup
             result = await self._call(job, text, markup)
-            last = time.monotonic()
             if job.text == text and job.markup is markup:
                 queue.popleft()
                 if not job.done.done():
                     job.done.set_result(result)
 
-    async def _global_slot(self, chat: int) -> None:
-        """Wait for room under the global and per-group limits."""
-        while True:
-            now = time.monotonic()
-            while self._sent and now - self._sent[0] > 1.0:
-                self._sent.popleft()
-            group = self._group_sent.setdefault(chat, deque())
-            while group and now - group[0] > 60.0:
-                group.popleft()
-            wait = 0.0
-            if len(self._sent) >= self.limits.per_second:
-                wait = 1.0 - (now - self._sent[0])
-            if chat < 0 and len(group) >= self.limits.group_per_minute:
-                wait = max(wait, 60.0 - (now - group[0]))
-            if wait <= 0:
-                self._sent.append(now)
-                if chat < 0:
-                    group.append(now)
-                return
-            await asyncio.sleep(wait)
+    @contextlib.asynccontextmanager
+    async def _slot(self, chat: int) -> AsyncIterator[None]:
+        """Room for one call to ``chat`` under the per-chat, per-group and global limits."""
+        interval = self.limits.per_chat
+        if chat < 0:
+            interval = max(interval, 60.0 / self.limits.group_per_minute)
+        wait = self._last.get(chat, -interval) + interval - time.monotonic()
+        await asyncio.sleep(max(0.0, wait))
+        granted = asyncio.get_running_loop().create_future()
+        self._waiting[chat < 0].append(granted)
+        self._grant()
+        await granted
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            self._last[chat] = ended = time.monotonic()
+            self._ended.append(ended)
+            self._grant()
+
+    def _grant(self) -> None:
+        """Hand out the free global slots: two to private chats, then one to a group."""
+        now = time.monotonic()
+        while self._ended and now - self._ended[0] >= 1.0:
+            self._ended.popleft()
+        private, group = self._waiting
+        while (private or group) and len(self._ended) + self._in_flight < self.limits.per_second:
+            first = private if (self._turn % 3 < 2 and private) or not group else group
+            granted = first.popleft()
+            self._turn += 1
+            if not granted.done():  # its worker may have been cancelled
+                granted.set_result(None)
+                self._in_flight += 1
+        if (private or group) and self._ended and self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(
+                1.0 - (now - self._ended[0]), self._retimed
+            )
+
+    def _retimed(self) -> None:
+        self._timer = None
+        self._grant()
 
     async def _call(
         self, job: _Job, text: str, markup: InlineKeyboardMarkup | None
@@ -150,10 +180,15 @@ class Outbox:
         for _ in range(5):
             try:
                 if job.message_id is None:
-                    return await self.bot.send_message(job.chat_id, text, reply_markup=markup)
-                result = await self.bot.edit_message_text(
-                    text=text, chat_id=job.chat_id, message_id=job.message_id, reply_markup=markup
-                )
+                    async with self._slot(job.chat_id):
+                        return await self.bot.send_message(job.chat_id, text, reply_markup=markup)
+                async with self._slot(job.chat_id):
+                    result = await self.bot.edit_message_text(
+                        text=text,
+                        chat_id=job.chat_id,
+                        message_id=job.message_id,
+                        reply_markup=markup,
+                    )
                 return result if isinstance(result, Message) else None
             except TelegramRetryAfter as e:
                 self.retries += 1
@@ -182,7 +217,8 @@ class Outbox:
         """The message can no longer be edited: send a new one and remember it."""
         old = job.message_id
         assert old is not None
-        message = await self.bot.send_message(job.chat_id, text, reply_markup=markup)
+        async with self._slot(job.chat_id):
+            message = await self.bot.send_message(job.chat_id, text, reply_markup=markup)
         if self.on_replaced is not None:
             await self.on_replaced(job.chat_id, old, message.message_id)
         return message

@@ -33,3 +33,21 @@ def test_service_benchmark_runs_and_prints_its_figures(
     out = capsys.readouterr().out
     for figure in ("p50", "p99", "moves per second", "KB per finished game", "x baseline"):
         assert figure in out
+
+
+def test_bot_load_benchmark_runs_and_prints_its_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import bot_load
+
+    assert bot_load.main(["--tables", "2", "--seconds", "1.5", "--think", "0.2"]) == 0
+    out = capsys.readouterr().out
+    for figure in (
+        "2 tables x 2 players",
+        "press -> answer",
+        "p99",
+        "Telegram calls per action: group",
+        "edits per action: group",
+        "429 responses: 0",
+    ):
+        assert figure in out
