@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -67,3 +68,19 @@ def test_webhook_settings_and_their_checks() -> None:
     for name, value in bad.items():
         with pytest.raises(ConfigError, match=name):
             Config.from_env({**base, name: value})
+
+
+def test_a_bad_time_zone_is_a_clean_configuration_error() -> None:
+    base = {"BOT_TOKEN": TOKEN}
+    assert Config.from_env(base).zone == ZoneInfo("Europe/Moscow")
+    assert Config.from_env({**base, "DURAK_TZ": "Asia/Novosibirsk"}).zone == ZoneInfo(
+        "Asia/Novosibirsk"
+    )
+    with pytest.raises(ConfigError, match="DURAK_TZ: unknown time zone 'Mars/Olympus'"):
+        Config.from_env({**base, "DURAK_TZ": "Mars/Olympus"})
+    env = {"PATH": "/usr/bin:/bin", **base, "DURAK_TZ": "Mars/Olympus"}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "error: DURAK_TZ: unknown time zone" in done.stderr

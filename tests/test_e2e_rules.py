@@ -164,3 +164,22 @@ async def test_a_transfer_by_showing_a_trump_from_the_hand_keyboard(tmp_path: Pa
             shower = (anna, boris)[shows[0].seat]
             assert f"{shower.first_name} переводит, показав {card}" in tg.latest_message(group).text
         assert tg.unanswered_callbacks() == []
+
+
+async def test_group_commands_speak_the_tables_language(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Anna", language_code="en"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Friends", members=[anna, boris])
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await tg.send_text(anna, group, "/durak")
+            await tg.wait_for_message(group, lambda m: "A Durak table" in m.text)
+            await tg.send_text(boris, group, "/rules")
+            rules = await tg.wait_for_message(group, lambda m: "Preset: Classic." in m.text)
+            assert "No optional rules." in rules.text
+            await tg.send_text(boris, group, "/stats")
+            await tg.wait_for_message(group, lambda m: m.text.startswith("No game has been"))
+            await tg.send_text(boris, group, "/stop")
+            await tg.wait_for_message(group, lambda m: "Only the table's creator" in m.text)
+            await tg.send_text(anna, group, "/stop")
+            await tg.wait_for_message(group, lambda m: m.text == "The table is closed.")
+            await settle(app)

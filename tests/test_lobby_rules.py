@@ -210,3 +210,14 @@ async def test_pogony_count_in_the_statistics(tables: Tables) -> None:
     anna, boris = await stats.get(-1, ANNA.id), await stats.get(-1, BORIS.id)
     assert (anna.pogony_given, anna.pogony) == (1, 0)
     assert (boris.pogony_given, boris.pogony) == (0, 2)
+
+
+async def test_teams_of_three_at_six_seats(tables: Tables) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    for _ in range(4):
+        await tables.change(table.id, ANNA, "seats", +1)
+    table = await tables.change(table.id, ANNA, "pairs")
+    assert table.settings["pairs"] and rules_for(table.settings, 6).teams
+    with refused("bad_settings") as info:
+        await tables.change(table.id, ANNA, "seats", -1)
+    assert info.value.params == {"reason": "pairs_players"}

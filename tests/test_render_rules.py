@@ -94,6 +94,13 @@ def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> No
     assert "⬜ Вини винями" in [label for label, _ in buttons(markup)]
 
 
+def test_teams_of_three_are_named_so() -> None:
+    text, _ = render.lobby("ru", lobby_table(seats=6, pairs=True), "Аня")
+    assert "6 мест, подкидывают все, командами по трое" in text
+    text, _ = render.lobby("ru", lobby_table(seats=4, pairs=True), "Аня")
+    assert "4 места, подкидывают все, парами" in text
+
+
 def test_the_defender_may_transfer_by_showing_a_trump() -> None:
     state = game(["7S 8D", "7H 7C 10S", "9S JS QS KS"], trump="6H", stock="QD KD",
                  players=3, mode="perevodnoy", transfer_by_trump_show=True)  # fmt: skip
