@@ -1,17 +1,19 @@
 """The real bot under load: N group tables of simulated people pressing the buttons of
 their private hand keyboards, through a fake Telegram that enforces Telegram's limits.
 
-    python -m bench.bot_load [--tables 50 200] [--seconds 45] [--think 1.0] [--jitter 0.5]
+    python -m bench.bot_load [--tables 50 200] [--seconds 45] [--think 1.0] [--gc-freeze]
 
 The bot runs as in production (real Dispatcher and polling loop, SQLite file, service,
 presenter, outbox with the production ``Limits``) against the fake Bot API server on
-127.0.0.1 answering 429 above about 1 message/s per chat, 20 a minute per group and 30/s in
-all. Players have started the bot before (they are in the database); opening the tables,
-joining and dealing happen first and are not measured. Then each player waits for their
-keyboard to change, thinks (``--think`` ± ``--jitter``) and presses what a simple player
-would; the creator presses «Ещё партию» when a game ends. Printed: press -> answer times,
-Telegram calls and edits per action (group and private chats apart), the lag of the hand
-keyboards behind the game, and the 429s received.
+127.0.0.1, which answers 429 above about 1 message/s per chat, 20 a minute per group and
+30/s in all. Players have started the bot before (they are in the database). Opening the
+tables, joining and dealing come first, with the limits lifted on both sides, and are not
+measured. Then the tables join in one by one over ``--ramp`` seconds; each player waits
+for their keyboard to change, thinks (``--think`` ± ``--jitter``) and presses what a
+simple player would; the creator presses «Ещё партию» when a game ends. Printed: press ->
+answer times, Telegram calls and edits per action (group and private chats apart), the
+lag of the hand keyboards behind the game, the 429s received, event loop stalls. The fake
+server and the people share the bot's process: their CPU and objects count against it.
 """
 
 from __future__ import annotations
@@ -92,6 +94,18 @@ class LoadTelegram(FakeTelegram):
 
     def api_edit_message_reply_markup(self, params: dict[str, Any]) -> dict[str, Any]:
         return self._wake(super().api_edit_message_reply_markup(params))
+
+
+@dataclass(frozen=True)
+class Load:
+    """One run's settings."""
+
+    tables: int
+    players: int
+    seconds: float
+    think: tuple[float, float]  # uniform between these, in seconds
+    ramp: float
+    freeze: bool = False
 
 
 @dataclass
@@ -268,17 +282,9 @@ async def watch_loop(stalls: list[float], stop: asyncio.Event) -> None:
         stalls.append(time.monotonic() - before - 0.01)
 
 
-async def play(
-    tg: LoadTelegram,
-    app: App,
-    world: list[Table],
-    tally: Tally,
-    seconds: float,
-    think: Any,
-    ramp: float,
-) -> Figures:
-    """The measured window: the tables join in one by one over ``ramp`` seconds (as if
-    their games had begun at different times) and play until ``seconds`` have passed;
+async def play(tg: LoadTelegram, app: App, world: list[Table], tally: Tally, load: Load) -> Figures:
+    """The measured window: the tables join in one by one over ``load.ramp`` seconds (as if
+    their games had begun at different times) and play until ``load.seconds`` have passed;
     then what their moves caused is sent (the move timers are stopped, so nothing else
     is) and counted."""
     first_call, retries = len(tg.calls), app.outbox.retries
@@ -287,12 +293,12 @@ async def play(
     tally.measuring = True
     began, cpu = time.monotonic(), time.process_time()
     tables = [
-        asyncio.create_task(table_plays(tg, t, ramp * i / len(world), tally, think, stop))
+        asyncio.create_task(table_plays(tg, t, load.ramp * i / len(world), tally, load.think, stop))
         for i, t in enumerate(world)
     ]
     monitor = asyncio.create_task(watch_loop(stalls, stop))
     with FullCollections() as full_gcs:
-        await asyncio.sleep(seconds)
+        await asyncio.sleep(load.seconds)
         stop.set()
         tg.wake_all()
         await asyncio.gather(*tables, monitor)
@@ -305,22 +311,13 @@ async def play(
     return Figures(tally, calls, elapsed, cpu, 0.0, app.outbox.retries - retries, stalls, full_gcs)
 
 
-async def run(
-    tables: int,
-    players: int,
-    seconds: float,
-    think: tuple[float, float],
-    ramp: float,
-    db: Path,
-    *,
-    freeze: bool = False,
-) -> Figures:
+async def run(load: Load, db: Path) -> Figures:
     async with LoadTelegram() as tg:
         world = []
-        for i in range(tables):
+        for i in range(load.tables):
             users = [
-                tg.add_user(10_000 + players * i + j, f"Игрок {i}.{j}", started=True)
-                for j in range(players)
+                tg.add_user(10_000 + load.players * i + j, f"Игрок {i}.{j}", started=True)
+                for j in range(load.players)
             ]
             world.append(Table(tg.add_group(-1_000_000 - i, f"Стол {i}", members=users), users))
         app = await App.create(Config(token=TOKEN, db_path=str(db), api_base=tg.base_url))
@@ -350,10 +347,10 @@ async def run(
                 app.outbox.limits = app.config.limits
                 assert app.outbox.limits == Limits(), "the bot must play with production limits"
                 tg.enforce_rate_limits(RateLimits())
-                if freeze:  # what gc.freeze() at the bot's start-up would give
+                if load.freeze:  # what gc.freeze() at the bot's start-up would give
                     gc.collect()
                     gc.freeze()
-                figures = await play(tg, app, world, tally, seconds, think, ramp)
+                figures = await play(tg, app, world, tally, load)
                 gc.unfreeze()
         finally:
             await app.stop()
@@ -438,7 +435,7 @@ def report(f: Figures, tables: int, players: int) -> None:
     print(
         f"  {f.seconds:.1f} s of play: {sum(t.answers.values())} presses answered"
         f" ({refused} refused), {t.unanswered} unanswered; {t.actions} actions"
-        f" ({t.automatic} automatic, on timeout), {t.actions / f.seconds:.1f} actions/s,"
+        f" ({t.automatic} automatic: timeouts, stand-ins), {t.actions / f.seconds:.1f} actions/s,"
         f" {t.games_over} games finished; CPU {100 * f.cpu / f.seconds:.0f}% of one core"
     )
     for text, n in t.answers.most_common():
@@ -446,7 +443,7 @@ def report(f: Figures, tables: int, players: int) -> None:
     print(f"  press -> answer (handed out -> answerCallbackQuery)  {ms(t.handed_to_answer)}")
     print(f"  press -> answer (pressed, incl. waiting for a poll)  {ms(t.press_to_answer)}")
     report_calls(f, players)
-    stalls = sorted(f.stalls)
+    stalls = sorted(f.stalls) or [0.0]
     print(
         f"  event loop stalls: p99 {1000 * percentile(stalls, 0.99):.0f} ms,"
         f" max {1000 * stalls[-1]:.0f} ms, {sum(x > 0.05 for x in stalls)} over 50 ms;"
@@ -479,18 +476,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" gc.freeze() after setup: {'yes' if args.gc_freeze else 'no'}"
     )
     for tables in args.tables:
+        load = Load(tables, args.players, args.seconds, think, ramp, args.gc_freeze)
         with tempfile.TemporaryDirectory() as tmp:
-            figures = asyncio.run(
-                run(
-                    tables,
-                    args.players,
-                    args.seconds,
-                    think,
-                    ramp,
-                    Path(tmp) / "load.sqlite3",
-                    freeze=args.gc_freeze,
-                )
-            )
+            figures = asyncio.run(run(load, Path(tmp) / "load.sqlite3"))
         report(figures, tables, args.players)
     return 0
 
