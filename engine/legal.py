@@ -90,12 +90,13 @@ def all_legal_actions(state: State) -> list[Action]:
         return out
     d = state.defender
     free = state.throwers & ~state.said if state.free_order else may_throw(state)
+    cheating = state.cheating
     for seat in range(state.n):
         if seat == d:
             _add_defence(state, out)
         elif free >> seat & 1:
             _add_throws(state, seat, out)
-        if state.cheating and not state.place[seat]:
+        if cheating and not state.place[seat]:
             _add_accusations(state, seat, out)
     return out
 

@@ -60,11 +60,11 @@ def throw_in(state: State, action: Action, events: list[Event]) -> None:
 
 def beat(state: State, action: Action, events: list[Event]) -> None:
     c, target = action.cards[0], action.target
-    assert target is not None
-    if not state.beats[target] >> c & 1:  # accepted only with the option ``cheating``
+    # A card that does not beat is accepted only with the option ``cheating``.
+    if not state.beats[target] >> c & 1:  # type: ignore[index]
         state.cheats |= 1 << action.seat
     state.hands[action.seat] &= ~(1 << c)
-    state.dfn[state.att.index(target)] = c
+    state.dfn[state.att.index(target)] = c  # type: ignore[arg-type]
     state.unbeaten -= 1
     state.cover |= RANK_MASK[c >> 2]
     state._settle(events)
