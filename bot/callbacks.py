@@ -25,3 +25,23 @@ class MoveCb(CallbackData, prefix="m"):
     game: int
     v: int
     a: str
+
+
+class PageCb(CallbackData, prefix="p"):
+    """Leaves the hand for another page of its keyboard and back (option ``cheating``):
+    ``page`` is ``hand``, ``cheat`` (the defender's cheats; ``card`` picks a target for
+    that card) or ``accuse`` («Антимухлёж» against one of several players)."""
+
+    game: int
+    v: int
+    page: str
+    card: str = ""
+
+
+class CheatCb(CallbackData, prefix="f"):
+    """One exact cheat of the defender in the engine's text form (``d 7S>9H``, ``x 8C``):
+    kept apart from ``MoveCb`` so that a cheat is never taken for an honest move."""
+
+    game: int
+    v: int
+    a: str

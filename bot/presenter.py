@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import Any, NamedTuple
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
@@ -31,6 +31,15 @@ log = logging.getLogger(__name__)
 Key = tuple[Any, ...]  # ("table", game_id) or ("hand", game_id, user_id)
 
 
+class Page(NamedTuple):
+    """A page of a hand keyboard other than the hand (option ``cheating``): open until
+    its player moves, goes back, or the bout it was opened in ends."""
+
+    bout: int
+    name: str  # "cheat" or "accuse"
+    card: Card | None = None  # cheat: the card whose target is being chosen
+
+
 class Presenter:
     def __init__(
         self, db: Database, service: GameService, outbox: Outbox, zone: tzinfo | None = None
@@ -40,6 +49,7 @@ class Presenter:
         self.outbox = outbox
         self.zone = zone or zone_from_env()
         self.picking: dict[tuple[int, int], Card] = {}  # (game, user) -> card awaiting a target
+        self.pages: dict[tuple[int, int], Page] = {}  # (game, user) -> the page shown
         self.blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
         self._ids: dict[Key, int] = {}
         self._shown: dict[Key, tuple[str, str]] = {}
@@ -107,13 +117,22 @@ class Presenter:
             if uid in self.blocked:  # sending would only get 403s until they come back
                 continue
             picking = self.picking.get((game_id, uid))
+            page = self.pages.get((game_id, uid))
+            if page is not None and page.bout != state.bouts:  # that bout is over
+                del self.pages[(game_id, uid)]
+                page = None
+            hand_lang = await self._lang(uid)
             text, markup = render.hand(
-                await self._lang(uid),
+                hand_lang,
                 state.view(seat),
                 game_id,
                 picking=picking,
                 idle=idle[seat],
                 leave=live.table_id if uid in seated else None,
+                names=render.seat_names(hand_lang, live.seats),
+                cheats=state.cheat_actions(seat),
+                page=page.name if page else None,
+                cheat_card=page.card if page else None,
             )
             await self._put(("hand", game_id, uid), uid, text, markup)
         if state.outcome is not None and user_id is None and game_id not in self._summarized:

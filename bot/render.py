@@ -10,13 +10,20 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Action, Card, Outcome, View
-from engine.actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
+from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
 from engine.rules import ThrowOrder
 from service.tables import BOT_LEVELS, DEFAULT_SETTINGS
 
 from .callbacks import CardCb, LobbyCb, MoveCb
 from .i18n import t
+from .render_cheating import (
+    accusation_exposed,
+    accusation_words,
+    accuse_page,
+    cheat_page,
+    hand_rows,
+)
 from .rules_text import in_force, lobby_rules_line, rules_line
 
 RECENT = 4  # actions shown in the table message
@@ -113,10 +120,15 @@ def again(lang: str, table_id: int) -> InlineKeyboardMarkup:
 # ------------------------------------------------------------------ words
 
 
-def action_words(lang: str, action: Action, names: Sequence[str], auto: bool = False) -> str:
+def action_words(
+    lang: str, action: Action, names: Sequence[str], auto: bool = False, exposed: bool = False
+) -> str:
+    """One action in words; ``exposed``: an accusation that caught a cheat."""
     name = escape(names[action.seat])
     kind = action.kind
-    if kind == BEAT and action.target is not None:
+    if kind == ACCUSE:
+        text = accusation_words(lang, action, names, exposed)
+    elif kind == BEAT and action.target is not None:
         text = t(
             lang,
             "act.beat",
@@ -220,13 +232,13 @@ def table_message(
         who = ", ".join(escape(names[s]) for s in turn.seats)
         key = {"attack": "turn_attack", "defend": "turn_defend", "throw": "turn_throw"}[turn.kind]
         lines.append(t(lang, f"table.{key}", name=who, names=who, limit=limit))
-    history = view.history[-RECENT:]
-    if history:
+    first = max(0, len(view.history) - RECENT)
+    if view.history:
         lines += ["", t(lang, "table.last_actions")]
-        autos = view.auto[-RECENT:]
-        lines += [
-            action_words(lang, a, names, auto) for a, auto in zip(history, autos, strict=True)
-        ]
+        for i in range(first, len(view.history)):
+            a = view.history[i]
+            exposed = a.kind == ACCUSE and accusation_exposed(view, i)
+            lines.append(action_words(lang, a, names, view.auto[i], exposed))
     return "\n".join(lines)
 
 
@@ -266,9 +278,16 @@ def hand(
     picking: Card | None = None,
     idle: bool = False,
     leave: int | None = None,
+    names: Sequence[str] = (),
+    cheats: Sequence[Action] = (),
+    page: str | None = None,
+    cheat_card: Card | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """A player's private message: their cards as buttons, and the moves they have.
-    ``leave``: the table a player out of cards may leave while the others play on."""
+    ``leave``: the table a player out of cards may leave while the others play on.
+    With the option ``cheating``: ``cheats`` are this seat's own (``State.cheat_actions``),
+    ``page`` is ``cheat`` (``cheat_card``: the card whose target is being chosen) or
+    ``accuse`` when the player opened that page; ``names`` name whom one may accuse."""
     assert view.seat is not None
     version = len(view.history)
     trump_line = (
@@ -290,6 +309,13 @@ def hand(
     status = _status(lang, view, idle)
     if picking is not None:
         status = t(lang, "answer.choose_target")
+    other = None
+    if page == "cheat":
+        other = cheat_page(lang, view, game_id, cheats, cheat_card)
+    elif page == "accuse":
+        other = accuse_page(lang, view, game_id, names)
+    if other is not None:
+        return f"{trump_line}\n\n{other[0]}", InlineKeyboardMarkup(inline_keyboard=other[1])
 
     def move(a: Action) -> str:
         return MoveCb(game=game_id, v=version, a=a.text).pack()
@@ -332,6 +358,7 @@ def hand(
     words = [a for a in view.legal if a.kind in (TAKE, DONE, PASS)]
     if words:
         rows.append([button(t(lang, f"hand.{WORD_KEYS[a.kind]}"), move(a)) for a in words])
+    rows += hand_rows(lang, view, game_id, cheats, names)
     last = [button(t(lang, "hand.surrender"), move(Action(view.seat, QUIT)))]
     if idle:
         last.insert(0, button(t(lang, "hand.back"), move(Action(view.seat, BACK))))

@@ -186,17 +186,33 @@ class GameService:
                 return await self._commit(game_id, live, state.copy(), [], [])
 
     async def act(
-        self, game_id: int, seat: int, text: str, version: int, *, auto: bool = False
+        self,
+        game_id: int,
+        seat: int,
+        text: str,
+        version: int,
+        *,
+        auto: bool = False,
+        cheat: bool = False,
     ) -> Update:
-        """Make ``seat``'s move (engine text form) against the version its player saw."""
+        """Make ``seat``'s move (engine text form) against the version its player saw.
+        ``cheat``: the move is one of the defender's cheats (option ``cheating``); an
+        honest move is refused then, and a cheat is refused without it."""
         live = self.games.get(game_id)
         if live is None:
             raise Refused("no_game", "this game is not running")
         with log_scope(table=live.table_id, game=game_id):
-            return await self._act(game_id, live, seat, text, version, auto)
+            return await self._act(game_id, live, seat, text, version, auto, cheat)
 
     async def _act(
-        self, game_id: int, live: _Live, seat: int, text: str, version: int, auto: bool
+        self,
+        game_id: int,
+        live: _Live,
+        seat: int,
+        text: str,
+        version: int,
+        auto: bool,
+        cheat: bool,
     ) -> Update:
         async with live.lock:
             state = live.state
@@ -208,6 +224,9 @@ class GameService:
                 action = Action.from_text(seat, text)
             except ValueError as e:
                 raise Refused("malformed", str(e)) from None
+            if cheat != (action in state.cheat_actions(seat)):
+                why = "not one of the defender's cheats" if cheat else "a cheat, not an honest move"
+                raise Refused("illegal", why)
             trial = state.copy()
             try:
                 events = trial.apply(action, auto=auto)

@@ -29,6 +29,7 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "series_opener": ("lowest_trump", "under_fool"),
     "pogony": (False, True),
     "no_throw_in_after_take": (False, True),
+    "cheating": (False, True),
     "fixed_trump": (None, "diamonds"),
     "no_trump": (False, True),
     "spades_by_spades": (False, True),

@@ -8,13 +8,15 @@ import time
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from engine import Card
-from engine.actions import BEAT, OPEN, QUIT, THROW
+from engine import Accused, Card
+from engine.actions import ACCUSE, BEAT, OPEN, QUIT, THROW
 from service import GameService, Refused
 
-from ..callbacks import CardCb, MoveCb
+from ..callbacks import CardCb, CheatCb, MoveCb, PageCb
 from ..i18n import lang_of, t
-from ..presenter import Presenter
+from ..presenter import Page, Presenter
+from ..render import seat_names
+from ..render_cheating import accusation_answer
 
 log = logging.getLogger(__name__)
 CONFIRM_SECONDS = 10.0
@@ -31,6 +33,13 @@ def seat_of(service: GameService, game_id: int, user_id: int) -> int | None:
     return None
 
 
+def _card(text: str) -> Card | None:
+    try:
+        return Card.parse(text)
+    except ValueError:
+        return None
+
+
 async def player_seat(query: CallbackQuery, service: GameService, game: int) -> int | None:
     """The presser's seat in the game; answers and gives None when they do not play in it."""
     seat = seat_of(service, game, query.from_user.id)
@@ -40,16 +49,33 @@ async def player_seat(query: CallbackQuery, service: GameService, game: int) -> 
 
 
 async def make_move(
-    query: CallbackQuery, service: GameService, game: int, seat: int, text: str, version: int
+    query: CallbackQuery,
+    service: GameService,
+    presenter: Presenter,
+    game: int,
+    seat: int,
+    text: str,
+    version: int,
+    *,
+    cheat: bool = False,
 ) -> None:
-    """Make the move and answer the press: silently when made, with the reason when not."""
+    """Make the move and answer the press: silently when made (an accusation with its
+    result), with the reason when not. A made move closes the player's other pages."""
+    lang = lang_of(query.from_user.language_code)
     try:
-        await service.act(game, seat, text, version)
+        update = await service.act(game, seat, text, version, cheat=cheat)
     except Refused as e:
         key = {"stale": "stale", "over": "game_over", "no_game": "game_over"}.get(
             e.reason, "not_now"
         )
-        await query.answer(t(lang_of(query.from_user.language_code), f"answer.{key}"))
+        await query.answer(t(lang, f"answer.{key}"))
+        return
+    presenter.picking.pop((game, query.from_user.id), None)
+    presenter.pages.pop((game, query.from_user.id), None)
+    mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seat]
+    if mine:
+        names = seat_names(lang, service.games[game].seats)
+        await query.answer(accusation_answer(lang, names[mine[0].accused], mine[0].exposed))
         return
     await query.answer()
 
@@ -69,7 +95,7 @@ async def move_button(
             await query.answer(t(lang, "answer.confirm_quit"), show_alert=True)
             return
     presenter.picking.pop((game, user), None)
-    await make_move(query, service, game, seat, callback_data.a, callback_data.v)
+    await make_move(query, service, presenter, game, seat, callback_data.a, callback_data.v)
 
 
 async def card_button(
@@ -89,9 +115,8 @@ async def card_button(
         await presenter.show(game, user)
         await query.answer()
         return
-    try:
-        card = Card.parse(callback_data.card)
-    except ValueError:
+    card = _card(callback_data.card)
+    if card is None:
         await query.answer(t(lang, "answer.not_now"))
         return
     moves = [
@@ -108,7 +133,63 @@ async def card_button(
         await presenter.show(game, user)
         await query.answer(t(lang, "answer.choose_target"))
         return
-    await make_move(query, service, game, seat, moves[0].text, callback_data.v)
+    await make_move(query, service, presenter, game, seat, moves[0].text, callback_data.v)
+
+
+async def cheat_button(
+    query: CallbackQuery, callback_data: CheatCb, service: GameService, presenter: Presenter
+) -> None:
+    """A cheat from the defender's cheat page; the service takes nothing else as one."""
+    seat = await player_seat(query, service, callback_data.game)
+    if seat is None:
+        return
+    await make_move(
+        query,
+        service,
+        presenter,
+        callback_data.game,
+        seat,
+        callback_data.a,
+        callback_data.v,
+        cheat=True,
+    )
+
+
+async def page_button(
+    query: CallbackQuery, callback_data: PageCb, service: GameService, presenter: Presenter
+) -> None:
+    """Opens the cheat page (or a card's targets on it), the choice of whom to accuse,
+    or goes back to the hand: only when the page has something to press."""
+    lang = lang_of(query.from_user.language_code)
+    game, user = callback_data.game, query.from_user.id
+    seat = await player_seat(query, service, game)
+    if seat is None:
+        return
+    state = service.games[game].state
+    if callback_data.v != len(state.history):
+        await query.answer(t(lang, "answer.stale"))
+        return
+    name, card = callback_data.page, None
+    if name == "cheat":
+        cheats = state.cheat_actions(seat)
+        if callback_data.card:
+            card = _card(callback_data.card)
+            cheats = [a for a in cheats if a.cards[0] == card]
+        ok = bool(cheats)
+    elif name == "accuse":
+        ok = any(a.kind == ACCUSE for a in state.legal_actions(seat))
+    else:
+        ok = name == "hand"
+    if not ok:
+        await query.answer(t(lang, "answer.not_now"))
+        return
+    presenter.picking.pop((game, user), None)
+    if name == "hand":
+        presenter.pages.pop((game, user), None)
+    else:
+        presenter.pages[(game, user)] = Page(state.bouts, name, card)
+    await presenter.show(game, user)
+    await query.answer()
 
 
 def router() -> Router:
@@ -116,4 +197,6 @@ def router() -> Router:
     r = Router(name="play")
     r.callback_query.register(move_button, MoveCb.filter())
     r.callback_query.register(card_button, CardCb.filter())
+    r.callback_query.register(cheat_button, CheatCb.filter())
+    r.callback_query.register(page_button, PageCb.filter())
     return r

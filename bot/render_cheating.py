@@ -1,0 +1,144 @@
+"""Pure rendering of the option ``cheating``: the defender's cheat page, the
+«Антимухлёж» buttons and the words of an accusation.
+
+A cheat shows only on its player's own keyboard, and only when ``render.hand`` is
+given that seat's ``State.cheat_actions``: views never list cheats. The words of
+an accusation come from public facts alone (see ``accusation_exposed``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from aiogram.types import InlineKeyboardButton
+
+from engine import Action, Card, View
+from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT
+from engine.cards import sort_for_hand
+
+from .callbacks import CheatCb, MoveCb, PageCb
+from .i18n import t
+
+Rows = list[list[InlineKeyboardButton]]
+CHEAT_ROW = 3  # cheat buttons per keyboard row
+
+
+def _button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else str(seat + 1)
+
+
+def accusation_exposed(view: View, index: int) -> bool:
+    """Whether the accusation ``view.history[index]`` caught a cheat. A caught cheater
+    takes the table at once, so the bout ends right there: the next move of play
+    opens a new bout, or the table is empty now. A wrong accusation changes nothing
+    on the table (a surrender, too, leaves the table as it was)."""
+    for action in view.history[index + 1 :]:
+        if action.kind not in (QUIT, BACK):
+            return action.kind == OPEN
+    return not view.table
+
+
+def accusation_words(lang: str, action: Action, names: Sequence[str], exposed: bool) -> str:
+    """The accusation as the table message tells it (HTML)."""
+    assert action.accused is not None
+    return t(
+        lang,
+        "act.accuse_caught" if exposed else "act.accuse_missed",
+        name=escape(names[action.seat]),
+        accused=escape(names[action.accused]),
+    )
+
+
+def accusation_answer(lang: str, accused: str, exposed: bool) -> str:
+    """The answer to the accuser's press (plain text)."""
+    return t(lang, "answer.caught" if exposed else "answer.missed", name=accused)
+
+
+def cheat_label(lang: str, action: Action) -> str:
+    card = action.cards[0].label(lang)
+    if action.kind == BEAT and action.target is not None:
+        return t(lang, "cheat.beat", card=card, target=action.target.label(lang))
+    return t(lang, "cheat.transfer", card=card)
+
+
+def _accusations(view: View) -> list[Action]:
+    return [a for a in view.legal if a.kind == ACCUSE]
+
+
+def hand_rows(
+    lang: str, view: View, game_id: int, cheats: Sequence[Action], names: Sequence[str]
+) -> Rows:
+    """The row under the hand: «🤫 Мухлёж» for a defender with cheats, and «Антимухлёж»
+    against the one other player (or «Антимухлёж…» opening the choice of several)."""
+    version = len(view.history)
+    row = []
+    if cheats:
+        data = PageCb(game=game_id, v=version, page="cheat").pack()
+        row.append(_button(t(lang, "cheat.toggle"), data))
+    accusations = _accusations(view)
+    if len(accusations) == 1:
+        row.append(_accuse_button(lang, accusations[0], game_id, version, names))
+    elif accusations:
+        data = PageCb(game=game_id, v=version, page="accuse").pack()
+        row.append(_button(t(lang, "accuse.more"), data))
+    return [row] if row else []
+
+
+def _accuse_button(
+    lang: str, action: Action, game_id: int, version: int, names: Sequence[str]
+) -> InlineKeyboardButton:
+    assert action.accused is not None
+    text = t(lang, "accuse.button", name=_name(names, action.accused))
+    return _button(text, MoveCb(game=game_id, v=version, a=action.text).pack())
+
+
+def accuse_page(
+    lang: str, view: View, game_id: int, names: Sequence[str]
+) -> tuple[str, Rows] | None:
+    """«Антимухлёж» against each player the seat may accuse; None when there is none."""
+    accusations = _accusations(view)
+    if not accusations:
+        return None
+    version = len(view.history)
+    rows = [[_accuse_button(lang, a, game_id, version, names)] for a in accusations]
+    back = PageCb(game=game_id, v=version, page="hand").pack()
+    rows.append([_button(t(lang, "hand.cancel"), back)])
+    return t(lang, "accuse.page"), rows
+
+
+def cheat_page(
+    lang: str, view: View, game_id: int, cheats: Sequence[Action], card: Card | None = None
+) -> tuple[str, Rows] | None:
+    """The defender's cheats, every button marked 🤫. A card with one cheat plays it;
+    a card with several opens their choice (``card``). None when there is no cheat."""
+    if not cheats:
+        return None
+    version = len(view.history)
+
+    def cheat(a: Action) -> InlineKeyboardButton:
+        return _button(cheat_label(lang, a), CheatCb(game=game_id, v=version, a=a.text).pack())
+
+    mine = [a for a in cheats if a.cards[0] == card]
+    if mine:
+        buttons = [cheat(a) for a in mine]
+        back = PageCb(game=game_id, v=version, page="cheat").pack()
+        status = t(lang, "cheat.choose", card=mine[0].cards[0].label(lang))
+    else:
+        buttons = []
+        for c in sort_for_hand(view.hand, view.trump):
+            of_card = [a for a in cheats if a.cards[0] == c]
+            if len(of_card) == 1:
+                buttons.append(cheat(of_card[0]))
+            elif of_card:
+                data = PageCb(game=game_id, v=version, page="cheat", card=str(c)).pack()
+                buttons.append(_button(t(lang, "cheat.card", card=c.label(lang)), data))
+        back = PageCb(game=game_id, v=version, page="hand").pack()
+        status = t(lang, "cheat.page")
+    rows = [buttons[i : i + CHEAT_ROW] for i in range(0, len(buttons), CHEAT_ROW)]
+    rows.append([_button(t(lang, "hand.cancel"), back)])
+    return status, rows
