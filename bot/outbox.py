@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 
 from aiogram import Bot
 from aiogram.exceptions import (
+    TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
 )
@@ -194,6 +196,10 @@ class Outbox:
                 self.retries += 1
                 log.warning("429 for chat %s: retrying after %s s", job.chat_id, e.retry_after)
                 await asyncio.sleep(e.retry_after)
+            except TelegramMigrateToChat as e:
+                # The group became a supergroup: its migration update moves the table.
+                log.info("chat %s moved to %s", job.chat_id, e.migrate_to_chat_id)
+                return None
             except TelegramBadRequest as e:
                 if "message is not modified" in e.message:
                     return None
@@ -209,6 +215,9 @@ class Outbox:
             except TelegramNetworkError as e:
                 log.warning("network error for chat %s: %s", job.chat_id, e)
                 await asyncio.sleep(1.0)
+            except TelegramAPIError as e:  # anything else: drop this call, keep the worker
+                log.warning("chat %s: %s", job.chat_id, e.message)
+                return None
         return None
 
     async def _replace(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from bot.callbacks import LobbyCb
@@ -21,7 +22,9 @@ async def test_a_full_two_player_game(tmp_path: Path) -> None:
         group = tg.add_group(-100, "Друзья", members=[anna, boris])
         tg.start_private(anna)
         tg.start_private(boris)
+        gc.unfreeze()
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            assert gc.get_freeze_count() > 0  # start-up objects are out of the collector's way
             lobby = await open_table(tg, app, group, anna)
             assert "2 места" in lobby.text and "подкидной" in lobby.text
             for user in (anna, boris):

@@ -79,3 +79,20 @@ async def test_blocked_users_and_lost_messages_are_reported() -> None:
         assert replaced == [(anna.id, 999, moved.message_id)]
         await outbox.close()
         await bot.session.close()
+
+
+async def test_a_group_that_became_a_supergroup_does_not_stop_the_outbox() -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        group = tg.add_group(-100, "Друзья")
+        bot = tg.make_bot()
+        outbox = Outbox(bot, Limits(per_chat=0.0))
+        message = await outbox.send(group.id, "стол")
+        assert message is not None
+        new = tg.migrate_to_supergroup(group, -1001)
+        # Each call comes back (a dead worker would leave it waiting forever).
+        assert await asyncio.wait_for(outbox.edit(group.id, message.message_id, "ход"), 5) is None
+        assert await asyncio.wait_for(outbox.send(group.id, "ещё"), 5) is None
+        moved = await outbox.send(new.id, "стол")
+        assert moved is not None and moved.text == "стол"
+        await outbox.close()
+        await bot.session.close()
