@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine import Rules, State
-from engine.bots import Budget, make_bot
+from engine.bots import BUDGETS, Budget, make_bot
 from engine.bots.arena import play_game
 from engine.players import GreedyPlayer, Player, RandomPlayer
 
@@ -135,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rotations", type=int, default=0, help="per deal (0: one per seat)")
     parser.add_argument("--seconds", type=float, help="time budget per decision (bots' default)")
     parser.add_argument("--worlds", type=int, help="sampled deals per decision (bots' default)")
+    parser.add_argument("--actions", type=int, help="simulated actions per decision (default)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args(argv)
     rules = Rules(players=args.players, deck=args.deck, mode=args.mode, teams=args.teams)
@@ -142,10 +143,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(lineup) != rules.players or not set(lineup) <= set(LEVELS):
         parser.error(f"--lineup needs {rules.players} levels from {', '.join(LEVELS)}")
     budget = None
-    if args.seconds is not None or args.worlds is not None:
+    if args.seconds is not None or args.worlds is not None or args.actions is not None:
+        master = BUDGETS["master"]
         budget = Budget(
-            worlds=args.worlds if args.worlds is not None else 160,
-            seconds=args.seconds if args.seconds is not None else 0.5,
+            worlds=args.worlds if args.worlds is not None else master.worlds,
+            actions=args.actions if args.actions is not None else master.actions,
+            seconds=args.seconds if args.seconds is not None else master.seconds,
         )
     rotations = args.rotations or rules.players
     jobs = [Job(rules, lineup, args.seed + d, rotations, budget) for d in range(args.deals)]

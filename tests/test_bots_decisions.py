@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import Action, Rules, State
-from engine.bots import Budget, MonteCarloBot, NoviceBot, make_bot
+from engine.bots import BUDGETS, Budget, MonteCarloBot, NoviceBot, make_bot
 from engine.bots.pimc import candidates
 from engine.bots.tracker import Tracker
 from engine.players import Player
@@ -164,3 +164,24 @@ def test_the_time_budget_stops_the_sampling() -> None:
     bot = MonteCarloBot("Мастер", Budget(worlds=10**6, seconds=0.05))
     assert bot.choose(state.view(state.attacker)) in state.legal_actions(state.attacker)
     assert 1 <= bot.last_worlds < 10**6
+
+
+def test_the_work_budget_stops_the_sampling_the_same_way_every_time() -> None:
+    state = State(Rules(players=4, deck=52), seed=3)
+    view = state.view(state.attacker)
+    budget = Budget(worlds=10**6, actions=3000, seconds=None)
+    runs = []
+    for _ in range(2):
+        bot = MonteCarloBot("Мастер", budget, seed=7)
+        runs.append((bot.choose(view), bot.last_worlds, bot.last_actions))
+    assert runs[0] == runs[1]  # the same view and seed: the same move after the same work
+    action, worlds, actions = runs[0]
+    assert action in state.legal_actions(state.attacker)
+    assert 1 <= worlds < 10**6 and actions >= 3000
+
+
+def test_default_budgets_count_work_not_time() -> None:
+    for level in ("expert", "master"):
+        budget = BUDGETS[level]
+        assert budget.actions is not None and budget.seconds is not None
+        assert budget.seconds >= 0.5  # the clock is only a safety net

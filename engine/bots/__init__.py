@@ -16,10 +16,12 @@ from .pimc import Budget, MonteCarloBot
 # The lobby names, by level.
 NAMES = {"novice": "Новичок", "expert": "Опытный", "master": "Мастер"}
 
-# Defaults that keep «Мастер» under a second a move on one loaded core.
+# Work limits in simulated actions, so that a decision depends on the seed alone:
+# about 0.1 s («Опытный») and 0.4 s («Мастер») at the ~95k actions a second of one
+# loaded core of a 2-core machine. The clock limits are a safety net only.
 BUDGETS = {
-    "expert": Budget(worlds=24, seconds=0.15),
-    "master": Budget(worlds=160, seconds=0.5),
+    "expert": Budget(worlds=24, actions=10_000, seconds=0.5),
+    "master": Budget(worlds=160, actions=40_000, seconds=1.0),
 }
 
 

@@ -29,12 +29,15 @@ PRUNE_AFTER = 6  # sampled deals before a clearly worse move is dropped
 class Budget:
     """How much thinking one decision may take.
 
-    ``worlds`` caps the sampled deals; ``seconds`` caps the wall clock (checked
-    after every deal, at least one deal is always played). With ``seconds=None``
-    a decision depends only on the view and the seed.
+    ``worlds`` caps the sampled deals; ``actions`` caps the actions simulated in
+    all playouts together, a measure of work that does not depend on the machine;
+    ``seconds`` caps the wall clock, a safety net for a loaded machine. Each is
+    checked after every deal (at least one deal is always played). A decision
+    depends only on the view and the seed unless the clock is what stopped it.
     """
 
     worlds: int = 200
+    actions: int | None = None
     seconds: float | None = 0.5
     max_steps: int = 1500  # a playout longer than this counts as half a loss
 
@@ -101,9 +104,10 @@ class MonteCarloBot:
         self.budget = budget
         self.seed = seed
         self.last_worlds = 0  # deals simulated for the last decision (0: no simulation)
+        self.last_actions = 0  # actions simulated for the last decision
 
     def choose(self, view: View) -> Action | None:
-        self.last_worlds = 0
+        self.last_worlds = self.last_actions = 0
         if not must_act(view):
             return None
         caught = catch_cheat(view)
@@ -131,18 +135,24 @@ class MonteCarloBot:
         worlds = 1 if tracker.certain else budget.worlds  # one possible deal says all
         sums = [0.0] * len(moves)
         alive = list(range(len(moves)))
+        spent = 0  # actions simulated
         for w in range(1, worlds + 1):
             state = sample_state(view, tracker, rng)
+            base = len(state.history)
             for i in alive:
                 s = state.copy()
                 s.apply(moves[i])
                 sums[i] += playout(s, seat, budget.max_steps)
+                spent += len(s.history) - base
             self.last_worlds = w
+            self.last_actions = spent
             if w >= PRUNE_AFTER and len(alive) > 1:
                 top = max(sums[i] for i in alive)
                 alive = [i for i in alive if top - sums[i] <= 2 * math.sqrt(w)]
-            if len(alive) == 1 or (
-                budget.seconds is not None and perf_counter() - start > budget.seconds
+            if (
+                len(alive) == 1
+                or (budget.actions is not None and spent >= budget.actions)
+                or (budget.seconds is not None and perf_counter() - start > budget.seconds)
             ):
                 break
         return [sums[i] / self.last_worlds if i in alive else -1.0 for i in range(len(moves))]
