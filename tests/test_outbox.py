@@ -85,7 +85,7 @@ async def test_a_group_that_became_a_supergroup_does_not_stop_the_outbox() -> No
     async with FakeTelegram(token=TOKEN) as tg:
         group = tg.add_group(-100, "Друзья")
         bot = tg.make_bot()
-        outbox = Outbox(bot, Limits(per_chat=0.0))
+        outbox = Outbox(bot, Limits(per_chat=0.0, group_per_minute=6000))
         message = await outbox.send(group.id, "стол")
         assert message is not None
         new = tg.migrate_to_supergroup(group, -1001)
