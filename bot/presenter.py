@@ -8,7 +8,6 @@ text or keyboard changed, and a new message is sent only when there is none.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import datetime, tzinfo
 from typing import Any, NamedTuple
@@ -56,37 +55,52 @@ class Presenter:
         self._langs: dict[int, str] = {}
         self._table_langs: dict[int, str] = {}  # game -> the language of its group texts
         self._summarized: set[int] = set()
-        self._queue: asyncio.Queue[Update] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+        # One worker per game with news: a slow send (a new message waiting for its
+        # slot under Telegram's limits) holds up that game only, never the others.
+        self._dirty: set[int] = set()
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._running = False
 
     async def on_update(self, update: Update) -> None:
         """Called by the service after each commit; never blocks the game."""
-        self._queue.put_nowait(update)
+        self._dirty.add(update.game_id)
+        if self._running and update.game_id not in self._workers:
+            self._spawn(update.game_id)
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="presenter")
+        self._running = True
+        for game_id in self._dirty - self._workers.keys():
+            self._spawn(game_id)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        self._running = False
+        workers = list(self._workers.values())
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
 
     async def idle(self) -> None:
         """Wait until every reported update has been handed to the outbox."""
-        await self._queue.join()
+        while self._workers:
+            await asyncio.gather(*self._workers.values(), return_exceptions=True)
 
-    async def _run(self) -> None:
-        while True:
-            update = await self._queue.get()
-            live = self.service.games.get(update.game_id)
-            with log_scope(table=live.table_id if live else None, game=update.game_id):
-                try:
-                    await self.show(update.game_id)
-                except Exception:
-                    log.exception("showing version %s failed", update.version)
-                finally:
-                    self._queue.task_done()
+    def _spawn(self, game_id: int) -> None:
+        self._workers[game_id] = asyncio.create_task(self._work(game_id), name=f"show-{game_id}")
+
+    async def _work(self, game_id: int) -> None:
+        """Show the game's newest state until no news is left (versions in between may
+        be skipped: a render always shows the state as it is now)."""
+        try:
+            while game_id in self._dirty:
+                self._dirty.discard(game_id)
+                live = self.service.games.get(game_id)
+                with log_scope(table=live.table_id if live else None, game=game_id):
+                    try:
+                        await self.show(game_id)
+                    except Exception:
+                        log.exception("showing the game failed")
+        finally:
+            del self._workers[game_id]
 
     def table_message_is(self, game_id: int, message_id: int) -> None:
         """The game's table message is this one (the lobby message becomes it)."""
