@@ -79,7 +79,8 @@ def draw(state: State, events: list[Event]) -> None:
             state.known[s] |= 1 << state.trump_card
             events.append(_event(Drew, (s, got, True)))
             return
-        events.append(_event(Drew, (s, got, False)))
+        if events is not DROPPED:
+            events.append(_event(Drew, (s, got, False)))
 
 
 def draw_evenly(

@@ -143,7 +143,7 @@ def _add_defence(state: State, out: list[Action]) -> None:
         return
     seat = state.defender
     hand, beats, by_target = state.hands[seat], state.beats, BEATS[seat]
-    for c, b in zip(state.att, state.dfn, strict=True):
+    for c, b in zip(state.att, state.dfn):  # noqa: B905 (equal lengths; strict is slower)
         if b < 0:
             row, m = by_target[c], hand & beats[c]
             while m:
@@ -185,7 +185,7 @@ def cheat_actions(state: State, seat: int) -> list[Action]:
     if state.taking or not state.unbeaten:
         return out
     hand, beats, by_target = state.hands[seat], state.beats, BEATS[seat]
-    for c, b in zip(state.att, state.dfn, strict=True):
+    for c, b in zip(state.att, state.dfn):  # noqa: B905 (equal lengths; strict is slower)
         if b < 0:
             row, m = by_target[c], hand & ~beats[c]
             while m:

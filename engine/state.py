@@ -354,7 +354,8 @@ class State:
         must come from ``legal_actions`` of this very position (else the state is
         corrupt). The log and the missed-move counts are kept as ``apply`` keeps them."""
         MOVES[action.kind](self, action, DROPPED)
-        DROPPED.clear()
+        if DROPPED:
+            DROPPED.clear()
         self.history.append(action)
         self.auto.append(False)
         self.missed[action.seat] = 0
