@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .actions import Action
 from .cards import Card, cards_of
 from .events import Outcome
-from .legal import Turn
+from .legal import Turn, may_throw
 from .rules import Rules
 from .state import State
 
@@ -39,6 +39,7 @@ class View:
     taking: bool  # the defender said «Беру»
     said: tuple[int, ...]  # seats that said «Бито»/«Пас» since the last new card
     throwers: tuple[int, ...]  # seats that may throw in against the defender
+    may_throw: tuple[int, ...]  # of those, who may add a card or say «Бито»/«Пас» now
     spoke: bool  # attacker_first: the attacker has thrown in or said «Бито»/«Пас»
     token: int  # circle: the right to throw in goes clockwise from this seat
     shows: tuple[Card, ...]  # trumps shown for a transfer in this bout
@@ -63,6 +64,7 @@ def make_view(state: State, seat: int | None = None) -> View:
     if seat is not None and not 0 <= seat < n:
         raise ValueError(f"there is no seat {seat}")
     hands = state.hands
+    rights = may_throw(state)
     return View(
         rules=state.rules,
         seat=seat,
@@ -83,6 +85,7 @@ def make_view(state: State, seat: int | None = None) -> View:
         taking=state.taking,
         said=tuple(s for s in range(n) if state.said >> s & 1),
         throwers=tuple(s for s in range(n) if state.throwers >> s & 1),
+        may_throw=tuple(s for s in range(n) if state.att and rights >> s & 1),
         spoke=state.spoke,
         token=state.token,
         shows=cards_of(state.shows),

@@ -7,6 +7,7 @@ from helpers import act, cards, game, hand, legal, play, refused
 
 from engine import Accused, Action, BoutEnded, Rules, State
 from engine.bots import NoviceBot
+from engine.bots.heuristic import catch_cheat
 from engine.presets import transfer_cheating
 
 
@@ -131,3 +132,26 @@ def test_a_bot_does_not_accuse_an_honest_beat():
 def test_the_cheating_preset_plays_with_cheats():
     assert transfer_cheating().cheating
     assert not Rules().cheating
+
+
+def test_a_bot_never_gives_its_partner_away():
+    # Pairs: seats 0+2 against 1+3. Seat 1 cheats against seat 0's attack.
+    hands = ["9H 10S", "7S 8C QD", "JC QC", "KC AC"]
+    state = game(hands, trump="6D", stock="AS AH", players=4, teams=True, cheating=True)
+    play(state, "0 a 9H", "1 d 7S>9H")
+    assert "accuse 1" in legal(state, 3)  # the rules would let the partner accuse
+    assert catch_cheat(state.view(3)) is None
+    assert catch_cheat(state.view(0)) == Action(0, "accuse", accused=1)
+
+
+def test_views_say_who_may_throw_in_now():
+    state = game(
+        ["7S 7C 9D", "8S 9S AS 10C", "7D 8D 9H"],
+        stock="QS KS QC KC",
+        throw_in_order="attacker_first",
+    )
+    assert state.view().may_throw == ()  # no bout on the table yet
+    act(state, "0 a 7S")
+    assert state.view(2).may_throw == (0,)  # the attacker's first word
+    play(state, "1 d 8S>7S", "0 done")
+    assert state.view(None).may_throw == (2,)

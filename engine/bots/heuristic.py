@@ -144,9 +144,12 @@ def catch_cheat(view: View) -> Action | None:
     rank = view.table[0][0] >> 2
     suspects = {d: BEAT for a, d in view.table if d is not None and not beats[a] >> d & 1}
     suspects.update({a: TRANSFER for a, _ in view.table if a >> 2 != rank})
+    me = view.seat
     for action in reversed(view.history):  # who played each suspect card last
         if action.cards and suspects.get(action.cards[0]) == action.kind:
-            accuse = ACCUSES[view.seat][action.seat]
+            if view.rules.team(action.seat) == view.rules.team(me):
+                continue  # a partner's cheat helps the team: keep quiet
+            accuse = ACCUSES[me][action.seat]
             if accuse in view.legal:
                 return accuse
     return None
