@@ -13,10 +13,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from .actions import BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER, Action
+from .actions import ACCUSE, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER, Action
 from .cards import SUIT_SYMBOLS, Card, sort_for_hand
-from .events import BoutEnded, Drew, Event, GameOver, Left, Outcome, Played
+from .events import Accused, BoutEnded, Drew, Event, GameOver, Left, Outcome, Played
 from .players import GreedyPlayer, Player, RandomPlayer
+from .presets import PRESETS
 from .rules import Rules
 from .state import State
 
@@ -48,6 +49,8 @@ def action_text(a: Action, name: Callable[[int], str]) -> str:
     }
     if a.kind == BEAT and a.target is not None:
         return f"{who} бьёт {a.target.label()} картой {a.cards[0].label()}"
+    if a.kind == ACCUSE and a.accused is not None:
+        return f"{who}: «Антимухлёж» против игрока {name(a.accused)}"
     return words.get(a.kind, f"{who}: {a.text}")
 
 
@@ -60,6 +63,10 @@ def event_text(e: Event, name: Callable[[int], str]) -> str | None:
         return f"{name(e.seat)} добирает {plural(e.number, 'карту', 'карты', 'карт')}"
     if isinstance(e, Left):
         return f"{name(e.seat)} выходит из игры ({e.place}-е место)"
+    if isinstance(e, Accused):
+        if e.exposed:
+            return f"Поймали! {name(e.accused)} забирает карты со стола"
+        return f"Мимо: {name(e.accused)} играет честно"
     if isinstance(e, GameOver):
         return outcome_text(e.outcome, name)
     return None
@@ -90,9 +97,11 @@ def show_table(state: State, seat: int, name: Callable[[int], str]) -> None:
     print("Ваши карты: " + cards_text(sort_for_hand(v.hand, v.trump)))
 
 
-def option_text(a: Action) -> str:
+def option_text(a: Action, name: Callable[[int], str]) -> str:
     if a.kind == BEAT and a.target is not None:
         return f"побить {a.target.label()} картой {a.cards[0].label()}"
+    if a.kind == ACCUSE and a.accused is not None:
+        return f"«Антимухлёж» против игрока {name(a.accused)}"
     words = {
         OPEN: "сходить",
         THROW: "подкинуть",
@@ -104,9 +113,9 @@ def option_text(a: Action) -> str:
     return {TAKE: "«Беру»", DONE: "«Бито»", PASS: "«Пас»"}.get(a.kind, a.text)
 
 
-def ask(options: list[Action], optional: bool) -> Action | None:
+def ask(options: list[Action], optional: bool, name: Callable[[int], str]) -> Action | None:
     for i, a in enumerate(options, 1):
-        print(f"  {i}. {option_text(a)}")
+        print(f"  {i}. {option_text(a, name)}")
     if optional:
         print("  0. ничего не подкидывать")
     print("  q. сдаться")
@@ -145,7 +154,7 @@ def play(rules: Rules, seed: int, human: int) -> Outcome:
         if not legal or (optional and skipped_at == len(state.history)):
             break  # nobody can move: cannot happen in a correct engine
         show_table(state, human, name)
-        action = ask(legal, optional)
+        action = ask(legal, optional, name)
         if action is None:
             skipped_at = len(state.history)
             continue
@@ -209,21 +218,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.add_argument("--policy", choices=("random", "greedy"), default="random")
         else:
             p.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
+        p.add_argument("--preset", choices=tuple(PRESETS), default="classic")
         p.add_argument("--players", type=int, default=2)
         p.add_argument("--deck", type=int, choices=(24, 36, 52), default=36)
-        p.add_argument("--mode", choices=("podkidnoy", "perevodnoy"), default="podkidnoy")
+        p.add_argument("--mode", choices=("podkidnoy", "perevodnoy"), help="the preset's")
         p.add_argument("--throw-in", choices=("all", "neighbors"), default="all")
         p.add_argument("--teams", action="store_true", help="pairs at 4, teams of three at 6")
         p.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
+    table = {"players": args.players, "deck": args.deck, "throw_in": args.throw_in}
+    if args.mode is not None:
+        table["mode"] = args.mode
     try:
-        rules = Rules(
-            players=args.players,
-            deck=args.deck,
-            mode=args.mode,
-            throw_in=args.throw_in,
-            teams=args.teams,
-        )
+        rules = PRESETS[args.preset].rules(**table, teams=args.teams)
     except ValueError as e:
         parser.error(str(e))
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)

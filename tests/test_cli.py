@@ -24,7 +24,15 @@ def test_simulate_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None
     assert "games/s" in out and "fool rate by seat" in out
 
 
-@pytest.mark.parametrize("extra", [[], ["--players", "4", "--teams", "--mode", "perevodnoy"]])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--players", "4", "--teams", "--mode", "perevodnoy"],
+        ["--preset", "transfer_cheating", "--players", "3"],
+        ["--preset", "durak_online", "--players", "3", "--mode", "perevodnoy"],
+    ],
+)
 def test_play_runs_a_whole_game_in_russian(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], extra: list[str]
 ) -> None:
@@ -41,3 +49,9 @@ def test_play_refuses_impossible_settings(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit):
         cli.main(["play", "--players", "5", "--deck", "24"])
     assert "24-card deck is for 2 to 4 players" in capsys.readouterr().err
+
+
+def test_a_preset_keeps_to_its_rulebook(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--preset", "duraka_net", "--players", "3"])
+    assert "duraka_net is played by 2 players" in capsys.readouterr().err
