@@ -184,7 +184,12 @@ class Presenter:
         text = render.outcome_text(lang, outcome, names, pogony)
         sent = await self.outbox.send(table.chat_id, text, render.again(lang, table_id))
         async with self.db.tx() as c:
-            await TableRepo.update(c, table_id, lobby_message_id=sent.message_id if sent else None)
+            await TableRepo.update(
+                c,
+                table_id,
+                lobby_message_id=sent.message_id if sent else None,
+                lobby_is_summary=True,
+            )
         log.info("table %s: game %s over, fools %s", table_id, game_id, outcome.fools)
 
     async def _lang(self, user_id: int) -> str:

@@ -5,8 +5,11 @@ Telegram-free: the bot calls these and turns ``TableError`` codes into texts.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from engine import Rules
 from engine.bots import NAMES as BOT_NAMES
@@ -83,6 +86,24 @@ def settings_problem(settings: dict[str, Any]) -> TableError | None:
     return None
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def locked(
+    method: Callable[Concatenate[Tables, int, P], Awaitable[R]],
+) -> Callable[Concatenate[Tables, int, P], Awaitable[R]]:
+    """Hold the table's lock across the method: aiogram handles updates concurrently,
+    and two presses must not both read the same seats or both start a game."""
+
+    @wraps(method)
+    async def run(self: Tables, table_id: int, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with self._locks.setdefault(table_id, asyncio.Lock()):
+            return await method(self, table_id, *args, **kwargs)
+
+    return run
+
+
 def rules_for(settings: dict[str, Any], players: int) -> Rules:
     return table_rules({**DEFAULT_SETTINGS, **settings}, players)
 
@@ -93,6 +114,7 @@ class Tables:
         self.games = games
         self.repo = TableRepo(db)
         self.users = UserRepo(db)
+        self._locks: dict[int, asyncio.Lock] = {}  # table id -> its lock (see ``locked``)
 
     async def remember(self, person: Person) -> None:
         async with self.db.tx() as c:
@@ -133,6 +155,7 @@ class Tables:
                 return table
         return None
 
+    @locked
     async def join(self, table_id: int, person: Person) -> TableRecord:
         table = await self.get(table_id)
         if table.status != "lobby":
@@ -150,6 +173,7 @@ class Tables:
         seat = Seat("human", person.name, user_id=person.id).to_dict()
         return await self._set_seats(table, [*table.seats, seat])
 
+    @locked
     async def leave(self, table_id: int, person: Person) -> TableRecord:
         """Free the person's seat. During a game only a player out of cards may leave
         (RULES §8); one holding cards can only surrender, which ends the game."""
@@ -172,6 +196,7 @@ class Tables:
             for seat, info in enumerate(live.seats)
         )
 
+    @locked
     async def add_bot(self, table_id: int, person: Person) -> TableRecord:
         table = await self._as_creator(table_id, person)
         if len(table.seats) >= table.settings["seats"]:
@@ -180,6 +205,7 @@ class Tables:
         level = table.settings.get("bots", "novice")
         return await self._set_seats(table, [*table.seats, bot_seat(level, number)])
 
+    @locked
     async def set_bots(self, table_id: int, person: Person, level: str) -> TableRecord:
         """Choose the strength of the table's bots: the seated ones and those added later."""
         table = await self._as_creator(table_id, person)
@@ -197,6 +223,7 @@ class Tables:
             await ChatRepo.set_settings(c, table.chat_id, settings)
         return await self.get(table.id)
 
+    @locked
     async def set_preset(self, table_id: int, person: Person, key: str) -> TableRecord:
         """Choose a preset: its options, and the players, deck and mode it fixes."""
         table = await self._as_creator(table_id, person)
@@ -207,6 +234,7 @@ class Tables:
             settings["seats"] = len(table.seats)
         return await self._save_settings(table, settings)
 
+    @locked
     async def set_option(self, table_id: int, person: Person, option: str) -> TableRecord:
         """Move one optional rule to its next value."""
         table = await self._as_creator(table_id, person)
@@ -217,6 +245,7 @@ class Tables:
             raise TableError("bad_settings", reason="transfer_only")
         return await self._save_settings(table, with_option(settings, option))
 
+    @locked
     async def change(self, table_id: int, person: Person, field: str, step: int = 1) -> TableRecord:
         """Move one setting to its next value (``seats`` by ``step``)."""
         table = await self._as_creator(table_id, person)
@@ -257,10 +286,15 @@ class Tables:
         if problem is not None:
             raise problem
 
+    @locked
     async def start(self, table_id: int, person: Person | None) -> Update:
-        """Start a game with the seated players."""
+        """Start a game with the seated players; the lobby message (if any) becomes the
+        game's table message."""
         table = await self.get(table_id)
         self.check_start(table, person)
+        if table.lobby_message_id is not None:
+            async with self.db.tx() as c:
+                await TableRepo.update(c, table.id, table_message_id=table.lobby_message_id)
         seats = [Seat(**s) for s in table.seats]
         rules = rules_for(table.settings, len(seats))
         last_fool, ranks = series_start(table.series, table.seats, rules)
@@ -278,6 +312,7 @@ class Tables:
     async def close(self, table_id: int) -> None:
         async with self.db.tx() as c:
             await TableRepo.update(c, table_id, status="closed")
+        self._locks.pop(table_id, None)
         for game_id, live in list(self.games.games.items()):
             if live.table_id == table_id:
                 self.games.timers.cancel(game_id)

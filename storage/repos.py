@@ -50,6 +50,7 @@ class TableRecord:
     lobby_message_id: int | None
     table_message_id: int | None
     series: dict[str, Any] = field(default_factory=dict)  # see service.series
+    lobby_is_summary: bool = False  # the lobby message is a game's summary, not a lobby
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,7 @@ def _table(row: aiosqlite.Row) -> TableRecord:
         row["lobby_message_id"],
         row["table_message_id"],
         json.loads(row["series"]),
+        bool(row["lobby_is_summary"]),
     )
 
 
@@ -205,6 +207,7 @@ class TableRepo:
         lobby_message_id: int | None = None,
         table_message_id: int | None = None,
         series: dict[str, Any] | None = None,
+        lobby_is_summary: bool | None = None,
     ) -> None:
         changes = {
             "series": None if series is None else json.dumps(series),
@@ -213,6 +216,7 @@ class TableRepo:
             "status": status,
             "lobby_message_id": lobby_message_id,
             "table_message_id": table_message_id,
+            "lobby_is_summary": lobby_is_summary,
         }
         sets = {k: v for k, v in changes.items() if v is not None}
         if sets:

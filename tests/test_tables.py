@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 
 import pytest
 
 from engine.bots import MonteCarloBot
+from service import Update
 from service.tables import Person, TableError, Tables
 from storage.repos import UserRepo
 from tests.service_helpers import open_service, play_moves
@@ -220,3 +222,19 @@ async def test_thinking_bots_think_off_the_event_loop(
     update = await tables.start(table.id, ANNA)
     await play_moves(tables.games, update.game_id, 4)
     assert threads and not any(threads)  # every decision in a worker thread
+
+
+async def test_concurrent_presses_neither_lose_a_seat_nor_start_two_games(
+    tables: Tables,
+) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    await tables.change(table.id, ANNA, "seats", +1)
+    await asyncio.gather(tables.join(table.id, ANNA), tables.join(table.id, BORIS))
+    assert {s["user_id"] for s in (await tables.get(table.id)).seats} == {ANNA.id, BORIS.id}
+    results = await asyncio.gather(
+        tables.start(table.id, ANNA), tables.start(table.id, None), return_exceptions=True
+    )
+    assert sum(isinstance(r, Update) for r in results) == 1
+    refusal = next(r for r in results if isinstance(r, TableError))
+    assert refusal.code == "playing"
+    assert len(tables.games.games) == 1

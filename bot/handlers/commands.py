@@ -20,7 +20,7 @@ from ..outbox import Outbox
 from ..people import person
 from ..presenter import Presenter
 from ..rules_text import explained
-from .lobby import error_text, show_lobby, start_game
+from .lobby import error_text, seat_taken
 
 log = logging.getLogger(__name__)
 PRIVATE = F.chat.type == "private"
@@ -47,10 +47,9 @@ async def start(
             await message.answer(error_text(who.lang, e))
             return
         await message.answer(t(who.lang, "answer.joined"))
-        if len(table.seats) >= table.settings["seats"]:
-            await start_game(tables, table, None)
-        else:
-            await show_lobby(outbox, tables, table, new=False)
+        refused = await seat_taken(outbox, tables, table)
+        if refused is not None:
+            await message.answer(error_text(who.lang, refused))
         return
     await message.answer(t(who.lang, "help.private"))
 

@@ -50,9 +50,14 @@ async def show_lobby(
         sent = await outbox.send(table.chat_id, text, markup)
         if sent is not None:
             async with tables.db.tx() as c:
-                await TableRepo.update(c, table.id, lobby_message_id=sent.message_id)
-    else:
-        outbox.edit(table.chat_id, table.lobby_message_id, text, markup)
+                await TableRepo.update(
+                    c, table.id, lobby_message_id=sent.message_id, lobby_is_summary=False
+                )
+        return
+    outbox.edit(table.chat_id, table.lobby_message_id, text, markup)
+    if table.lobby_is_summary:  # a game's summary became the lobby
+        async with tables.db.tx() as c:
+            await TableRepo.update(c, table.id, lobby_is_summary=False)
 
 
 async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
@@ -81,7 +86,7 @@ async def show_settings(message: Message, tables: Tables, outbox: Outbox) -> Non
         return
     old = table.lobby_message_id
     await show_lobby(outbox, tables, table, new=True)
-    if old is not None and table.table_message_id is None:  # a lobby, not a game's summary
+    if old is not None and not table.lobby_is_summary:
         outbox.edit(table.chat_id, old, t(lang, "lobby.moved"))
 
 
@@ -138,7 +143,7 @@ async def lobby_button(
             table = await tables.get(tid)
             if op == "again" and not any(s.get("user_id") == who.id for s in table.seats):
                 raise TableError("not_seated")
-            await start_game(tables, table, None if op == "again" else who)
+            await start_game(tables, tid, None if op == "again" else who)
             await query.answer()
             return
         else:
@@ -150,21 +155,36 @@ async def lobby_button(
             return
         await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
         return
-    if len(table.seats) >= table.settings["seats"] and op in ("join", "bot"):
-        await start_game(tables, table, None)
+    if op in ("join", "bot"):
+        refused = await seat_taken(outbox, tables, table)
+        if refused is not None:
+            await query.answer(error_text(lang, refused), show_alert=True)
+            return
     else:
         await show_lobby(outbox, tables, table, new=False, page=page)
     await query.answer(answer or None)
 
 
-async def start_game(tables: Tables, table: TableRecord, who: Person | None) -> None:
+async def start_game(tables: Tables, table_id: int, who: Person | None) -> None:
     """Start a game; the lobby message becomes the game's table message."""
-    tables.check_start(table, who)
-    if table.lobby_message_id is not None:
-        async with tables.db.tx() as c:
-            await TableRepo.update(c, table.id, table_message_id=table.lobby_message_id)
-    update = await tables.start(table.id, who)
-    log.info("table %s: game %s started", table.id, update.game_id)
+    update = await tables.start(table_id, who)
+    log.info("table %s: game %s started", table_id, update.game_id)
+
+
+async def seat_taken(outbox: Outbox, tables: Tables, table: TableRecord) -> TableError | None:
+    """After a seat was taken: start the game once every seat is, else show the lobby.
+    Returns why the game could not start (a game started by a concurrent press is fine)."""
+    if len(table.seats) < table.settings["seats"]:
+        await show_lobby(outbox, tables, table, new=False)
+        return None
+    try:
+        await start_game(tables, table.id, None)
+    except TableError as e:
+        if e.code == "playing":
+            return None
+        await show_lobby(outbox, tables, await tables.get(table.id), new=False)
+        return e
+    return None
 
 
 def router() -> Router:

@@ -1,0 +1,90 @@
+"""End to end: presses that arrive together (aiogram handles updates concurrently), an
+automatic start that is refused, and /settings after a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.callbacks import LobbyCb
+from service.tables import TableError
+from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, settle
+from tests.fakes import FakeTelegram
+
+PLAYING = "Идёт партия — это можно будет сделать после неё."
+
+
+async def test_a_double_press_of_start_or_play_again_starts_one_game(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)
+            await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats+").pack()))
+            for user in (anna, boris):
+                await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
+            await settle(app)
+            start = LobbyCb(table=1, op="start").pack()
+            presses = [await tg.press(anna, lobby, start) for _ in range(2)]
+            answers = sorted([(await p).text or "" for p in presses])
+            await settle(app)
+            assert answers == ["", PLAYING] and list(app.service.games) == [1]
+            await play_to_the_end(tg, app, group, [anna, boris])
+            summary = tg.latest_message(group)
+            again = LobbyCb(table=1, op="again").pack()
+            presses = [await tg.press(user, summary, again) for user in (anna, boris)]
+            answers = sorted([(await p).text or "" for p in presses])
+            await settle(app)
+            assert answers == ["", PLAYING] and list(app.service.games) == [1, 2]
+        assert tg.unanswered_callbacks() == []
+
+
+async def test_a_refused_automatic_start_says_why_and_keeps_the_seat(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)
+
+            def refuse(table: object, person: object) -> None:
+                raise TableError("bad_settings", reason="rules")
+
+            app.tables.check_start = refuse  # type: ignore[method-assign]
+            join = LobbyCb(table=1, op="join").pack()
+            await (await tg.press(anna, lobby, join))
+            answer = await (await tg.press(boris, lobby, join))
+            await settle(app)
+            assert answer.text == "Так нельзя: такое сочетание правил не играется"
+            assert answer.show_alert and not app.service.games
+            assert "Борис" in lobby.text and lobby.keyboard
+        assert tg.unanswered_callbacks() == []
+
+
+async def test_settings_after_a_game_takes_the_buttons_off_the_older_lobby(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)
+            for user in (anna, boris):
+                await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
+            await settle(app)
+            await play_to_the_end(tg, app, group, [anna, boris])
+            summary = tg.latest_message(group)
+            await tg.send_text(anna, group, "/settings")
+            first = await tg.wait_for_message(
+                group, lambda m: "Стол для игры" in m.text and m.message_id > summary.message_id
+            )
+            await settle(app)
+            assert summary.keyboard  # the summary keeps «Ещё партию»
+            await tg.send_text(anna, group, "/settings")
+            await tg.wait_for(lambda: first.text == "Стол переехал ниже ↓", what="the old lobby")
+            assert not first.keyboard and summary.keyboard
+            assert tg.latest_message(group).keyboard
