@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 import sys
 
@@ -30,7 +31,11 @@ def main() -> int:
         with contextlib.suppress(asyncio.CancelledError):
             await app.run()
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    except Exception as e:  # e.g. Telegram unreachable at start: one line, not a traceback
+        logging.getLogger("bot").error("stopped: %s", e)
+        return 1
     return 0
 
 

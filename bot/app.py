@@ -95,8 +95,8 @@ class App:
 
     async def run(self) -> None:
         """Receive updates until cancelled: by webhook when configured, else by long polling."""
-        await self.start()
         try:
+            await self.start()
             if self.config.webhook_url:
                 async with webhook.listening(self):
                     await asyncio.Event().wait()
@@ -106,11 +106,15 @@ class App:
             await self.stop()
 
     async def stop(self) -> None:
-        await self.service.timers.stop()
-        await self.presenter.stop()
-        await self.outbox.close()
-        await self.bot.session.close()
-        await self.db.close()
+        """Safe after a partial start; the database (whose thread keeps the process
+        alive) is closed whatever fails before."""
+        try:
+            await self.service.timers.stop()
+            await self.presenter.stop()
+            await self.outbox.close()
+            await self.bot.session.close()
+        finally:
+            await self.db.close()
 
     async def set_commands(self) -> None:
         for lang in LANGS:

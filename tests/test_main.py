@@ -1,5 +1,5 @@
 """``python -m bot`` as a process: it answers through the fake Bot API, logs to stderr
-without the token, and stops cleanly on SIGTERM."""
+without the token, stops cleanly on SIGTERM, and exits when Telegram is unreachable."""
 
 from __future__ import annotations
 
@@ -9,8 +9,49 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.e2e_helpers import TOKEN
 from tests.fakes import FakeTelegram
+
+STARTUP = 120.0  # seconds; generous, as the tests may run next to benchmarks
+
+
+async def spawn(tmp_path: Path, api_base: str) -> tuple[asyncio.subprocess.Process, Path]:
+    """The bot as a process; its stderr goes to a file (a full pipe would block it)."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "BOT_TOKEN": TOKEN,
+        "BOT_API_BASE": api_base,
+        "DURAK_DB": str(tmp_path / "db.sqlite3"),
+        "DURAK_LOG_LEVEL": "DEBUG",
+        "DURAK_CHAT_INTERVAL": "0",
+    }
+    log = tmp_path / "stderr.log"
+    with log.open("wb") as stderr:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            env=env,
+            cwd=Path(__file__).parent.parent,
+            stderr=stderr,
+        )
+    return process, log
+
+
+async def wait_until_polling(
+    tg: FakeTelegram, process: asyncio.subprocess.Process, log: Path
+) -> None:
+    """Until the bot asks for updates; fails at once if it exits instead."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + STARTUP
+    while tg.count("getUpdates") == 0:
+        if process.returncode is not None:
+            pytest.fail(f"the bot exited with {process.returncode}:\n{log.read_text()}")
+        if loop.time() > deadline:
+            pytest.fail(f"the bot did not poll within {STARTUP} s:\n{log.read_text()}")
+        await asyncio.sleep(0.1)
 
 
 async def test_the_bot_process_runs_logs_without_the_token_and_stops_on_sigterm(
@@ -18,34 +59,34 @@ async def test_the_bot_process_runs_logs_without_the_token_and_stops_on_sigterm(
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna = tg.add_user(1, "Аня")
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "BOT_TOKEN": TOKEN,
-            "BOT_API_BASE": tg.base_url,
-            "DURAK_DB": str(tmp_path / "db.sqlite3"),
-            "DURAK_LOG_LEVEL": "DEBUG",
-            "DURAK_CHAT_INTERVAL": "0",
-        }
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            env=env,
-            cwd=Path(__file__).parent.parent,
-            stderr=asyncio.subprocess.PIPE,
-        )
+        process, stderr = await spawn(tmp_path, tg.base_url)
         try:
-            await tg.wait_for(lambda: tg.count("getUpdates") > 0, timeout=30)
+            await wait_until_polling(tg, process, stderr)
             tg.start_private(anna)
-            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=10)
+            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=30)
             process.send_signal(signal.SIGTERM)
-            _, stderr = await asyncio.wait_for(process.communicate(), 20)
+            await asyncio.wait_for(process.wait(), 30)
         finally:
             if process.returncode is None:
                 process.kill()
                 await process.wait()
-    log = stderr.decode()
+    log = stderr.read_text()
     assert process.returncode == 0, log
     assert TOKEN not in log and TOKEN.split(":")[1] not in log
     assert "restored 0 running games" in log and "Start polling" in log
     assert tg.count("deleteWebhook") == 1
+
+
+async def test_the_bot_exits_with_one_line_when_telegram_is_unreachable(tmp_path: Path) -> None:
+    process, stderr = await spawn(tmp_path, "http://127.0.0.1:9")  # nothing listens there
+    try:
+        await asyncio.wait_for(process.wait(), STARTUP)  # before: it never exited
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    log = stderr.read_text()
+    assert process.returncode == 1, log
+    last = log.splitlines()[-1]
+    assert " ERROR bot: stopped: " in last and "Cannot connect" in last
+    assert "Traceback" not in log and TOKEN not in log
