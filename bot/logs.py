@@ -23,7 +23,7 @@ from service import GameService
 from service.logctx import current, log_scope
 from storage.repos import TableRepo
 
-from .callbacks import CardCb, LobbyCb, MoveCb
+from .callbacks import CardCb, CheatCb, LobbyCb, MoveCb, PageCb
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s%(ids)s: %(message)s"
 HIDDEN = "<hidden>"
@@ -74,6 +74,10 @@ def setup(level: str, secrets: Iterable[str], stream: IO[str] | None = None) -> 
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 Ids = tuple[int | None, int | None]  # table, game
+GameCb = type[CardCb] | type[MoveCb] | type[PageCb] | type[CheatCb]
+GAME_CALLBACKS: dict[str, GameCb] = {  # the buttons of a hand, each naming its game
+    cb.__prefix__: cb for cb in (CardCb, MoveCb, PageCb, CheatCb)
+}
 
 
 class ScopeMiddleware(BaseMiddleware):
@@ -92,8 +96,9 @@ async def ids_of(event: TelegramObject, service: GameService) -> Ids:
     if isinstance(event, CallbackQuery):
         data = event.data or ""
         try:
-            if data.startswith((f"{CardCb.__prefix__}:", f"{MoveCb.__prefix__}:")):
-                game = (CardCb if data[0] == CardCb.__prefix__ else MoveCb).unpack(data).game
+            factory = GAME_CALLBACKS.get(data.partition(":")[0])
+            if factory is not None:
+                game = factory.unpack(data).game
                 live = service.games.get(game)
                 return (live.table_id if live else None), game
             if data.startswith(f"{LobbyCb.__prefix__}:"):

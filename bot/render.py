@@ -12,7 +12,6 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import Action, Card, Outcome, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
-from engine.rules import ThrowOrder
 from service.tables import BOT_LEVELS, DEFAULT_SETTINGS
 
 from .callbacks import CardCb, LobbyCb, MoveCb
@@ -200,7 +199,6 @@ def table_message(
     table_settings = {**DEFAULT_SETTINGS, **(settings or {})}
     if table_settings["preset"] != "classic" or in_force(view.rules):
         lines[1:1] = [rules_line(lang, view.rules, table_settings)]
-    throwing = may_throw_now(view)
     for seat, name in enumerate(names):
         if view.places[seat]:
             role = t(lang, "table.out", place=view.places[seat])
@@ -208,7 +206,7 @@ def table_message(
             role = t(lang, "table.defending")
         elif seat == view.attacker:
             role = t(lang, "table.attacking")
-        elif seat in throwing:
+        elif seat in view.may_throw:
             role = t(lang, "table.throwing")
         else:
             role = ""
@@ -240,22 +238,6 @@ def table_message(
             exposed = a.kind == ACCUSE and accusation_exposed(view, i)
             lines.append(action_words(lang, a, names, view.auto[i], exposed))
     return "\n".join(lines)
-
-
-def may_throw_now(view: View) -> tuple[int, ...]:
-    """Who may throw in (or say «Бито»/«Пас») right now, by the throw-in order."""
-    if not view.table:
-        return ()
-    free = [s for s in view.throwers if s not in view.said]
-    order, sizes = view.rules.throw_in_order, view.hand_sizes
-    if order is ThrowOrder.ATTACKER_FIRST and not view.spoke:
-        if view.attacker in free and sizes[view.attacker]:
-            return (view.attacker,)
-    elif order is ThrowOrder.CIRCLE:
-        n = len(sizes)
-        ring = [(view.token + i) % n for i in range(n)]
-        return next(((s,) for s in ring if s in free and sizes[s]), ())
-    return tuple(free)
 
 
 # ------------------------------------------------------------------ hand

@@ -7,12 +7,14 @@ import io
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from aiogram import F
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, User
 
 from bot import logs
+from bot.callbacks import CardCb, CheatCb, MoveCb, PageCb
 from service import FakeClock
 from service.logctx import log_scope
 from tests.e2e_helpers import (
@@ -96,3 +98,19 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
     assert " table=1 game=1: " in timeout
     pressed = next(line for line in lines if "table 1: game 1 started" in line)
     assert " table=1" in pressed  # the lobby's «Начать»: the game had no id yet
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        CardCb(game=7, v=3, card="6S").pack(),
+        MoveCb(game=7, v=3, a="take").pack(),
+        PageCb(game=7, v=3, page="cheat").pack(),
+        CheatCb(game=7, v=3, a="d 7S>9H").pack(),
+    ],
+)
+async def test_every_hand_button_names_its_table_and_game(data: str) -> None:
+    service = SimpleNamespace(games={7: SimpleNamespace(table_id=3)})
+    user = User(id=1, is_bot=False, first_name="Аня")
+    query = CallbackQuery(id="1", from_user=user, chat_instance="c", data=data)
+    assert await logs.ids_of(query, service) == (3, 7)  # type: ignore[arg-type]

@@ -12,7 +12,6 @@ from bot import render, rules_text
 from bot.callbacks import LobbyCb, MoveCb
 from bot.i18n import LANGS, t
 from engine import Action, Outcome, State
-from engine.legal import may_throw
 from engine.presets import durak_online
 from service.lobby_rules import OPTIONS, table_rules, with_option, with_preset
 from service.tables import DEFAULT_SETTINGS
@@ -132,15 +131,17 @@ def test_only_who_may_throw_in_now_is_marked() -> None:
 
 
 @pytest.mark.parametrize("order", ["free", "attacker_first", "circle"])
-def test_who_may_throw_in_agrees_with_the_engine(order: str) -> None:
-    rng = random.Random(order)
-    for seed in range(20):
+def test_the_table_message_marks_whom_the_view_lets_throw_in(order: str) -> None:
+    rng, names = random.Random(order), ["Аня", "Борис", "Вика", "Гоша"]
+    for seed in range(10):
         state = State(durak_online(players=4, throw_in_order=order), seed)
         while not state.is_over:
             view = state.view()
-            if view.table:
-                expected = tuple(s for s in range(4) if may_throw(state) >> s & 1)
-                assert render.may_throw_now(view) == expected
+            lines = render.table_message("ru", view, names, [False] * 4).splitlines()
+            for seat, name in enumerate(names):
+                line = next(x for x in lines if x.startswith(f"<b>{name}</b>"))
+                others = seat not in (view.attacker, view.defender) and not view.places[seat]
+                assert line.endswith("подкидывает") == (others and seat in view.may_throw)
             state.apply(rng.choice(state.all_legal_actions()))
 
 
