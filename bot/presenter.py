@@ -1,8 +1,10 @@
 """Shows committed game updates: the group's table message and every player's hand.
 
-The service reports each committed step here; one worker renders the steps in
-order and hands the texts to the outbox. A message is edited only when its
-text or keyboard changed, and a new message is sent only when there is none.
+The service reports each committed step here, and the handlers ask here for a
+player's hand to be shown again; per game, one worker renders the newest state
+and hands the texts to the outbox, so renders of one game never overlap or
+overtake each other. A message is edited only when its text or keyboard changed,
+and a new message is sent only when there is none.
 """
 
 from __future__ import annotations
@@ -54,22 +56,32 @@ class Presenter:
         self._shown: dict[Key, tuple[str, str]] = {}
         self._langs: dict[int, str] = {}
         self._table_langs: dict[int, str] = {}  # game -> the language of its group texts
-        self._summarized: set[int] = set()
         # One worker per game with news: a slow send (a new message waiting for its
         # slot under Telegram's limits) holds up that game only, never the others.
-        self._dirty: set[int] = set()
+        # The news: None for the table and every hand, or the users whose hand to show.
+        self._news: dict[int, set[int | None]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._running = False
 
     async def on_update(self, update: Update) -> None:
         """Called by the service after each commit; never blocks the game."""
-        self._dirty.add(update.game_id)
-        if self._running and update.game_id not in self._workers:
-            self._spawn(update.game_id)
+        self._mark(update.game_id, None)
+
+    def refresh(self, game_id: int, user_id: int) -> None:
+        """Show the user's hand again (a page or a target choice changed): by the game's
+        worker, after any render under way. A finished game's hands stay as they are."""
+        live = self.service.games.get(game_id)
+        if live is not None and not live.state.is_over:
+            self._mark(game_id, user_id)
+
+    def _mark(self, game_id: int, what: int | None) -> None:
+        self._news.setdefault(game_id, set()).add(what)
+        if self._running and game_id not in self._workers:
+            self._spawn(game_id)
 
     def start(self) -> None:
         self._running = True
-        for game_id in self._dirty - self._workers.keys():
+        for game_id in self._news.keys() - self._workers.keys():
             self._spawn(game_id)
 
     async def stop(self) -> None:
@@ -91,51 +103,60 @@ class Presenter:
         """Show the game's newest state until no news is left (versions in between may
         be skipped: a render always shows the state as it is now)."""
         try:
-            while game_id in self._dirty:
-                self._dirty.discard(game_id)
+            while game_id in self._news:
+                news = self._news.pop(game_id)
                 live = self.service.games.get(game_id)
                 with log_scope(table=live.table_id if live else None, game=game_id):
                     try:
-                        await self.show(game_id)
+                        if None in news:
+                            await self.show(game_id)
+                        else:
+                            for user_id in news:
+                                await self.show(game_id, user_id)
                     except Exception:
                         log.exception("showing the game failed")
         finally:
             del self._workers[game_id]
 
-    def table_message_is(self, game_id: int, message_id: int) -> None:
-        """The game's table message is this one (the lobby message becomes it)."""
-        self._ids[("table", game_id)] = message_id
-
     async def show(self, game_id: int, user_id: int | None = None) -> None:
-        """Render the game now: the table message and the hands (or one user's hand)."""
+        """Render the game as it is now: the table message and the hands (or one user's
+        hand). Only the game's worker calls this, so a message never has two sends
+        in flight."""
         live = self.service.games.get(game_id)
         if live is None:
             return
-        state = live.state
-        idle = [state.idle(s) for s in range(state.n)]
         table = await TableRepo(self.db).get(live.table_id)
         if table is None:
             return
         lang = await self._table_lang(game_id, table.chat_id)
+        users = {
+            info["user_id"]: await self._lang(info["user_id"])
+            for info in live.seats
+            if info["kind"] == "human"
+            and info.get("user_id") is not None
+            and user_id in (None, info["user_id"])
+            and info["user_id"] not in self.blocked  # sending would only get 403s
+        }
+        state = live.state  # read after the awaits: the newest committed state
+        puts: list[tuple[Key, int, str, InlineKeyboardMarkup | None]] = []
+        idle = [state.idle(s) for s in range(state.n)]
         names = render.seat_names(lang, live.seats)
         if user_id is None:
             text = render.table_message(
                 lang, state.view(), names, idle, self._deadline(game_id), table.settings
             )
-            await self._put(("table", game_id), table.chat_id, text, None)
+            puts.append((("table", game_id), table.chat_id, text, None))
         seated = {s.get("user_id") for s in table.seats}
         for seat, info in enumerate(live.seats):
             uid = info.get("user_id")
-            if info["kind"] != "human" or uid is None or user_id not in (None, uid):
-                continue
-            if uid in self.blocked:  # sending would only get 403s until they come back
+            if uid is None or uid not in users:
                 continue
             picking = self.picking.get((game_id, uid))
             page = self.pages.get((game_id, uid))
             if page is not None and page.bout != state.bouts:  # that bout is over
                 del self.pages[(game_id, uid)]
                 page = None
-            hand_lang = await self._lang(uid)
+            hand_lang = users[uid]
             text, markup = render.hand(
                 hand_lang,
                 state.view(seat),
@@ -148,11 +169,25 @@ class Presenter:
                 page=page.name if page else None,
                 cheat_card=page.card if page else None,
             )
-            await self._put(("hand", game_id, uid), uid, text, markup)
-        if state.outcome is not None and user_id is None and game_id not in self._summarized:
-            self._summarized.add(game_id)
+            puts.append((("hand", game_id, uid), uid, text, markup))
+        for put in puts:
+            await self._put(*put)
+        if state.outcome is not None and user_id is None:
             pogony = pogony_pairs(state.outcome, state.pogony_awards)
             await self._summary(game_id, live.table_id, state.outcome, names, lang, pogony)
+            self._forget(game_id)
+
+    def _forget(self, game_id: int) -> None:
+        """Drop a finished game's entries once its summary is out: nothing shows it
+        again (``refresh`` ignores it, and the service reports no more steps)."""
+        self._news.pop(game_id, None)
+        self._table_langs.pop(game_id, None)
+        for per_user in (self.pages, self.picking):
+            for key in [k for k in per_user if k[0] == game_id]:
+                del per_user[key]
+        for keyed in (self._ids, self._shown):
+            for key in [k for k in keyed if k[1] == game_id]:
+                del keyed[key]
 
     def _deadline(self, game_id: int) -> datetime | None:
         """When the current move's time runs out, in the configured zone."""
@@ -204,14 +239,15 @@ class Presenter:
         shown = (text, markup.model_dump_json() if markup else "")
         if self._shown.get(key) == shown:
             return
-        self._shown[key] = shown
         message_id = self._ids.get(key) or await self._stored_id(key)
         if message_id is not None:
             self.outbox.edit(chat_id, message_id, text, markup)
-            return
-        sent = await self.outbox.send(chat_id, text, markup)
-        if isinstance(sent, Message):
+        else:
+            sent = await self.outbox.send(chat_id, text, markup)
+            if not isinstance(sent, Message):
+                return  # not shown: the game's next render sends it again
             await self._remember(key, sent.message_id)
+        self._shown[key] = shown
 
     async def _stored_id(self, key: Key) -> int | None:
         if key[0] == "hand":

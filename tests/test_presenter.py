@@ -1,14 +1,21 @@
-"""The presenter's scheduling: one worker per game, the newest state shown."""
+"""The presenter's scheduling: one worker per game, the newest state shown, in order;
+a failed send is tried again; a finished game leaves nothing behind."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from bot.presenter import Presenter
+from aiogram.types import Chat, InlineKeyboardMarkup, Message
+
+from bot.presenter import Page, Presenter
 from engine import Rules, State
 from service import Update
+from tests.service_helpers import humans, new_table, next_move, open_service, play_moves
 
 
 def presenter_with(show: Any) -> Presenter:
@@ -74,3 +81,92 @@ async def test_news_before_the_start_is_shown_at_the_start() -> None:
     await presenter.idle()
     assert shown == [5]
     await presenter.stop()
+
+
+class Outbox:
+    """Records what the presenter hands over; sends to ``held`` wait for ``gate``, and
+    the first send to ``failing`` fails."""
+
+    def __init__(self, held: int | None = None, failing: int | None = None) -> None:
+        self.puts: list[tuple[str, int, InlineKeyboardMarkup | None]] = []
+        self.gate = asyncio.Event()
+        self.held, self.failing = held, failing
+        self._ids = itertools.count(100)
+
+    async def send(self, chat_id: int, text: str, markup: Any = None) -> Message | None:
+        if chat_id == self.failing:
+            self.failing = None
+            return None
+        self.puts.append(("send", chat_id, markup))
+        if chat_id == self.held:
+            await self.gate.wait()  # e.g. waiting for its slot under Telegram's limits
+        chat = Chat(id=chat_id, type="private")
+        return Message(message_id=next(self._ids), date=datetime.now(UTC), chat=chat, text=text)
+
+    def edit(self, chat_id: int, message_id: int, text: str, markup: Any = None) -> None:
+        self.puts.append(("edit", chat_id, markup))
+
+    def versions(self, chat_id: int) -> list[int]:
+        """The game version each keyboard put into the chat was drawn for."""
+        out = []
+        for _, chat, markup in self.puts:
+            data = (
+                [b.callback_data for row in markup.inline_keyboard for b in row] if markup else []
+            )
+            if chat == chat_id and data:
+                out.append(int(data[0].split(":")[2]))
+        return out
+
+
+async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int]:
+    service = await open_service(tmp_path / "db.sqlite3")
+    presenter = Presenter(service.db, service, outbox)  # type: ignore[arg-type]
+    service.notify = presenter.on_update
+    presenter.start()
+    table_id = await new_table(service)
+    update = await service.create_game(table_id, Rules(), humans(2), seed=3)
+    return presenter, update.game_id
+
+
+async def test_a_hand_is_sent_once_and_never_shown_older_than_before(tmp_path: Path) -> None:
+    outbox = Outbox(held=1)
+    presenter, game = await running(tmp_path, outbox)
+    await asyncio.sleep(0.05)  # the first render waits to send the hand of user 1
+    state = presenter.service.games[game].state
+    seat, text = next_move(state)
+    await presenter.service.act(game, seat, text, len(state.history))
+    presenter.refresh(game, 1)  # a press that changes the hand's page
+    outbox.gate.set()
+    await presenter.idle()
+    assert [kind for kind, chat, _ in outbox.puts if chat == 1].count("send") == 1
+    versions = outbox.versions(1)
+    assert versions == sorted(versions) and versions[-1] == 1
+    await presenter.stop()
+    await presenter.db.close()
+
+
+async def test_a_failed_send_is_tried_again_at_the_next_render(tmp_path: Path) -> None:
+    outbox = Outbox(failing=2)
+    presenter, game = await running(tmp_path, outbox)
+    await presenter.idle()
+    assert not [p for p in outbox.puts if p[1] == 2]
+    presenter.refresh(game, 2)  # the same hand as before: still never shown
+    await presenter.idle()
+    assert [kind for kind, chat, _ in outbox.puts if chat == 2] == ["send"]
+    await presenter.stop()
+    await presenter.db.close()
+
+
+async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
+    presenter, game = await running(tmp_path, Outbox())
+    await presenter.idle()
+    presenter.pages[(game, 1)] = Page(0, "accuse")
+    await play_moves(presenter.service, game, 1000)
+    await presenter.idle()
+    entries = [presenter.pages, presenter.picking, presenter._ids, presenter._shown]
+    assert not any(entries) and not presenter._table_langs and not presenter._news
+    presenter.refresh(game, 1)  # a late press: the finished game is not shown again
+    await presenter.idle()
+    assert not presenter._shown
+    await presenter.stop()
+    await presenter.db.close()

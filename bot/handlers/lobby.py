@@ -111,7 +111,7 @@ async def lobby_button(
             if table.status == "playing":  # out of cards: the game goes on without them
                 game = tables.game_of(tid)
                 if game is not None:
-                    await presenter.show(game, who.id)
+                    presenter.refresh(game, who.id)
                 await query.answer(t(lang, "answer.left_game"))
                 return
             answer = t(lang, "answer.left")

@@ -112,7 +112,7 @@ async def card_button(
         return
     if callback_data.card == "-":  # back from choosing a target
         presenter.picking.pop((game, user), None)
-        await presenter.show(game, user)
+        presenter.refresh(game, user)
         await query.answer()
         return
     card = _card(callback_data.card)
@@ -130,7 +130,7 @@ async def card_button(
         return
     if len(moves) > 1:  # the card beats several attack cards: ask which
         presenter.picking[(game, user)] = card
-        await presenter.show(game, user)
+        presenter.refresh(game, user)
         await query.answer(t(lang, "answer.choose_target"))
         return
     await make_move(query, service, presenter, game, seat, moves[0].text, callback_data.v)
@@ -188,7 +188,7 @@ async def page_button(
         presenter.pages.pop((game, user), None)
     else:
         presenter.pages[(game, user)] = Page(state.bouts, name, card)
-    await presenter.show(game, user)
+    presenter.refresh(game, user)
     await query.answer()
 
 
