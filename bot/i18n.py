@@ -40,3 +40,9 @@ def t(lang: str, key: str, **params: Any) -> str:
     if isinstance(node, dict):
         node = node[plural_form(lang, int(params["n"]))]
     return str(node).format(**params) if params else str(node)
+
+
+def number(lang: str, x: float, digits: int = 1) -> str:
+    """A number as the language writes it: «25,3» in Russian, "25.3" in English."""
+    text = f"{x:.{digits}f}"
+    return text.replace(".", ",") if lang == "ru" else text

@@ -100,9 +100,9 @@ async def test_a_cheat_from_the_hand_keyboard_is_caught_with_antimukhlyozh(
             mine = hand_message(tg, attacker)
             cheater, accuser = defender.first_name, attacker.first_name
             caught = await press(tg, app, attacker, mine, data_of(mine, f"🕵 Антимухлёж: {cheater}"))
-            assert caught == f"Пойман! {cheater} забирает карты со стола."
+            assert caught == f"Поймали! {cheater} забирает карты со стола."
             assert (
-                f"🕵 {accuser}: «Антимухлёж» против игрока {cheater} — пойман! "
+                f"🕵 {accuser}: «Антимухлёж» против игрока {cheater} — поймали! "
                 f"{cheater} забирает карты."
             ) in tg.latest_message(group).text
             state = live.state
@@ -219,6 +219,6 @@ async def test_a_computer_player_catches_a_cheat_and_the_table_says_so(tmp_path:
             assert history[:2] == [f"0 {CheatCb.unpack(first).a}", "1 accuse 0"]
             assert history[2].startswith("1 a ")  # Аня took the table: the bot attacks again
             assert (
-                "🕵 Новичок 1: «Антимухлёж» против игрока Аня — пойман! Аня забирает карты."
+                "🕵 Новичок 1: «Антимухлёж» против игрока Аня — поймали! Аня забирает карты."
             ) in tg.latest_message(group).text
         assert tg.unanswered_callbacks() == []

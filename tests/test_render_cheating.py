@@ -111,7 +111,7 @@ def test_several_players_to_accuse_open_their_own_page() -> None:
     row = [b for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]]
     assert row == [("🕵 Антимухлёж…", PageCb(game=5, v=1, page="accuse").pack())]
     text, markup = hand(state, 2, page="accuse")
-    assert "Кого поймать на мухлеже?" in text
+    assert "Кого поймать на мухлёже?" in text
     assert buttons(markup) == [
         ("🕵 Антимухлёж: Аня", MoveCb(game=5, v=1, a="accuse 0").pack()),
         ("🕵 Антимухлёж: Борис", MoveCb(game=5, v=1, a="accuse 1").pack()),
@@ -138,7 +138,8 @@ def test_the_table_tells_a_cheat_like_any_beat_and_an_accusation_with_its_result
     text = table(state)
     assert "Борис бьёт 9♥ картой 7♠" in text and "🤫" not in text and "🕵" not in text
     act(state, "0 accuse 1")
-    assert "🕵 Аня: «Антимухлёж» против игрока Борис — пойман! Борис забирает карты." in table(state)
+    caught = "🕵 Аня: «Антимухлёж» против игрока Борис — поймали! Борис забирает карты."
+    assert caught in table(state)
     honest = opened(cheating=True)
     act(honest, "1 d QD>9H")
     act(honest, "0 accuse 1")
@@ -204,4 +205,4 @@ def test_the_option_has_its_lobby_button_rules_line_and_explanation() -> None:
 
 def test_an_accusation_is_an_ordinary_action_in_words() -> None:
     words = render.action_words("ru", Action(1, "accuse", accused=0), NAMES, exposed=True)
-    assert words == "🕵 Борис: «Антимухлёж» против игрока Аня — пойман! Аня забирает карты."
+    assert words == "🕵 Борис: «Антимухлёж» против игрока Аня — поймали! Аня забирает карты."

@@ -15,7 +15,7 @@ from service.lobby_rules import table_rules
 from service.tables import DEFAULT_SETTINGS, TableError, Tables
 from storage.repos import ChatRepo, GameRepo, Standing, Stats, StatsRepo, TableRecord, UserRepo
 
-from ..i18n import t
+from ..i18n import number, t
 from ..outbox import Outbox
 from ..people import person
 from ..presenter import Presenter
@@ -167,7 +167,7 @@ async def chat_stats(message: Message, tables: Tables) -> None:
                 wins=s.wins,
                 fools=s.fools,
                 pogony=_pogony(lang, s),
-                rating=round(s.mu - 3 * s.sigma, 1),
+                rating=number(lang, s.mu - 3 * s.sigma),
             )
         )
     await message.answer("\n".join(lines))
@@ -207,7 +207,7 @@ async def my_chat_stats(message: Message, tables: Tables) -> None:
             fools=s.fools,
             draws=s.draws,
             pogony=_pogony(lang, s),
-            rating=round(s.mu - 3 * s.sigma, 1),
+            rating=number(lang, s.mu - 3 * s.sigma),
         )
     )
 
@@ -243,7 +243,7 @@ def _standing_line(lang: str, s: Standing) -> str:
         lang,
         "me.chat",
         title=escape(s.title or t(lang, "me.untitled")),
-        rating=round(s.stats.mu - 3 * s.stats.sigma, 1),
+        rating=number(lang, s.stats.mu - 3 * s.stats.sigma),
         place=place,
         **_counts(lang, s.stats),
     )

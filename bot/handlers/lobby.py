@@ -31,6 +31,8 @@ def error_text(lang: str, e: TableError) -> str:
             params["preset"] = t(lang, f"preset.{params['preset']}")
         if "mode" in params:
             params["mode"] = t(lang, f"mode.{params['mode']}")
+        if "deck" in params:
+            params["cards"] = t(lang, "cards", n=params["deck"])
         params = {"reason": t(lang, f"reason.{reason}", **params)}
     return t(lang, f"answer.{e.code}", **{k: v for k, v in params.items() if k != "chat_id"})
 

@@ -1,0 +1,55 @@
+"""The texts read as their language writes them: plural forms, numbers, quotes, terms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.handlers.commands import _standing_line
+from bot.handlers.lobby import error_text
+from bot.i18n import catalog, number
+from service.tables import TableError
+from storage.repos import Standing, Stats
+
+
+def texts(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return [text for value in node.values() for text in texts(value)]
+    return [node]
+
+
+@pytest.mark.parametrize(
+    ("deck", "low", "high", "cards"),
+    [(24, 2, 4, "24 карты"), (36, 2, 6, "36 карт"), (52, 2, 8, "52 карты")],
+)
+def test_a_deck_is_named_with_the_right_plural_form(
+    deck: int, low: int, high: int, cards: str
+) -> None:
+    e = TableError("bad_settings", reason="deck_players", deck=deck, low=low, high=high)
+    assert error_text("ru", e) == f"Так нельзя: колода в {cards} — для {low}–{high} игроков"
+    assert error_text("en", e) == f"Not possible: a {deck}-card deck is for {low} to {high} players"
+    e = TableError("bad_settings", reason="preset_deck", preset="durak_online", deck=deck)
+    assert error_text("ru", e).startswith(f"Так нельзя: в «Дурак онлайн» играют колодой в {cards}.")
+
+
+def test_ratings_are_written_with_the_languages_decimal_mark() -> None:
+    assert number("ru", 25.34) == "25,3" and number("en", 25.34) == "25.3"
+    stats = Stats(-1, 1, 3, 2, 1, 0, 0, 0, mu=34.3, sigma=3.0)
+    line = _standing_line("ru", Standing(stats, "Друзья", place=1, players=1))
+    assert "рейтинг 25,3" in line
+
+
+def test_quotes_inside_quotes_are_low_quotes() -> None:
+    for text in texts(catalog("ru")):
+        depth = 0
+        for char in text:
+            depth += {"«": 1, "»": -1}.get(char, 0)
+            assert depth <= 1, text
+
+
+def test_a_bout_is_a_kon_and_the_discard_pile_an_otboy() -> None:
+    ru = catalog("ru")
+    assert "коне" in ru["rule"]["no_first_bout_cap_5"] and "коне" in ru["opt"]["first_bout_cap_5"]
+    assert "коне" in ru["explain"]["no_first_bout_cap_5"]
+    assert not [t for t in texts(ru) if "отбое" in t and "В отбое" not in t]
