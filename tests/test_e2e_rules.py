@@ -75,7 +75,7 @@ async def test_a_game_with_a_preset_chosen_in_the_lobby(tmp_path: Path) -> None:
             assert "подкидной, 36 карт, 2 места" in message.text  # the preset set them
             assert await press(tg, anna, message, lobby("set", "seats+")) == (
                 "Так нельзя: «DURAKA.NET» — игра для 2 игроков. "
-                "Чтобы играть иначе, выберите «Классику» в «Правила…»."
+                "Чтобы играть иначе, нажмите «Правила…» и выберите «Классику»."
             )
             await seat_everyone(tg, app, group, [anna, boris])
             rules = app.service.games[1].state.rules
