@@ -1,4 +1,5 @@
-"""The position of one game and the rules that move it on (RULES §4-8).
+"""The position of one game (RULES §4-8): the deal, the bout, ``apply`` and ``play``.
+The moves themselves are in ``moves``, the end of a bout in ``ending``.
 
 Hands, the table and the discard are bit masks of cards (see ``cards``), so
 the hot path of ``legal_actions`` and ``apply`` is integer arithmetic. Seats
