@@ -178,6 +178,10 @@ class GameService:
                 pogony_ranks=pogony_ranks,
             )
             await TableRepo.update(c, table_id, status="playing")
+        # The table's finished games leave memory (their rows stay): one game per table.
+        for old_id, old in list(self.games.items()):
+            if old.table_id == table_id and old.state.is_over:
+                del self.games[old_id]
         live = _Live(state, table_id, table.chat_id, seat_dicts)
         self.games[game_id] = live
         with log_scope(table=table_id, game=game_id):

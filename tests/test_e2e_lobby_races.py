@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.callbacks import LobbyCb
 from service.tables import TableError
+from storage.repos import GameRepo
 from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, settle
 from tests.fakes import FakeTelegram
 
@@ -36,7 +37,9 @@ async def test_a_double_press_of_start_or_play_again_starts_one_game(tmp_path: P
             presses = [await tg.press(user, summary, again) for user in (anna, boris)]
             answers = sorted([(await p).text or "" for p in presses])
             await settle(app)
-            assert answers == ["", PLAYING] and list(app.service.games) == [1, 2]
+            # One new game; the finished one has left memory (its rows stay).
+            assert answers == ["", PLAYING] and list(app.service.games) == [2]
+            assert await GameRepo(app.db).get(3) is None
         assert tg.unanswered_callbacks() == []
 
 

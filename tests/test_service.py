@@ -231,3 +231,16 @@ async def test_the_background_timer_loop_fires_with_a_fast_clock(tmp_path: Path)
     finally:
         await service.timers.stop()
         await service.db.close()
+
+
+async def test_a_table_keeps_only_its_newest_game_in_memory(tmp_path: Path) -> None:
+    service = await open_service(tmp_path / "g.sqlite3")
+    first = await start(service, RULES, 11, humans(2))
+    await play_moves(service, first.game_id, 1000)
+    table_id = service.games[first.game_id].table_id
+    second = await service.create_game(table_id, RULES, humans(2), 12)
+    assert first.game_id not in service.games  # finished: only its rows remain
+    assert second.game_id in service.games
+    record = await GameRepo(service.db).get(first.game_id)
+    assert record is not None and record.status == "over"
+    await service.db.close()
