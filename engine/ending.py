@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .state import State
 
 # Hot-path events are built by tuple.__new__, a C call, not the NamedTuple's Python one.
-_event = tuple.__new__
+fast_event = tuple.__new__
 # CLOCKWISE[n][seat]: the n seats clockwise from ``seat``.
 CLOCKWISE = tuple(tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(7))
 # DRAW_ORDER[n][opener][defender]: who draws, in order: the defender last.
@@ -41,7 +41,7 @@ def end_bout(state: State, events: list[Event], *, taken: bool) -> None:
         state.discard |= table
         state.bito_seen = True
     if events is not DROPPED:  # ``play`` drops the events: skip the costliest one
-        events.append(_event(BoutEnded, (taken, d, cards_of(table))))
+        events.append(fast_event(BoutEnded, (taken, d, cards_of(table))))
     state.att = []
     state.dfn = []
     state.bouts += 1
@@ -77,10 +77,10 @@ def draw(state: State, events: list[Event]) -> None:
         hands[s] = hand
         if not stock:  # the face-up trump card: everyone sees who takes it
             state.known[s] |= 1 << state.trump_card
-            events.append(_event(Drew, (s, got, True)))
+            events.append(fast_event(Drew, (s, got, True)))
             return
         if events is not DROPPED:
-            events.append(_event(Drew, (s, got, False)))
+            events.append(fast_event(Drew, (s, got, False)))
 
 
 def draw_evenly(
@@ -99,7 +99,7 @@ def draw_evenly(
     state.known[last] |= 1 << state.trump_card  # the face-up card went to the last one served
     for i, s in enumerate(order):
         if got[i]:
-            events.append(_event(Drew, (s, got[i], s == last)))
+            events.append(fast_event(Drew, (s, got[i], s == last)))
 
 
 def leave(state: State, events: list[Event]) -> bool:

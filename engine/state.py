@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import BACK, BEAT, OPEN, SHOW, TAKE, TRANSFER, Action
 from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, Card
 from .deal import deal, first_attacker
-from .ending import CLOCKWISE, DROPPED, end_bout
+from .ending import CLOCKWISE, DROPPED, end_bout, fast_event
 from .events import Event, Idle, Outcome, Played
 from .legal import MISSES_TO_IDLE, Turn, check, may_throw
 from .legal import all_legal_actions as _all_legal_actions
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from .view import View
 
 _DEFENCE = (BEAT, TRANSFER, SHOW, TAKE)
-# Made the C way: NamedTuple's own constructor is Python code.
-_event = tuple.__new__
 
 
 class State:
@@ -338,7 +336,7 @@ class State:
         check(self, action)  # from here on the action is legal
         seat, kind = action.seat, action.kind
         counts = auto and (kind == OPEN or (seat == self.defender and kind in _DEFENCE))
-        events: list[Event] = [_event(Played, (action, auto))]
+        events: list[Event] = [fast_event(Played, (action, auto))]
         MOVES[kind](self, action, events)
         self.history.append(action)
         self.auto.append(auto)
