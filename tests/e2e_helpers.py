@@ -99,6 +99,15 @@ async def play_to_the_end(
     assert game_over(tg, group)
 
 
+def two_friends(tg: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
+    """Аня and Борис, who both started the bot, in the group «Друзья»."""
+    anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+    group = tg.add_group(-100, "Друзья", members=[anna, boris])
+    for user in (anna, boris):
+        tg.start_private(user)
+    return anna, boris, group
+
+
 async def seat_everyone(
     tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser], table: int = 1
 ) -> None:

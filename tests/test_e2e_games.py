@@ -17,6 +17,7 @@ from tests.e2e_helpers import (
     running_bot,
     seat_everyone,
     settle,
+    two_friends,
 )
 from tests.fakes import FakeTelegram
 
@@ -50,10 +51,7 @@ async def test_a_perevodnoy_game_with_transfers(tmp_path: Path) -> None:
 
 async def test_a_pairs_game_with_two_bots(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await open_table(tg, app, group, anna)
             assert await press_lobby(tg, anna, group, "set", "pairs") == (
@@ -80,10 +78,7 @@ async def test_a_pairs_game_with_two_bots(tmp_path: Path) -> None:
 async def test_timeouts_hand_the_seat_to_a_bot_and_back(tmp_path: Path) -> None:
     clock = FakeClock()
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
@@ -112,10 +107,7 @@ async def test_timeouts_hand_the_seat_to_a_bot_and_back(tmp_path: Path) -> None:
 async def test_a_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, db) as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])

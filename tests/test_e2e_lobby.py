@@ -19,6 +19,7 @@ from tests.e2e_helpers import (
     running_bot,
     seat_everyone,
     settle,
+    two_friends,
 )
 from tests.fakes import FakeTelegram
 
@@ -78,10 +79,7 @@ async def test_the_table_message_says_until_when_the_move_may_wait(
     monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")  # UTC+7
     clock = FakeClock(datetime(2024, 5, 1, 14, 4, 5, tzinfo=UTC).timestamp())
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
@@ -178,10 +176,7 @@ async def test_a_table_speaks_its_creators_language(tmp_path: Path) -> None:
 
 async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await tg.send_text(boris, group, "/settings")
             hint = await tg.wait_for_message(group, lambda m: "Стола сейчас нет" in m.text)

@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.callbacks import LobbyCb
 from service.tables import TableError
 from storage.repos import GameRepo
-from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, settle
+from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, settle, two_friends
 from tests.fakes import FakeTelegram
 
 PLAYING = "Идёт партия — это можно будет сделать после неё."
@@ -16,10 +16,7 @@ PLAYING = "Идёт партия — это можно будет сделать
 
 async def test_a_double_press_of_start_or_play_again_starts_one_game(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             lobby = await open_table(tg, app, group, anna)
             await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats+").pack()))
@@ -45,10 +42,7 @@ async def test_a_double_press_of_start_or_play_again_starts_one_game(tmp_path: P
 
 async def test_a_refused_automatic_start_says_why_and_keeps_the_seat(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             lobby = await open_table(tg, app, group, anna)
 
@@ -70,10 +64,7 @@ async def test_settings_after_a_game_takes_the_buttons_off_the_older_lobby(
     tmp_path: Path,
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             lobby = await open_table(tg, app, group, anna)
             for user in (anna, boris):

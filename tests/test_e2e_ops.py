@@ -17,6 +17,7 @@ from tests.e2e_helpers import (
     running_bot,
     seat_everyone,
     settle,
+    two_friends,
 )
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
 
@@ -69,10 +70,7 @@ async def test_removing_the_bot_closes_the_table_and_leaves_the_group_alone(
 ) -> None:
     clock = FakeClock()
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
             await start_game(tg, app, group, [anna, boris])
             hand = hand_message(tg, anna)
@@ -108,10 +106,7 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_the_game_ends(
 ) -> None:
     clock = FakeClock()
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
             await start_game(tg, app, group, [anna, boris])
             tg.block(boris)
@@ -140,10 +135,7 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_the_game_ends(
 
 async def test_stopping_a_running_game_tells_the_players(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await start_game(tg, app, group, [anna, boris])
             await tg.send_text(boris, group, "/stop")

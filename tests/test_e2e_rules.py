@@ -16,6 +16,7 @@ from tests.e2e_helpers import (
     running_bot,
     seat_everyone,
     settle,
+    two_friends,
 )
 from tests.fakes import FakeTelegram
 
@@ -34,10 +35,7 @@ def labels(tg: FakeTelegram, message) -> list[str]:
 
 async def test_a_game_with_a_preset_chosen_in_the_lobby(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             message = await open_table(tg, app, group, anna)
             assert "Правила: Классика" in message.text
@@ -137,10 +135,7 @@ async def test_the_next_game_of_durak_online_opens_against_the_last_fool(tmp_pat
 
 async def test_a_transfer_by_showing_a_trump_from_the_hand_keyboard(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             app.service.new_seed = lambda: 1  # an early chance to show a trump
             message = await open_table(tg, app, group, anna)

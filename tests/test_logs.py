@@ -25,6 +25,7 @@ from tests.e2e_helpers import (
     running_bot,
     seat_everyone,
     settle,
+    two_friends,
 )
 from tests.fakes import FakeTelegram
 
@@ -68,10 +69,7 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
         raise RuntimeError("the handler broke")
 
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
             app.dp.message.register(boom, F.text == "сломайся")
             await open_table(tg, app, group, anna)
