@@ -21,6 +21,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from engine import Rules, State
@@ -137,6 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, help="sampled deals per decision (bots' default)")
     parser.add_argument("--actions", type=int, help="simulated actions per decision (default)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--progress", type=int, default=0, help="interim report on stderr every N deals"
+    )
     args = parser.parse_args(argv)
     rules = Rules(players=args.players, deck=args.deck, mode=args.mode, teams=args.teams)
     lineup = tuple(args.lineup.split(","))
@@ -154,14 +158,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     jobs = [Job(rules, lineup, args.seed + d, rotations, budget) for d in range(args.deals)]
     start = time.perf_counter()
     total: dict[str, Tally] = defaultdict(Tally)
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(play_deal, jobs))
-    else:
-        results = [play_deal(j) for j in jobs]
-    for result in results:
-        for level, t in result.items():
-            total[level].add(t)
+    with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
+        results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
+        for done, result in enumerate(results, 1):
+            for level, t in result.items():
+                total[level].add(t)
+            if args.progress and done % args.progress == 0 and done < args.deals:
+                elapsed = time.perf_counter() - start
+                print(report(total, done, done * rotations, elapsed), file=sys.stderr, flush=True)
     print(f"{rules.players} players, {rules.deck} cards, {rules.mode}", end="")
     print(", teams" if rules.teams else "", end="")
     print(f"; lineup {','.join(lineup)}; budget {budget or 'defaults'}")

@@ -137,6 +137,14 @@ def test_the_tournament_prints_rates_intervals_and_times(
         assert text in out
 
 
+def test_the_tournament_reports_progress_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--lineup", "novice,random", "--deals", "3", "--progress", "1", "--jobs", "2"]
+    assert tournament.main(argv) == 0
+    captured = capsys.readouterr()
+    assert "1 deals, 2 games" in captured.err and "2 deals, 4 games" in captured.err
+    assert "3 deals, 6 games" not in captured.err and "3 deals, 6 games" in captured.out
+
+
 def test_wilson_interval_brackets_the_rate() -> None:
     lo, hi = tournament.wilson(30, 100)
     assert lo < 0.3 < hi and lo > 0.2 and hi < 0.4
