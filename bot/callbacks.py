@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from aiogram.filters.callback_data import CallbackData
 
+from engine import State, View
+
 
 class LobbyCb(CallbackData, prefix="l"):
     table: int
@@ -17,6 +19,14 @@ class CardCb(CallbackData, prefix="c"):
     game: int
     v: int  # the game version the keyboard was drawn for
     card: str  # "10H"
+    phase: str = ""  # bout_phase() then: a tap still counts while it has not changed
+
+
+def bout_phase(game: State | View) -> str:
+    """What a card tap means depends on this, not on every move: the bout, who defends in
+    it and whether they said «Беру». A tap on a hand drawn before a throw-in or a beat
+    of the same phase is honest (the opponent was just quicker); any other is stale."""
+    return f"{game.bouts}.{game.defender}{'t' if game.taking else ''}"
 
 
 class MoveCb(CallbackData, prefix="m"):

@@ -14,7 +14,7 @@ from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAK
 from engine.cards import sort_for_hand
 from service.tables import BOT_LEVELS, DEFAULT_SETTINGS
 
-from .callbacks import CardCb, LobbyCb, MoveCb
+from .callbacks import CardCb, LobbyCb, MoveCb, bout_phase
 from .i18n import t
 from .render_cheating import (
     accusation_exposed,
@@ -319,7 +319,7 @@ def hand(
     buttons = [
         button(
             ("• " if c in playable else "") + c.label(lang),
-            CardCb(game=game_id, v=version, card=str(c)).pack(),
+            CardCb(game=game_id, v=version, card=str(c), phase=bout_phase(view)).pack(),
         )
         for c in cards
     ]

@@ -79,7 +79,7 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
             await app.service.timers.fire_due()
             await settle(app)
             app.dp.callback_query.register(boom, F.data.startswith("c:"))
-            answer = await (await tg.press(anna, hand_message(tg, anna), "c:1:0:6S", forge=True))
+            answer = await (await tg.press(anna, hand_message(tg, anna), "c:1:0:6S:", forge=True))
             assert answer.text == "Что-то пошло не так. Попробуйте ещё раз."
             await tg.send_text(anna, group, "сломайся")
             await tg.send_text(anna, group, "правила")  # the next update is still handled

@@ -12,7 +12,7 @@ from engine import Accused, Card
 from engine.actions import ACCUSE, BEAT, OPEN, QUIT, THROW
 from service import GameService, Refused
 
-from ..callbacks import CardCb, CheatCb, MoveCb, PageCb
+from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, bout_phase
 from ..i18n import lang_of, t
 from ..presenter import Page, Presenter
 from ..render import seat_names
@@ -107,7 +107,9 @@ async def card_button(
     if seat is None:
         return
     state = service.games[game].state
-    if callback_data.v != len(state.history):
+    version = len(state.history)
+    fresh = callback_data.v == version
+    if not fresh and callback_data.phase != bout_phase(state):
         await query.answer(t(lang, "answer.stale"))
         return
     if callback_data.card == "-":  # back from choosing a target
@@ -125,15 +127,15 @@ async def card_button(
         if a.cards[:1] == (card,)
         and (a.kind in (THROW, BEAT) or (a.kind == OPEN and len(a.cards) == 1))
     ]
-    if not moves:
-        await query.answer(t(lang, "answer.not_now"))
+    if not moves:  # e.g. the second tap of a double tap: the card is on the table now
+        await query.answer(t(lang, "answer.not_now" if fresh else "answer.stale"))
         return
     if len(moves) > 1:  # the card beats several attack cards: ask which
         presenter.picking[(game, user)] = card
         presenter.refresh(game, user)
         await query.answer(t(lang, "answer.choose_target"))
         return
-    await make_move(query, service, presenter, game, seat, moves[0].text, callback_data.v)
+    await make_move(query, service, presenter, game, seat, moves[0].text, version)
 
 
 async def cheat_button(

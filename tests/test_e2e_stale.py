@@ -1,0 +1,105 @@
+"""End to end: a card tapped on a hand drawn just before the opponent's move.
+
+The client shows the old keyboard until the bot edits it (a second or more under
+Telegram's limits); a tap on it counts while the bout, its defender and «Беру» are the
+same, and is refused as stale once any of them changed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from bot.callbacks import CardCb
+from engine import Action, Card, Rules, State
+from engine.actions import BEAT, OPEN, THROW
+from tests.e2e_helpers import (
+    TOKEN,
+    hand_message,
+    open_table,
+    running_bot,
+    seat_everyone,
+    settle,
+    two_friends,
+)
+from tests.fakes import FakeMessage, FakeTelegram
+
+STALE = "Кнопка устарела: игра уже ушла дальше."
+
+
+def scenario(state: State) -> tuple[Action, Action, Action] | None:
+    """An opening, a throw-in of the same rank, and a defender's card that covers
+    only the opening card once both are on the table."""
+    a, d = state.attacker, state.defender
+    for opening in state.legal_actions(a):
+        if opening.kind != OPEN or len(opening.cards) > 1:
+            continue
+        opened = state.copy()
+        opened.apply(opening)
+        for throw in (x for x in opened.legal_actions(a) if x.kind == THROW):
+            both = opened.copy()
+            both.apply(throw)
+            beats = [x for x in both.legal_actions(d) if x.kind == BEAT]
+            targets = Counter(x.cards[0] for x in beats)
+            for beat in beats:
+                if targets[beat.cards[0]] == 1 and beat.target == opening.cards[0]:
+                    return opening, throw, beat
+    return None
+
+
+SEED = next(s for s in range(500) if scenario(State(Rules(), s)))
+
+
+def card_data(message: FakeMessage, card: Card) -> str:
+    found = [d for d in message.button_data() if d.startswith("c:")]
+    return next(d for d in found if CardCb.unpack(d).card == str(card))
+
+
+async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            app.service.new_seed = lambda: SEED
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            live = app.service.games[1]
+            found = scenario(live.state)
+            assert found is not None
+            opening, throw, beat = found
+            user = {s: u for s, u in enumerate((anna, boris)) if live.seats[s]["user_id"] == u.id}
+            attacker, defender = user[opening.seat], user[beat.seat]
+
+            hand = hand_message(tg, attacker)
+            assert (
+                await (await tg.press(attacker, hand, card_data(hand, opening.cards[0])))
+            ).text is None
+            await settle(app)
+            old_hand = hand_message(tg, defender)
+            old_tap = card_data(old_hand, beat.cards[0])
+            hand = hand_message(tg, attacker)
+            assert (
+                await (await tg.press(attacker, hand, card_data(hand, throw.cards[0])))
+            ).text is None
+            await settle(app)
+            assert live.state.history[-1] == throw
+
+            # Борис saw only the opening card when he tapped: the beat is made.
+            answer = await (await tg.press(defender, old_hand, old_tap, forge=True))
+            assert answer.text is None
+            assert live.state.history[-1] == beat
+            # The same tap again (a double tap): the card is on the table now.
+            answer = await (await tg.press(defender, old_hand, old_tap, forge=True))
+            assert answer.text == STALE
+            await settle(app)
+
+            # After «Беру» the attacker's earlier hand is stale: its cards would go to the taker.
+            before_take = hand_message(tg, attacker)
+            old_taps = [d for d in before_take.button_data() if d.startswith("c:")]
+            hand = hand_message(tg, defender)
+            assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
+            await settle(app)
+            length = len(live.state.history)
+            for data in old_taps:
+                answer = await (await tg.press(attacker, before_take, data, forge=True))
+                assert answer.text == STALE
+            assert len(live.state.history) == length
+        assert tg.unanswered_callbacks() == []
