@@ -115,6 +115,7 @@ class Tables:
         self.repo = TableRepo(db)
         self.users = UserRepo(db)
         self._locks: dict[int, asyncio.Lock] = {}  # table id -> its lock (see ``locked``)
+        self._joining = asyncio.Lock()  # one seat per person: joins take turns (a few ms each)
 
     async def remember(self, person: Person) -> None:
         async with self.db.tx() as c:
@@ -155,8 +156,14 @@ class Tables:
                 return table
         return None
 
-    @locked
     async def join(self, table_id: int, person: Person) -> TableRecord:
+        """A seat for ``person``; the join lock keeps two joins of one person to two
+        tables from both finding them seated nowhere."""
+        async with self._joining:
+            return await self._join(table_id, person)
+
+    @locked
+    async def _join(self, table_id: int, person: Person) -> TableRecord:
         table = await self.get(table_id)
         if table.status != "lobby":
             raise TableError("playing")

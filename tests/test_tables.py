@@ -238,3 +238,15 @@ async def test_concurrent_presses_neither_lose_a_seat_nor_start_two_games(
     refusal = next(r for r in results if isinstance(r, TableError))
     assert refusal.code == "playing"
     assert len(tables.games.games) == 1
+
+
+async def test_one_person_joining_two_tables_at_once_gets_one_seat(tables: Tables) -> None:
+    first, _ = await tables.open(-1, "Группа", ANNA)
+    second, _ = await tables.open(-2, "Другая", BORIS)
+    results = await asyncio.gather(
+        tables.join(first.id, VIKA), tables.join(second.id, VIKA), return_exceptions=True
+    )
+    seated = [t for t in (first, second) if (await tables.get(t.id)).seats]
+    assert len(seated) == 1
+    refusal = next(r for r in results if isinstance(r, TableError))
+    assert refusal.code == "other_table"
