@@ -54,7 +54,7 @@ class Presenter:
         self.blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
         self._ids: dict[Key, int] = {}
         self._shown: dict[Key, tuple[str, str]] = {}
-        self._langs: dict[int, str] = {}
+        self._langs: dict[tuple[int, int], str] = {}  # (game, user) -> the hand's language
         self._table_langs: dict[int, str] = {}  # game -> the language of its group texts
         # One worker per game with news: a slow send (a new message waiting for its
         # slot under Telegram's limits) holds up that game only, never the others.
@@ -130,7 +130,7 @@ class Presenter:
             return
         lang = await self._table_lang(game_id, table.chat_id)
         users = {
-            info["user_id"]: await self._lang(info["user_id"])
+            info["user_id"]: await self._lang(game_id, info["user_id"])
             for info in live.seats
             if info["kind"] == "human"
             and info.get("user_id") is not None
@@ -182,7 +182,7 @@ class Presenter:
         again (``refresh`` ignores it, and the service reports no more steps)."""
         self._news.pop(game_id, None)
         self._table_langs.pop(game_id, None)
-        for per_user in (self.pages, self.picking):
+        for per_user in (self.pages, self.picking, self._langs):
             for key in [k for k in per_user if k[0] == game_id]:
                 del per_user[key]
         for keyed in (self._ids, self._shown):
@@ -227,11 +227,12 @@ class Presenter:
             )
         log.info("table %s: game %s over, fools %s", table_id, game_id, outcome.fools)
 
-    async def _lang(self, user_id: int) -> str:
-        if user_id not in self._langs:
+    async def _lang(self, game_id: int, user_id: int) -> str:
+        """The user's language, read once per game (a change shows from the next game)."""
+        if (game_id, user_id) not in self._langs:
             user = await UserRepo(self.db).get(user_id)
-            self._langs[user_id] = user.lang if user else "ru"
-        return self._langs[user_id]
+            self._langs[(game_id, user_id)] = user.lang if user else "ru"
+        return self._langs[(game_id, user_id)]
 
     async def _put(
         self, key: Key, chat_id: int, text: str, markup: InlineKeyboardMarkup | None

@@ -164,6 +164,7 @@ async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
     await play_moves(presenter.service, game, 1000)
     await presenter.idle()
     entries = [presenter.pages, presenter.picking, presenter._ids, presenter._shown]
+    entries.append(presenter._langs)
     assert not any(entries) and not presenter._table_langs and not presenter._news
     presenter.refresh(game, 1)  # a late press: the finished game is not shown again
     await presenter.idle()
