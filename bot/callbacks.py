@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram.filters.callback_data import CallbackData
 
 from engine import State, View
+from engine.actions import SHOW, TRANSFER
 
 
 class LobbyCb(CallbackData, prefix="l"):
@@ -19,14 +20,17 @@ class CardCb(CallbackData, prefix="c"):
     game: int
     v: int  # the game version the keyboard was drawn for
     card: str  # "10H"
-    phase: str = ""  # bout_phase() then: a tap still counts while it has not changed
+    meant: str = ""  # tap_meaning() when drawn; "" if a tap could not play the card then
 
 
-def bout_phase(game: State | View) -> str:
-    """What a card tap means depends on this, not on every move: the bout, who defends in
-    it and whether they said «Беру». A tap on a hand drawn before a throw-in or a beat
-    of the same phase is honest (the opponent was just quicker); any other is stale."""
-    return f"{game.bouts}.{game.defender}{'t' if game.taking else ''}"
+def tap_meaning(game: State | View, kind: str) -> str:
+    """What a tap on a card meant when its hand was drawn: the kind of move (open, throw
+    in, beat) and the phase of the bout: the bout, its defender, the transfers so far and
+    «Беру». A tap on a hand drawn before the opponent's last throw-in or beat (they were
+    quicker than the edit) still counts while this is unchanged; another old tap is stale."""
+    transfers = sum(a.kind in (TRANSFER, SHOW) for a in game.history)
+    taking = "t" if game.taking else ""
+    return f"{kind}{game.bouts}.{game.defender}.{transfers}{taking}"
 
 
 class MoveCb(CallbackData, prefix="m"):

@@ -14,7 +14,7 @@ from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAK
 from engine.cards import sort_for_hand
 from service.tables import BOT_LEVELS, DEFAULT_SETTINGS
 
-from .callbacks import CardCb, LobbyCb, MoveCb, bout_phase
+from .callbacks import CardCb, LobbyCb, MoveCb, tap_meaning
 from .i18n import t
 from .render_cheating import (
     accusation_exposed,
@@ -243,13 +243,14 @@ def table_message(
 # ------------------------------------------------------------------ hand
 
 
-def playable_cards(view: View) -> set[Card]:
-    """Cards that a tap can play now: a single-card opening, a throw-in or a beat."""
-    out: set[Card] = set()
-    for a in view.legal:
-        if a.kind in (THROW, BEAT) or (a.kind == OPEN and len(a.cards) == 1):
-            out.add(a.cards[0])
-    return out
+def is_tap(a: Action) -> bool:
+    """A move that a tap on its card makes: a single-card opening, a throw-in or a beat."""
+    return a.kind in (THROW, BEAT) or (a.kind == OPEN and len(a.cards) == 1)
+
+
+def tap_kinds(view: View) -> dict[Card, str]:
+    """The cards that a tap can play now, with the kind of move it makes."""
+    return {a.cards[0]: a.kind for a in view.legal if is_tap(a)}
 
 
 def hand(
@@ -314,12 +315,17 @@ def hand(
             [button(t(lang, "hand.cancel"), CardCb(game=game_id, v=version, card="-").pack())]
         )
         return f"{trump_line}\n\n{status}", InlineKeyboardMarkup(inline_keyboard=rows)
-    playable = playable_cards(view)
+    taps = tap_kinds(view)
     cards = sort_for_hand(view.hand, view.trump)
     buttons = [
         button(
-            ("• " if c in playable else "") + c.label(lang),
-            CardCb(game=game_id, v=version, card=str(c), phase=bout_phase(view)).pack(),
+            ("• " if c in taps else "") + c.label(lang),
+            CardCb(
+                game=game_id,
+                v=version,
+                card=str(c),
+                meant=tap_meaning(view, taps[c]) if c in taps else "",
+            ).pack(),
         )
         for c in cards
     ]

@@ -6,6 +6,7 @@ Telegram-free: the bot calls these and turns ``TableError`` codes into texts.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -115,7 +116,10 @@ class Tables:
         self.repo = TableRepo(db)
         self.users = UserRepo(db)
         self._locks: dict[int, asyncio.Lock] = {}  # table id -> its lock (see ``locked``)
-        self._joining = asyncio.Lock()  # one seat per person: joins take turns (a few ms each)
+        # person id -> the lock their joins take turns on (gone once no join holds it)
+        self._joining: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     async def remember(self, person: Person) -> None:
         async with self.db.tx() as c:
@@ -157,9 +161,9 @@ class Tables:
         return None
 
     async def join(self, table_id: int, person: Person) -> TableRecord:
-        """A seat for ``person``; the join lock keeps two joins of one person to two
-        tables from both finding them seated nowhere."""
-        async with self._joining:
+        """A seat for ``person``; their joins take turns, so two joins to two tables
+        at once cannot both find them seated nowhere."""
+        async with self._joining.setdefault(person.id, asyncio.Lock()):
             return await self._join(table_id, person)
 
     @locked

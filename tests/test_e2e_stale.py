@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from bot.callbacks import CardCb
+from bot.callbacks import CardCb, tap_meaning
 from engine import Action, Card, Rules, State
-from engine.actions import BEAT, OPEN, THROW
+from engine.actions import BEAT, OPEN, THROW, TRANSFER
 from tests.e2e_helpers import (
     TOKEN,
     hand_message,
@@ -68,11 +68,22 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(tmp_path: Pa
             user = {s: u for s, u in enumerate((anna, boris)) if live.seats[s]["user_id"] == u.id}
             attacker, defender = user[opening.seat], user[beat.seat]
 
-            hand = hand_message(tg, attacker)
-            assert (
-                await (await tg.press(attacker, hand, card_data(hand, opening.cards[0])))
-            ).text is None
+            # Taps on the hands drawn before the opening: the attacker's second card of
+            # the rank was an opening card then (now it would be a throw-in) and the
+            # defender had nothing to play, so both will be stale.
+            first_hands = {u: hand_message(tg, u) for u in (attacker, defender)}
+            stale_taps = [
+                (attacker, card_data(first_hands[attacker], throw.cards[0])),
+                (defender, card_data(first_hands[defender], beat.cards[0])),
+            ]
+            hand = first_hands[attacker]
+            answer = await (await tg.press(attacker, hand, card_data(hand, opening.cards[0])))
+            assert answer.text is None
             await settle(app)
+            for who, data in stale_taps:
+                answer = await (await tg.press(who, first_hands[who], data, forge=True))
+                assert answer.text == STALE
+            assert live.state.history[-1] == opening
             old_hand = hand_message(tg, defender)
             old_tap = card_data(old_hand, beat.cards[0])
             hand = hand_message(tg, attacker)
@@ -103,3 +114,24 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(tmp_path: Pa
                 assert answer.text == STALE
             assert len(live.state.history) == length
         assert tg.unanswered_callbacks() == []
+
+
+def test_a_tap_means_another_move_after_transfers_even_to_the_same_defender() -> None:
+    rules = Rules(mode="perevodnoy")
+    for seed in range(3000):
+        state = State(rules, seed)
+        before = tap_meaning(state.view(state.defender), BEAT)
+        defender = state.defender
+        state.apply(next(a for a in state.legal_actions(state.attacker) if a.kind == OPEN))
+        for _ in range(2):  # there and back: two players, the defender is the same again
+            transfer = next(
+                (a for a in state.legal_actions(state.defender) if a.kind == TRANSFER), None
+            )
+            if transfer is None:
+                break
+            state.apply(transfer)
+        else:
+            assert state.defender == defender and state.bouts == 0
+            assert tap_meaning(state, BEAT) != before
+            return
+    raise AssertionError("no deal with two transfers in a row")

@@ -9,13 +9,13 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from engine import Accused, Card
-from engine.actions import ACCUSE, BEAT, OPEN, QUIT, THROW
+from engine.actions import ACCUSE, QUIT
 from service import GameService, Refused
 
-from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, bout_phase
+from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, tap_meaning
 from ..i18n import lang_of, t
 from ..presenter import Page, Presenter
-from ..render import seat_names
+from ..render import is_tap, seat_names
 from ..render_cheating import accusation_answer
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ async def card_button(
     state = service.games[game].state
     version = len(state.history)
     fresh = callback_data.v == version
-    if not fresh and callback_data.phase != bout_phase(state):
+    if not fresh and not callback_data.meant:  # nothing a tap could play when drawn
         await query.answer(t(lang, "answer.stale"))
         return
     if callback_data.card == "-":  # back from choosing a target
@@ -121,14 +121,14 @@ async def card_button(
     if card is None:
         await query.answer(t(lang, "answer.not_now"))
         return
-    moves = [
-        a
-        for a in state.legal_actions(seat)
-        if a.cards[:1] == (card,)
-        and (a.kind in (THROW, BEAT) or (a.kind == OPEN and len(a.cards) == 1))
-    ]
-    if not moves:  # e.g. the second tap of a double tap: the card is on the table now
-        await query.answer(t(lang, "answer.not_now" if fresh else "answer.stale"))
+    moves = [a for a in state.legal_actions(seat) if a.cards[:1] == (card,) and is_tap(a)]
+    if not fresh and (
+        not moves or any(tap_meaning(state, a.kind) != callback_data.meant for a in moves)
+    ):  # a double tap, or the tap would now mean another move than the player saw
+        await query.answer(t(lang, "answer.stale"))
+        return
+    if not moves:
+        await query.answer(t(lang, "answer.not_now"))
         return
     if len(moves) > 1:  # the card beats several attack cards: ask which
         presenter.picking[(game, user)] = card
