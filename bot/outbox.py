@@ -50,7 +50,7 @@ class Limits:
 @dataclass
 class _Job:
     chat_id: int
-    text: str
+    text: str | None  # None: edit the keyboard only
     markup: InlineKeyboardMarkup | None
     message_id: int | None = None  # None: send a new message
     done: asyncio.Future[Message | None] = field(default_factory=asyncio.Future)
@@ -87,12 +87,17 @@ class Outbox:
         return self._put(_Job(chat_id, text, markup))
 
     def edit(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str | None,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> asyncio.Future[Message | None]:
-        """Queue an edit; replaces a waiting edit of the same message."""
+        """Queue an edit (``text`` None: of the keyboard only); replaces a waiting edit
+        of the same message."""
         for job in self._queues.get(chat_id, ()):
             if job.message_id == message_id:
-                job.text, job.markup = text, markup
+                job.text, job.markup = text if text is not None else job.text, markup
                 return job.done
         return self._put(_Job(chat_id, text, markup, message_id))
 
@@ -177,20 +182,26 @@ class Outbox:
         self._grant()
 
     async def _call(
-        self, job: _Job, text: str, markup: InlineKeyboardMarkup | None
+        self, job: _Job, text: str | None, markup: InlineKeyboardMarkup | None
     ) -> Message | None:
         for _ in range(5):
             try:
                 if job.message_id is None:
+                    assert text is not None, "a new message needs a text"
                     async with self._slot(job.chat_id):
                         return await self.bot.send_message(job.chat_id, text, reply_markup=markup)
                 async with self._slot(job.chat_id):
-                    result = await self.bot.edit_message_text(
-                        text=text,
-                        chat_id=job.chat_id,
-                        message_id=job.message_id,
-                        reply_markup=markup,
-                    )
+                    if text is None:
+                        result = await self.bot.edit_message_reply_markup(
+                            chat_id=job.chat_id, message_id=job.message_id, reply_markup=markup
+                        )
+                    else:
+                        result = await self.bot.edit_message_text(
+                            text=text,
+                            chat_id=job.chat_id,
+                            message_id=job.message_id,
+                            reply_markup=markup,
+                        )
                 return result if isinstance(result, Message) else None
             except TelegramRetryAfter as e:
                 self.retries += 1
@@ -203,7 +214,7 @@ class Outbox:
             except TelegramBadRequest as e:
                 if "message is not modified" in e.message:
                     return None
-                if job.message_id is not None and _gone(e.message):
+                if text is not None and job.message_id is not None and _gone(e.message):
                     return await self._replace(job, text, markup)
                 log.warning("chat %s: %s", job.chat_id, e.message)
                 return None

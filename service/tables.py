@@ -299,13 +299,16 @@ class Tables:
 
     @locked
     async def start(self, table_id: int, person: Person | None) -> Update:
-        """Start a game with the seated players; the lobby message (if any) becomes the
-        game's table message."""
+        """Start a game with the seated players. The lobby message becomes the game's
+        table message, unless it is the last game's summary: that one keeps its result
+        and the table message will be a new one."""
         table = await self.get(table_id)
         self.check_start(table, person)
-        if table.lobby_message_id is not None:
-            async with self.db.tx() as c:
+        async with self.db.tx() as c:
+            if table.lobby_message_id is not None and not table.lobby_is_summary:
                 await TableRepo.update(c, table.id, table_message_id=table.lobby_message_id)
+            else:
+                await TableRepo.update(c, table.id, clear=("table_message_id",))
         seats = [Seat(**s) for s in table.seats]
         rules = rules_for(table.settings, len(seats))
         last_fool, ranks = series_start(table.series, table.seats, rules)

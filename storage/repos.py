@@ -208,8 +208,11 @@ class TableRepo:
         table_message_id: int | None = None,
         series: dict[str, Any] | None = None,
         lobby_is_summary: bool | None = None,
+        clear: tuple[str, ...] = (),
     ) -> None:
-        changes = {
+        """Set the given columns (None leaves one as it is; ``clear`` names the message
+        id columns to empty)."""
+        changes: dict[str, Any] = {
             "series": None if series is None else json.dumps(series),
             "settings": None if settings is None else json.dumps(settings),
             "seats": None if seats is None else json.dumps(seats),
@@ -219,6 +222,10 @@ class TableRepo:
             "lobby_is_summary": lobby_is_summary,
         }
         sets = {k: v for k, v in changes.items() if v is not None}
+        for column in clear:
+            if column not in ("lobby_message_id", "table_message_id"):
+                raise ValueError(f"cannot clear {column}")
+            sets[column] = None
         if sets:
             columns = ", ".join(f"{k} = ?" for k in sets)
             await c.execute(f"UPDATE tables SET {columns} WHERE id = ?", (*sets.values(), table_id))

@@ -16,6 +16,7 @@ from tests.e2e_helpers import (
     hand_message,
     open_table,
     play_round,
+    play_to_the_end,
     running_bot,
     seat_everyone,
     settle,
@@ -203,3 +204,27 @@ async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(tmp_path: P
         for lang, description in (("", "Настройки стола"), ("en", "Table settings")):
             registered = tg.commands({"type": "all_group_chats"}, language_code=lang)
             assert {c["command"]: c["description"] for c in registered}["settings"] == description
+
+
+async def test_another_game_keeps_the_last_result_in_the_chat(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            first_table = tg.latest_message(group)
+            await play_to_the_end(tg, app, group, [anna, boris])
+            summary = tg.latest_message(group)
+            result = summary.text
+            assert summary.keyboard and summary.message_id > first_table.message_id
+            again = LobbyCb(table=1, op="again").pack()
+            assert (await (await tg.press(boris, summary, again))).text is None
+            await settle(app)
+            assert summary.text == result and not summary.keyboard  # no dead «Ещё партию»
+            table = tg.latest_message(group)
+            assert table.message_id > summary.message_id and "Козырь:" in table.text
+            await play_round(tg, app, [anna, boris])
+            await settle(app)
+            assert tg.latest_message(group) is table and summary.text == result
+            assert "Козырь:" in first_table.text  # the first game's table stays as it ended
+        assert tg.unanswered_callbacks() == []

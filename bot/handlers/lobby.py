@@ -48,7 +48,7 @@ async def show_lobby(
     else:
         creator = await tables.users.get(table.creator_id)
         text, markup = render.lobby(lang, table, creator.name if creator else "?")
-    if new or table.lobby_message_id is None:
+    if new or table.lobby_message_id is None or table.lobby_is_summary:  # a result stays
         sent = await outbox.send(table.chat_id, text, markup)
         if sent is not None:
             async with tables.db.tx() as c:
@@ -57,9 +57,6 @@ async def show_lobby(
                 )
         return
     outbox.edit(table.chat_id, table.lobby_message_id, text, markup)
-    if table.lobby_is_summary:  # a game's summary became the lobby
-        async with tables.db.tx() as c:
-            await TableRepo.update(c, table.id, lobby_is_summary=False)
 
 
 async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
@@ -145,7 +142,7 @@ async def lobby_button(
             table = await tables.get(tid)
             if op == "again" and not any(s.get("user_id") == who.id for s in table.seats):
                 raise TableError("not_seated")
-            await start_game(tables, tid, None if op == "again" else who)
+            await start_game(outbox, tables, tid, None if op == "again" else who)
             await query.answer()
             return
         else:
@@ -167,10 +164,14 @@ async def lobby_button(
     await query.answer(answer or None)
 
 
-async def start_game(tables: Tables, table_id: int, who: Person | None) -> None:
-    """Start a game; the lobby message becomes the game's table message."""
+async def start_game(outbox: Outbox, tables: Tables, table_id: int, who: Person | None) -> None:
+    """Start a game. The lobby message becomes the game's table message; a summary
+    lobby («Ещё партию») keeps its result and loses its button."""
+    before = await tables.get(table_id)
     update = await tables.start(table_id, who)
     log.info("table %s: game %s started", table_id, update.game_id)
+    if before.lobby_is_summary and before.lobby_message_id is not None:
+        outbox.edit(before.chat_id, before.lobby_message_id, None)
 
 
 async def seat_taken(outbox: Outbox, tables: Tables, table: TableRecord) -> TableError | None:
@@ -180,7 +181,7 @@ async def seat_taken(outbox: Outbox, tables: Tables, table: TableRecord) -> Tabl
         await show_lobby(outbox, tables, table, new=False)
         return None
     try:
-        await start_game(tables, table.id, None)
+        await start_game(outbox, tables, table.id, None)
     except TableError as e:
         if e.code == "playing":
             return None
