@@ -228,3 +228,22 @@ async def test_another_game_keeps_the_last_result_in_the_chat(tmp_path: Path) ->
             assert tg.latest_message(group) is table and summary.text == result
             assert "Козырь:" in first_table.text  # the first game's table stays as it ended
         assert tg.unanswered_callbacks() == []
+
+
+async def test_durak_again_moves_the_lobby_down_or_says_a_game_is_on(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            first = await open_table(tg, app, group, anna)
+            await tg.send_text(boris, group, "дурак")
+            await tg.wait_for(lambda: first.text == "Стол переехал ниже ↓", what="the old lobby")
+            assert not first.keyboard and tg.latest_message(group).keyboard
+            await seat_everyone(tg, app, group, [anna, boris])
+            table = tg.latest_message(group)
+            await tg.send_text(boris, group, "/durak")
+            playing = await tg.wait_for_message(group, lambda m: "Идёт партия" in m.text)
+            await settle(app)
+            assert not playing.keyboard and "Козырь:" in table.text
+            ours = [m for m in tg.messages(group) if m.from_user and m.from_user.is_bot]
+            assert ours == [first, table, playing]  # no second lobby during the game
+        assert tg.unanswered_callbacks() == []

@@ -60,11 +60,16 @@ async def show_lobby(
 
 
 async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
+    """/durak: a new table, or the chat's table as /settings shows it (never a second
+    full lobby whose buttons could not work during a game)."""
     if message.from_user is None:
         return
-    table, _created = await tables.open(
+    table, created = await tables.open(
         message.chat.id, message.chat.title or "", person(message.from_user)
     )
+    if not created:
+        await show_settings(message, tables, outbox)
+        return
     log.info("chat %s: table %s open", message.chat.id, table.id)
     await show_lobby(outbox, tables, table, new=True)
 
