@@ -365,7 +365,8 @@ def _status(lang: str, view: View, idle: bool) -> str:
         if turn.kind == "defend":
             return t(lang, "hand.you_defend")
         word = t(lang, "hand.pass" if view.taking else "hand.done")
-        return t(lang, "hand.you_throw", word=word)
+        can = any(a.kind == THROW for a in view.legal)
+        return t(lang, "hand.you_throw" if can else "hand.nothing_to_throw", word=word)
     if any(a.kind == THROW for a in view.legal):
         return t(lang, "hand.may_throw")
     return t(lang, "hand.you_wait")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import datetime
 from types import SimpleNamespace
 from zoneinfo import ZoneInfo
@@ -13,6 +14,7 @@ from bot.callbacks import CardCb, LobbyCb, MoveCb
 from bot.config import ConfigError, zone_from_env
 from bot.i18n import catalog, lang_of, t
 from engine import Rules, State
+from engine.actions import THROW
 from engine.cards import CARDS
 from tests.helpers import act, game
 
@@ -200,3 +202,17 @@ def test_both_locales_have_the_same_texts() -> None:
         return out
 
     assert keys(catalog("ru")) == keys(catalog("en"))
+
+
+def test_a_thrower_is_told_when_there_is_nothing_to_throw_in() -> None:
+    seen: dict[bool, str] = {}  # could throw in -> the hand's text
+    for seed in range(40):
+        state, pick = State(Rules(), seed), random.Random(seed)
+        while state.outcome is None and len(seen) < 2:
+            turn = state.turn()
+            if turn is not None and turn.kind == "throw":
+                view = state.view(turn.seats[0])
+                seen[any(a.kind == THROW for a in view.legal)] = render.hand("ru", view, 1)[0]
+            state.apply(pick.choice(state.all_legal_actions()))
+    assert "Можно подкинуть — или нажмите «" in seen[True]
+    assert "Подкинуть нечего — нажмите «" in seen[False]
