@@ -50,6 +50,8 @@ def test_quotes_inside_quotes_are_low_quotes() -> None:
 
 def test_a_bout_is_a_kon_and_the_discard_pile_an_otboy() -> None:
     ru = catalog("ru")
-    assert "коне" in ru["rule"]["no_first_bout_cap_5"] and "коне" in ru["opt"]["first_bout_cap_5"]
-    assert "коне" in ru["explain"]["no_first_bout_cap_5"]
+    assert "коне" in ru["explain"]["cheating"] and "кон " in ru["rule"]["first_bout_no_transfer"]
+    # The cap of 5 lasts until the first «Бито», not just the first bout (RULES §4).
+    for text in (ru["rule"]["no_first_bout_cap_5"], ru["opt"]["first_bout_cap_5"]):
+        assert "«Бито»" in text and "коне" not in text
     assert not [t for t in texts(ru) if "отбое" in t and "В отбое" not in t]
