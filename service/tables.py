@@ -264,7 +264,7 @@ class Tables:
         if field == "seats":
             settings["seats"] += step
             if settings["seats"] < max(2, len(table.seats)):
-                raise TableError("need_two" if settings["seats"] < 2 else "table_full")
+                raise TableError("need_two" if settings["seats"] < 2 else "seats_taken")
         elif field in CYCLES:
             values = CYCLES[field]
             settings[field] = values[(values.index(settings[field]) + 1) % len(values)]

@@ -71,6 +71,10 @@ async def test_impossible_settings_are_refused_with_a_reason(tables: Tables) -> 
     with refused("only_creator"):
         await tables.change(table.id, BORIS, "mode")
     assert (await tables.get(table.id)).settings["seats"] == 3
+    for p in (ANNA, BORIS, VIKA):
+        await tables.join(table.id, p)
+    with refused("seats_taken"):
+        await tables.change(table.id, ANNA, "seats", -1)
 
 
 async def test_a_game_starts_with_the_seated_players(tables: Tables) -> None:
