@@ -35,7 +35,7 @@ from .presenter import Presenter
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("durak", "settings", "rules", "stats", "stop")
+GROUP_COMMANDS = ("durak", "settings", "rules", "stats", "stop", "help")
 PRIVATE_COMMANDS = ("start", "help", "me")
 COMMAND_TEXT = {
     "durak": "open",

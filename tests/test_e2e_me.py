@@ -57,3 +57,21 @@ async def test_my_statistics_in_the_private_chat_and_in_the_group(tmp_path: Path
         assert {c["command"]: c["description"] for c in private}["me"] == "Моя статистика"
         in_english = tg.commands({"type": "all_private_chats"}, language_code="en")
         assert {c["command"]: c["description"] for c in in_english}["me"] == "My statistics"
+
+
+async def test_help_and_me_in_a_group(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna = tg.add_user(1, "Аня")
+        group = tg.add_group(-100, "Друзья", members=[anna])
+        async with running_bot(tg, tmp_path / "db.sqlite3"):
+            await tg.send_text(anna, group, "/help")
+            shown = await tg.wait_for_message(group, lambda m: "Что я умею в группе" in m.text)
+            for command in ("/durak", "/settings", "/rules", "/stats", "/me", "/stop"):
+                assert command in shown.text
+            await tg.send_text(anna, group, "/start")
+            await tg.wait_for(lambda: len(tg.messages(group)) >= 4, what="help after /start")
+            assert "Что я умею в группе" in tg.latest_message(group).text
+            await tg.send_text(anna, group, "/me")
+            await tg.wait_for_message(group, lambda m: "нет сыгранных партий в этом чате" in m.text)
+        in_groups = tg.commands({"type": "all_group_chats"})
+        assert "help" in {c["command"] for c in in_groups}

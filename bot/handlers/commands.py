@@ -59,6 +59,11 @@ async def private_help(message: Message) -> None:
     await message.answer(t(lang, "help.private"))
 
 
+async def group_help(message: Message, tables: Tables) -> None:
+    """/help (or /start) in a group: the commands and words the bot answers there."""
+    await message.answer(t(await group_lang(message, tables), "help.group"))
+
+
 async def group_lang(message: Message, tables: Tables) -> str:
     """The chat's language for group texts (the asker's before the chat's first table)."""
     asker = person(message.from_user).lang if message.from_user else "ru"
@@ -254,6 +259,7 @@ def router() -> Router:
     r = Router(name="commands")
     r.message.register(start, PRIVATE, CommandStart())
     r.message.register(private_help, PRIVATE, Command("help"))
+    r.message.register(group_help, GROUPS, Command("help", "start"))
     r.message.register(rules, GROUPS, Command("rules"))
     r.message.register(rules, GROUPS, F.text.lower() == "правила")
     r.message.register(stop, GROUPS, Command("stop"))
@@ -262,6 +268,7 @@ def router() -> Router:
     r.message.register(my_stats, PRIVATE, Command("me", "mystats"))
     r.message.register(my_stats, PRIVATE, F.text.lower().in_(MY_STATS_WORDS))
     r.message.register(my_chat_stats, GROUPS, F.text.lower().in_(MY_STATS_WORDS))
+    r.message.register(my_chat_stats, GROUPS, Command("me", "mystats"))
     r.message.register(migrated, F.migrate_to_chat_id)
     r.my_chat_member.register(membership, GROUPS)
     r.my_chat_member.register(blocked, PRIVATE)
