@@ -220,6 +220,9 @@ def table_message(
         lines.append(t(lang, "table.on_table") + " " + "   ".join(pairs))
     else:
         lines.append(t(lang, "table.empty_table"))
+    if view.shown is not None and not view.history:  # why this player opens
+        card = view.shown.label(lang)
+        lines.append(t(lang, "table.first_move", name=escape(names[view.attacker]), card=card))
     turn = view.turn
     if turn is not None and view.outcome is None:
         if deadline is not None:

@@ -216,3 +216,12 @@ def test_a_thrower_is_told_when_there_is_nothing_to_throw_in() -> None:
             state.apply(pick.choice(state.all_legal_actions()))
     assert "Можно подкинуть — или нажмите «" in seen[True]
     assert "Подкинуть нечего — нажмите «" in seen[False]
+
+
+def test_the_table_says_who_opens_with_the_lowest_trump_until_the_first_move() -> None:
+    state = next(s for seed in range(20) if (s := State(Rules(), seed)).shown is not None)
+    text = render.table_message("ru", state.view(), NAMES[:2], [False, False])
+    name = NAMES[state.attacker]
+    assert f"Первым ходит тот, у кого младший козырь ({state.shown.label('ru')}): {name}." in text
+    state.apply(state.legal_actions(state.attacker)[0])
+    assert "младший козырь" not in render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
