@@ -125,10 +125,10 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(tmp_path:
             accuse = data_of(mine, f"🕵 Антимухлёж: {accused}")
             missed = await press(tg, app, attacker, mine, accuse)
             assert missed == (
-                f"Мимо: {accused} не мухлевал(а). До конца кона обвинить этого игрока снова нельзя."
+                f"Мимо: {accused} играет честно. До конца кона обвинить этого игрока снова нельзя."
             )
             assert (
-                f"🕵 {accuser}: «Антимухлёж» против игрока {accused} — мимо: {accused} играл(а) "
+                f"🕵 {accuser}: «Антимухлёж» против игрока {accused} — мимо: {accused} играет "
                 f"честно. До конца кона {accuser} не может снова обвинить этого игрока."
             ) in tg.latest_message(group).text
             assert not any("🕵" in t for t in labels(mine))  # no dead button left

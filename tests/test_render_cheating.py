@@ -111,7 +111,7 @@ def test_several_players_to_accuse_open_their_own_page() -> None:
     row = [b for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]]
     assert row == [("🕵 Антимухлёж…", PageCb(game=5, v=1, page="accuse").pack())]
     text, markup = hand(state, 2, page="accuse")
-    assert "Кого поймать на мухлёже?" in text
+    assert "Кого поймать на мухлеже?" in text
     assert buttons(markup) == [
         ("🕵 Антимухлёж: Аня", MoveCb(game=5, v=1, a="accuse 0").pack()),
         ("🕵 Антимухлёж: Борис", MoveCb(game=5, v=1, a="accuse 1").pack()),
@@ -144,7 +144,7 @@ def test_the_table_tells_a_cheat_like_any_beat_and_an_accusation_with_its_result
     act(honest, "1 d QD>9H")
     act(honest, "0 accuse 1")
     assert (
-        "🕵 Аня: «Антимухлёж» против игрока Борис — мимо: Борис играл(а) честно. "
+        "🕵 Аня: «Антимухлёж» против игрока Борис — мимо: Борис играет честно. "
         "До конца кона Аня не может снова обвинить этого игрока."
     ) in table(honest)
     english = render.table_message("en", honest.view(), ["Anna", "Boris"], [False, False])
