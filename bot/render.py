@@ -232,6 +232,8 @@ def table_message(
             limit = t(lang, "seconds", n=seconds)
         who = ", ".join(escape(names[s]) for s in turn.seats)
         key = {"attack": "turn_attack", "defend": "turn_defend", "throw": "turn_throw"}[turn.kind]
+        if turn.kind == "throw" and len(turn.seats) == 1:
+            key = "turn_throw_one"
         lines.append(t(lang, f"table.{key}", name=who, names=who, limit=limit))
     first = max(0, len(view.history) - RECENT)
     if view.history:

@@ -16,6 +16,7 @@ from bot.i18n import catalog, lang_of, t
 from engine import Rules, State
 from engine.actions import THROW
 from engine.cards import CARDS
+from engine.rules import ThrowOrder
 from tests.helpers import act, game
 
 NAMES = ["Аня", "Борис", "Вика"]
@@ -225,3 +226,23 @@ def test_the_table_says_who_opens_with_the_lowest_trump_until_the_first_move() -
     assert f"Первым ходит тот, у кого младший козырь ({state.shown.label('ru')}): {name}." in text
     state.apply(state.legal_actions(state.attacker)[0])
     assert "младший козырь" not in render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
+
+
+def test_one_thrower_is_named_in_the_singular() -> None:
+    rules = Rules(players=3, throw_in_order=ThrowOrder.CIRCLE)
+    texts: dict[int, str] = {}  # throwers waited for -> the turn line
+    for seed in range(20):
+        state, pick = State(rules, seed), random.Random(seed)
+        while state.outcome is None:
+            turn = state.turn()
+            if turn is not None and turn.kind == "throw":
+                texts[len(turn.seats)] = render.table_message(
+                    "ru", state.view(), NAMES, [False] * 3
+                )
+            state.apply(pick.choice(state.all_legal_actions()))
+    assert texts and all(n == 1 for n in texts)
+    assert "Подкидывает " in texts[1] and "Подкидывают:" not in texts[1]
+    free = State(Rules(players=3), 1)
+    while (turn := free.turn()) is None or turn.kind != "throw" or len(turn.seats) < 2:
+        free.apply(random.Random(len(free.history)).choice(free.all_legal_actions()))
+    assert "Подкидывают: " in render.table_message("ru", free.view(), NAMES, [False] * 3)
