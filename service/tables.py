@@ -175,7 +175,8 @@ class Tables:
             raise TableError("already_seated")
         other = await self.table_of(person.id)
         if other is not None:
-            raise TableError("other_table", chat_id=other.chat_id)
+            chat = await ChatRepo(self.db).get(other.chat_id)
+            raise TableError("other_table", chat_id=other.chat_id, title=chat.title if chat else "")
         user = await self.users.get(person.id)
         if user is None or not user.can_message:
             raise TableError("need_private")

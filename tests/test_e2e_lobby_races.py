@@ -82,3 +82,24 @@ async def test_settings_after_a_game_takes_the_buttons_off_the_older_lobby(
             await tg.wait_for(lambda: first.text == "Стол переехал ниже ↓", what="the old lobby")
             assert not first.keyboard and summary.keyboard
             assert tg.latest_message(group).keyboard
+
+
+async def test_a_second_table_is_refused_naming_the_chat_of_the_first(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        friends = tg.add_group(-100, "Друзья <3", members=[anna, boris])
+        work = tg.add_group(-200, "Работа", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            first = await open_table(tg, app, friends, anna)
+            await (await tg.press(anna, first, LobbyCb(table=1, op="join").pack()))
+            second = await open_table(tg, app, work, boris)
+            answer = await (await tg.press(anna, second, LobbyCb(table=2, op="join").pack()))
+            refusal = "Вы уже за другим столом — в чате «Друзья <3»."
+            assert answer.text.startswith(refusal)  # a pop-up: plain text
+            tg.start_private(anna, payload="join_2")  # the same by the deep link
+            reply = await tg.wait_for_message(anna, lambda m: "за другим столом" in m.text)
+            assert reply.text.startswith(refusal)
+            assert [s["user_id"] for s in (await app.tables.get(2)).seats] == []
+        assert tg.unanswered_callbacks() == []

@@ -127,7 +127,7 @@ def test_only_who_may_throw_in_now_is_marked() -> None:
     act(state, "1 d 8S>7S")
     text = render.table_message("ru", state.view(), NAMES, [False] * 3)
     assert "Вика</b> — 2 карты — подкидывает" in text
-    assert "Подкидывают: Вика" in text and "Аня</b> — 1 карта — ходит" in text
+    assert "Подкидывает Вика" in text and "Аня</b> — 1 карта — ходит" in text
 
 
 @pytest.mark.parametrize("order", ["free", "attacker_first", "circle"])

@@ -52,7 +52,7 @@ async def test_joining_needs_the_private_chat_and_one_table_at_a_time(tables: Ta
     other, _ = await tables.open(-2, "Другая", BORIS)
     with refused("other_table") as info:
         await tables.join(other.id, ANNA)
-    assert info.value.params["chat_id"] == -1
+    assert info.value.params == {"chat_id": -1, "title": "Группа"}
 
 
 async def test_impossible_settings_are_refused_with_a_reason(tables: Tables) -> None:

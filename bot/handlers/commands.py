@@ -44,12 +44,12 @@ async def start(
         try:
             table = await tables.join(int(payload[5:]), who)
         except TableError as e:
-            await message.answer(error_text(who.lang, e))
+            await message.answer(escape(error_text(who.lang, e)))  # answers are plain text
             return
         await message.answer(t(who.lang, "answer.joined"))
         refused = await seat_taken(outbox, tables, table)
         if refused is not None:
-            await message.answer(error_text(who.lang, refused))
+            await message.answer(escape(error_text(who.lang, refused)))
         return
     await message.answer(t(who.lang, "help.private"))
 
