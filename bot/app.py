@@ -83,6 +83,8 @@ class App:
     async def start(self) -> None:
         restored = await self.service.restore()
         log.info("restored %s running games", restored)
+        for game_id in self.service.games:
+            self.presenter.redraw(game_id)  # edits only what differs; "not modified" is fine
         self.presenter.start()
         self.service.timers.start()
         await self.set_commands()

@@ -67,6 +67,11 @@ class Presenter:
         """Called by the service after each commit; never blocks the game."""
         self._mark(update.game_id, None)
 
+    def redraw(self, game_id: int) -> None:
+        """Show the table and every hand again (after a restart: the keyboards the
+        last process drew may be out of date or of an older version of the bot)."""
+        self._mark(game_id, None)
+
     def refresh(self, game_id: int, user_id: int) -> None:
         """Show the user's hand again (a page or a target choice changed): by the game's
         worker, after any render under way. A finished game's hands stay as they are."""

@@ -115,8 +115,16 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -
                 await play_round(tg, app, [anna, boris])
             before = app.service.games[1].state.to_dict()
             hands = {u.id: hand_message(tg, u).message_id for u in (anna, boris)}
+            drawn = {u.id: hand_message(tg, u).reply_markup for u in (anna, boris)}
+        for user in (anna, boris):  # as if an older version of the bot had drawn them
+            hand_message(tg, user).reply_markup = {"inline_keyboard": [[
+                {"text": "6♠", "callback_data": "c:1:0:6S"}
+            ]]}  # fmt: skip
         async with running_bot(tg, db) as app:  # a new process on the same file
             assert app.service.games[1].state.to_dict() == before
+            await settle(app)
+            for user in (anna, boris):  # drawn again at the start, before anyone moves
+                assert hand_message(tg, user).reply_markup == drawn[user.id]
             await play_to_the_end(tg, app, group, [anna, boris])
             for user in (anna, boris):  # the same hand messages, edited after the restart
                 shown = [m for m in tg.messages(tg.private(user)) if "Козырь" in m.text]
