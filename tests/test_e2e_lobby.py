@@ -218,6 +218,11 @@ async def test_another_game_keeps_the_last_result_in_the_chat(tmp_path: Path) ->
             result = summary.text
             assert summary.keyboard and summary.message_id > first_table.message_id
             again = LobbyCb(table=1, op="again").pack()
+            vika = tg.add_user(3, "Вика")
+            group.members[vika.id] = "member"
+            assert (await (await tg.press(vika, summary, again))).text == (
+                "«Ещё партию» начинают те, кто сидит за столом. Чтобы сесть, напишите /durak."
+            )
             assert (await (await tg.press(boris, summary, again))).text is None
             await settle(app)
             assert summary.text == result and not summary.keyboard  # no dead «Ещё партию»

@@ -146,7 +146,7 @@ async def lobby_button(
         elif op in ("start", "again"):
             table = await tables.get(tid)
             if op == "again" and not any(s.get("user_id") == who.id for s in table.seats):
-                raise TableError("not_seated")
+                raise TableError("again_not_seated")
             await start_game(outbox, tables, tid, None if op == "again" else who)
             await query.answer()
             return
