@@ -321,15 +321,13 @@ def hand(
         )
         return f"{trump_line}\n\n{status}", InlineKeyboardMarkup(inline_keyboard=rows)
     taps = tap_kinds(view)
+    meanings = {kind: tap_meaning(view, kind) for kind in set(taps.values())}  # one, mostly
     cards = sort_for_hand(view.hand, view.trump)
     buttons = [
         button(
             ("• " if c in taps else "") + c.label(lang),
             CardCb(
-                game=game_id,
-                v=version,
-                card=str(c),
-                meant=tap_meaning(view, taps[c]) if c in taps else "",
+                game=game_id, v=version, card=str(c), meant=meanings.get(taps.get(c), "")
             ).pack(),
         )
         for c in cards

@@ -68,7 +68,7 @@ async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
         message.chat.id, message.chat.title or "", person(message.from_user)
     )
     if not created:
-        await show_settings(message, tables, outbox)
+        await show_again(outbox, tables, table)
         return
     log.info("chat %s: table %s open", message.chat.id, table.id)
     await show_lobby(outbox, tables, table, new=True)
@@ -83,10 +83,16 @@ async def show_settings(message: Message, tables: Tables, outbox: Outbox) -> Non
         lang = await tables.lang(message.chat.id, default=asker)
         outbox.send(message.chat.id, t(lang, "lobby.no_table"))
         return
+    await show_again(outbox, tables, table)
+
+
+async def show_again(outbox: Outbox, tables: Tables, table: TableRecord) -> None:
+    """The open table once more: the lobby posted anew at the bottom of the chat (the
+    older one says it moved), or the settings in words during a game."""
     lang = await tables.lang(table.chat_id)
     if table.status == "playing":
         settings = render.settings_text(lang, table.settings)
-        outbox.send(message.chat.id, t(lang, "lobby.settings_playing", settings=settings))
+        outbox.send(table.chat_id, t(lang, "lobby.settings_playing", settings=settings))
         return
     old = table.lobby_message_id
     await show_lobby(outbox, tables, table, new=True)
@@ -147,7 +153,7 @@ async def lobby_button(
             table = await tables.get(tid)
             if op == "again" and not any(s.get("user_id") == who.id for s in table.seats):
                 raise TableError("again_not_seated")
-            await start_game(outbox, tables, tid, None if op == "again" else who)
+            await start_game(outbox, tables, table, None if op == "again" else who)
             await query.answer()
             return
         else:
@@ -169,14 +175,15 @@ async def lobby_button(
     await query.answer(answer or None)
 
 
-async def start_game(outbox: Outbox, tables: Tables, table_id: int, who: Person | None) -> None:
-    """Start a game. The lobby message becomes the game's table message; a summary
-    lobby («Ещё партию») keeps its result and loses its button."""
-    before = await tables.get(table_id)
-    update = await tables.start(table_id, who)
-    log.info("table %s: game %s started", table_id, update.game_id)
-    if before.lobby_is_summary and before.lobby_message_id is not None:
-        outbox.edit(before.chat_id, before.lobby_message_id, None)
+async def start_game(
+    outbox: Outbox, tables: Tables, table: TableRecord, who: Person | None
+) -> None:
+    """Start a game at ``table`` (as last read). The lobby message becomes the game's
+    table message; a summary lobby («Ещё партию») keeps its result and loses its button."""
+    update = await tables.start(table.id, who)
+    log.info("table %s: game %s started", table.id, update.game_id)
+    if table.lobby_is_summary and table.lobby_message_id is not None:
+        outbox.edit(table.chat_id, table.lobby_message_id, None)
 
 
 async def seat_taken(outbox: Outbox, tables: Tables, table: TableRecord) -> TableError | None:
@@ -186,7 +193,7 @@ async def seat_taken(outbox: Outbox, tables: Tables, table: TableRecord) -> Tabl
         await show_lobby(outbox, tables, table, new=False)
         return None
     try:
-        await start_game(outbox, tables, table.id, None)
+        await start_game(outbox, tables, table, None)
     except TableError as e:
         if e.code == "playing":
             return None
