@@ -2,13 +2,14 @@
 and only then reports what happened. Also the move timers and the ratings."""
 
 from .clock import Clock, FakeClock, SystemClock
-from .games import GameService, Refused, Seat, Update
+from .games import GameService, LiveGame, Refused, Seat, Update
 from .timers import Timers
 
 __all__ = [
     "Clock",
     "FakeClock",
     "GameService",
+    "LiveGame",
     "Refused",
     "Seat",
     "SystemClock",

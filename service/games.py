@@ -64,7 +64,7 @@ class Update:
 
 
 @dataclass
-class _Live:
+class LiveGame:
     state: State
     table_id: int
     chat_id: int
@@ -101,7 +101,7 @@ class GameService:
         self.clock = clock or SystemClock()
         self.notify = notify
         self.player_for = player_for or _player
-        self.games: dict[int, _Live] = {}
+        self.games: dict[int, LiveGame] = {}
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(32)  # tests fix the deal
         self.timers = Timers(self.clock, self._on_timer)
         self._tables = TableRepo(db)
@@ -117,10 +117,61 @@ class GameService:
             if table is None or table.status == "closed":
                 continue
             state = State.from_dict(record.snapshot)
-            self.games[record.id] = _Live(state, record.table_id, table.chat_id, record.seats)
+            self.games[record.id] = LiveGame(state, record.table_id, table.chat_id, record.seats)
             if record.deadline is not None:
                 self.timers.arm(record.id, record.version, record.deadline)
         return len(self.games)
+
+    # -------------------------------------------------------------- queries
+    # What the other layers may read of the running games: nothing outside this
+    # class touches ``games`` or ``timers``.
+
+    def live(self, game_id: int) -> LiveGame | None:
+        """A running (or just finished) game as last committed; read-only for callers."""
+        return self.games.get(game_id)
+
+    def game_of(self, table_id: int) -> int | None:
+        """The id of the table's running game, if one is being played."""
+        for game_id, live in self.games.items():
+            if live.table_id == table_id and not live.state.is_over:
+                return game_id
+        return None
+
+    def games_of(self, table_id: int) -> list[int]:
+        """The table's games held in memory (running or just finished)."""
+        return [g for g, live in self.games.items() if live.table_id == table_id]
+
+    def holds_cards(self, table_id: int, user_id: int) -> bool:
+        """Whether the user still plays (holds cards) in the table's running game."""
+        game_id = self.game_of(table_id)
+        if game_id is None:
+            return False
+        live = self.games[game_id]
+        return any(
+            info.get("user_id") == user_id and not live.state.place[seat]
+            for seat, info in enumerate(live.seats)
+        )
+
+    def deadline(self, game_id: int) -> float | None:
+        """When the game's current move times out (epoch seconds), if a timer is set
+        for the state as it is now."""
+        armed = self.timers.deadline(game_id)
+        live = self.games.get(game_id)
+        if armed is None or live is None or armed[1] != len(live.state.history):
+            return None
+        return armed[0]
+
+    async def end_table(self, table_id: int) -> None:
+        """The table was closed: its running game ends unfinished (stored as over, with
+        no outcome), its timer is cancelled and it leaves memory."""
+        for game_id in self.games_of(table_id):
+            live = self.games[game_id]
+            async with live.lock:
+                self.timers.cancel(game_id)
+                if not live.state.is_over:
+                    async with self.db.tx() as c:
+                        await GameRepo.abandon(c, game_id)
+                del self.games[game_id]
 
     def chat_moved(self, old: int, new: int) -> None:
         """A group became a supergroup: its running games now belong to the new chat id."""
@@ -182,7 +233,7 @@ class GameService:
         for old_id, old in list(self.games.items()):
             if old.table_id == table_id and old.state.is_over:
                 del self.games[old_id]
-        live = _Live(state, table_id, table.chat_id, seat_dicts)
+        live = LiveGame(state, table_id, table.chat_id, seat_dicts)
         self.games[game_id] = live
         with log_scope(table=table_id, game=game_id):
             log.info("game %s started (seed %s)", game_id, seed)
@@ -211,7 +262,7 @@ class GameService:
     async def _act(
         self,
         game_id: int,
-        live: _Live,
+        live: LiveGame,
         seat: int,
         text: str,
         version: int,
@@ -245,7 +296,7 @@ class GameService:
         with log_scope(table=live.table_id, game=game_id):
             await self._timeout(game_id, live, version)
 
-    async def _timeout(self, game_id: int, live: _Live, version: int) -> None:
+    async def _timeout(self, game_id: int, live: LiveGame, version: int) -> None:
         async with live.lock:
             state = live.state
             if state.is_over or len(state.history) != version:
@@ -264,7 +315,7 @@ class GameService:
             await self._commit(game_id, live, trial, events, done)
 
     async def _bots_move(
-        self, live: _Live, state: State, events: list[Event], done: list[Any]
+        self, live: LiveGame, state: State, events: list[Event], done: list[Any]
     ) -> None:
         """Let bot seats and idle humans' stand-ins move until a human must act."""
         for _ in range(MAX_BOT_MOVES):
@@ -289,7 +340,7 @@ class GameService:
     async def _commit(
         self,
         game_id: int,
-        live: _Live,
+        live: LiveGame,
         state: State,
         events: list[Event],
         done: list[tuple[Action, bool]],

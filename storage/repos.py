@@ -341,6 +341,15 @@ class GameRepo:
             ),
         )
 
+    @staticmethod
+    async def abandon(c: Conn, game_id: int) -> None:
+        """End a game that was not played out (its table was closed): over, no outcome."""
+        await c.execute(
+            "UPDATE games SET status = 'over', deadline = NULL, deadline_for = NULL,"
+            " ended_at = ? WHERE id = ? AND status = 'playing'",
+            (_now(), game_id),
+        )
+
     async def get(self, game_id: int) -> GameRecord | None:
         row = await self.db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)
