@@ -8,6 +8,8 @@ import logging
 import signal
 import sys
 
+from storage.lock import Locked, acquire
+
 from . import logs
 from .app import App
 from .config import Config, ConfigError
@@ -20,6 +22,11 @@ def main() -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     logs.setup(config.log_level, config.secret_values)
+    try:  # one process per database file; held until this process ends
+        lock = None if config.db_path == ":memory:" else acquire(config.db_path)
+    except (Locked, OSError) as e:
+        logging.getLogger("bot").error("stopped: %s", e)
+        return 1
 
     async def run() -> None:
         task = asyncio.current_task()
@@ -36,6 +43,9 @@ def main() -> int:
     except Exception as e:  # e.g. Telegram unreachable at start: one line, not a traceback
         logging.getLogger("bot").error("stopped: %s", e)
         return 1
+    finally:
+        if lock is not None:
+            lock.close()
     return 0
 
 

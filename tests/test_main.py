@@ -17,8 +17,11 @@ from tests.fakes import FakeTelegram
 STARTUP = 120.0  # seconds; generous, as the tests may run next to benchmarks
 
 
-async def spawn(tmp_path: Path, api_base: str) -> tuple[asyncio.subprocess.Process, Path]:
-    """The bot as a process; its stderr goes to a file (a full pipe would block it)."""
+async def spawn(
+    tmp_path: Path, api_base: str, log_name: str = "stderr.log"
+) -> tuple[asyncio.subprocess.Process, Path]:
+    """The bot as a process on ``tmp_path``'s database; its stderr goes to a file (a full
+    pipe would block it)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "BOT_TOKEN": TOKEN,
@@ -27,7 +30,7 @@ async def spawn(tmp_path: Path, api_base: str) -> tuple[asyncio.subprocess.Proce
         "DURAK_LOG_LEVEL": "DEBUG",
         "DURAK_CHAT_INTERVAL": "0",
     }
-    log = tmp_path / "stderr.log"
+    log = tmp_path / log_name
     with log.open("wb") as stderr:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -90,3 +93,42 @@ async def test_the_bot_exits_with_one_line_when_telegram_is_unreachable(tmp_path
     last = log.splitlines()[-1]
     assert " ERROR bot: stopped: " in last and "Cannot connect" in last
     assert "Traceback" not in log and TOKEN not in log
+
+
+async def stop(process: asyncio.subprocess.Process) -> None:
+    """SIGTERM, then SIGKILL if it does not end."""
+    if process.returncode is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), 30)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+async def test_a_second_bot_on_the_same_database_exits_and_the_first_goes_on(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna = tg.add_user(1, "Аня")
+        first, first_log = await spawn(tmp_path, tg.base_url)
+        second = None
+        try:
+            await wait_until_polling(tg, first, first_log)
+            polls = tg.count("getUpdates")
+            second, second_log = await spawn(tmp_path, tg.base_url, "second.log")
+            await asyncio.wait_for(second.wait(), STARTUP)  # before: it polled too
+            tg.start_private(anna)  # the first one still answers
+            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=30)
+            assert first.returncode is None
+        finally:
+            await stop(first)
+            if second is not None:
+                await stop(second)
+    lines = second_log.read_text().splitlines()
+    assert second.returncode == 1, lines
+    lock = tmp_path / "db.sqlite3.lock"
+    assert len(lines) == 1 and " ERROR bot: stopped: " in lines[0], lines
+    assert f"{lock} is held by another bot process (pid {first.pid})" in lines[0]
+    assert tg.count("getUpdates") > polls and first.returncode == 0
+    assert "Traceback" not in first_log.read_text()
