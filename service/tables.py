@@ -6,6 +6,7 @@ Telegram-free: the bot calls these and turns ``TableError`` codes into texts.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -133,11 +134,17 @@ class Tables:
             return existing, False
         chat = await ChatRepo(self.db).get(chat_id)
         settings = {**DEFAULT_SETTINGS, **(chat.settings if chat else {})}
-        async with self.db.tx() as c:
-            await ChatRepo.upsert(c, chat_id, title)
-            await ChatRepo.set_lang(c, chat_id, creator.lang)
-            await UserRepo.upsert(c, creator.id, creator.name, creator.username, creator.lang)
-            table_id = await TableRepo.create(c, chat_id, creator.id, settings, [])
+        try:
+            async with self.db.tx() as c:
+                await ChatRepo.upsert(c, chat_id, title)
+                await ChatRepo.set_lang(c, chat_id, creator.lang)
+                await UserRepo.upsert(c, creator.id, creator.name, creator.username, creator.lang)
+                table_id = await TableRepo.create(c, chat_id, creator.id, settings, [])
+        except sqlite3.IntegrityError:  # a second /durak at the same instant opened it first
+            existing = await self.repo.open_in_chat(chat_id)
+            if existing is None:
+                raise
+            return existing, False
         table = await self.repo.get(table_id)
         assert table is not None
         return table, True

@@ -103,3 +103,21 @@ async def test_a_second_table_is_refused_naming_the_chat_of_the_first(tmp_path: 
             assert reply.text.startswith(refusal)
             assert [s["user_id"] for s in (await app.tables.get(2)).seats] == []
         assert tg.unanswered_callbacks() == []
+
+
+async def test_two_durak_at_the_same_instant_open_one_table(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await tg.send_text(anna, group, "/durak")  # both in one batch of updates
+            await tg.send_text(boris, group, "дурак")
+
+            def lobbies() -> list[str]:
+                return [m.text for m in tg.messages(group) if "Стол для игры" in m.text]
+
+            # before: the later press raised an IntegrityError and got no answer
+            await tg.wait_for(lambda: len(lobbies()) == 2, what="both presses answered")
+            await settle(app)
+            assert all("Создатель стола — Аня" in text for text in lobbies())
+            rows = await app.db.fetch_all("SELECT id, creator_id FROM tables")
+            assert [tuple(r) for r in rows] == [(1, anna.id)]

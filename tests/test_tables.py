@@ -254,3 +254,12 @@ async def test_one_person_joining_two_tables_at_once_gets_one_seat(tables: Table
     assert len(seated) == 1
     refusal = next(r for r in results if isinstance(r, TableError))
     assert refusal.code == "other_table"
+
+
+async def test_two_opens_at_the_same_instant_open_one_table(tables: Tables) -> None:
+    results = await asyncio.gather(
+        tables.open(-1, "Группа", ANNA), tables.open(-1, "Группа", BORIS)
+    )  # before: the second one raised IntegrityError (one open table per chat)
+    assert [created for _, created in results] == [True, False]
+    assert results[0][0].id == results[1][0].id
+    assert results[1][0].creator_id == ANNA.id
