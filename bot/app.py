@@ -103,7 +103,17 @@ class App:
                 async with webhook.listening(self):
                     await asyncio.Event().wait()
             else:
-                await self.dp.start_polling(self.bot, handle_signals=False)
+                polling = asyncio.create_task(self.dp.start_polling(self.bot, handle_signals=False))
+                try:
+                    await asyncio.shield(polling)
+                finally:
+                    if not polling.done():  # cancelled: stop through the dispatcher, or its
+                        # getUpdates outlives the session and logs "Failed to fetch updates"
+                        with contextlib.suppress(RuntimeError):  # polling had not begun
+                            await self.dp.stop_polling()
+                        polling.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await polling
         finally:
             await self.stop()
 
@@ -119,17 +129,21 @@ class App:
             await self.db.close()
 
     async def set_commands(self) -> None:
-        for lang in LANGS:
-            code = None if lang == "ru" else lang
-            for scope, names in (
-                (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-                (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
-            ):
-                commands = [
-                    BotCommand(command=n, description=t(lang, f"cmd.{COMMAND_TEXT[n]}"))
-                    for n in names
-                ]
-                await self.bot.set_my_commands(commands, scope=scope, language_code=code)
+        """The command menus; they are cosmetic, so a failure is a warning, not a failed start."""
+        try:
+            for lang in LANGS:
+                code = None if lang == "ru" else lang
+                for scope, names in (
+                    (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+                    (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+                ):
+                    commands = [
+                        BotCommand(command=n, description=t(lang, f"cmd.{COMMAND_TEXT[n]}"))
+                        for n in names
+                    ]
+                    await self.bot.set_my_commands(commands, scope=scope, language_code=code)
+        except TelegramAPIError as e:
+            log.warning("command menu not set (setMyCommands failed: %s)", e)
 
     async def _blocked(self, user_id: int) -> None:
         self.presenter.blocked.add(user_id)

@@ -78,6 +78,8 @@ async def test_the_bot_process_runs_logs_without_the_token_and_stops_on_sigterm(
     assert TOKEN not in log and TOKEN.split(":")[1] not in log
     assert "restored 0 running games" in log and "Start polling" in log
     assert tg.count("deleteWebhook") == 1
+    # a clean stop is quiet (before: "Failed to fetch updates - ServerDisconnectedError")
+    assert " ERROR " not in log and "Failed to fetch updates" not in log, log
 
 
 async def test_the_bot_exits_with_one_line_when_telegram_is_unreachable(tmp_path: Path) -> None:
@@ -132,3 +134,23 @@ async def test_a_second_bot_on_the_same_database_exits_and_the_first_goes_on(
     assert f"{lock} is held by another bot process (pid {first.pid})" in lines[0]
     assert tg.count("getUpdates") > polls and first.returncode == 0
     assert "Traceback" not in first_log.read_text()
+
+
+async def test_a_failing_set_my_commands_is_a_warning_not_a_failed_start(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna = tg.add_user(1, "Аня")
+        tg.inject_429(count=100, retry_after=60, methods=["setMyCommands"])
+        process, stderr = await spawn(tmp_path, tg.base_url)
+        try:
+            await wait_until_polling(tg, process, stderr)  # before: exit 1 at start
+            tg.start_private(anna)
+            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=30)
+        finally:
+            await stop(process)
+    log = stderr.read_text()
+    assert process.returncode == 0, log
+    warnings = [line for line in log.splitlines() if " WARNING " in line and "menu" in line]
+    assert len(warnings) == 1 and "setMyCommands" in warnings[0], log
+    assert tg.my_commands == {}
