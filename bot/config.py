@@ -3,6 +3,7 @@ secret) are never logged."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import secrets
@@ -17,6 +18,7 @@ from .outbox import Limits
 
 TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{30,}$")
 WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram accepts
+DEFAULT_PAUSE = "0.7-1.2"  # seconds between two computer moves (DURAK_BOT_PAUSE)
 
 
 class ConfigError(Exception):
@@ -25,6 +27,11 @@ class ConfigError(Exception):
 
 def _new_secret() -> str:
     return secrets.token_urlsafe(32)
+
+
+def default_workers() -> int:
+    """Worker processes for the computer players: one core is left to the event loop."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def zone_from_env(env: dict[str, str] | None = None) -> tzinfo:
@@ -49,6 +56,8 @@ class Config:
     webhook_port: int = 8080
     webhook_secret: str = field(default_factory=_new_secret, repr=False)
     zone: tzinfo = field(default_factory=zone_from_env)  # DURAK_TZ
+    bot_workers: int = field(default_factory=default_workers)  # DURAK_BOT_WORKERS
+    bot_pause: tuple[float, float] = (0.7, 1.2)  # DURAK_BOT_PAUSE: seconds, low and high
 
     @property
     def webhook_path(self) -> str:
@@ -79,31 +88,81 @@ class Config:
             )
         return cls(
             token=token,
-            db_path=env.get("DURAK_DB") or configured_path(),
-            api_base=env.get("BOT_API_BASE") or None,
+            db_path=_db_path(env),
+            api_base=_api_base(env),
             log_level=_log_level(env),
-            limits=Limits(per_chat=_number(env, "DURAK_CHAT_INTERVAL", "1.0")),
+            limits=Limits(per_chat=_seconds(env, "DURAK_CHAT_INTERVAL", "1.0")),
             webhook_url=url,
             webhook_host=env.get("DURAK_WEBHOOK_HOST", "").strip() or "127.0.0.1",
-            webhook_port=_port(env),
+            webhook_port=_whole(env, "DURAK_WEBHOOK_PORT", "8080", 0, 65535),
             webhook_secret=secret,
             zone=zone_from_env(env),
+            bot_workers=_whole(env, "DURAK_BOT_WORKERS", str(default_workers()), 1, None),
+            bot_pause=_pause(env),
         )
 
 
-def _number(env: dict[str, str], name: str, default: str) -> float:
-    raw = env.get(name, "").strip() or default
+def _raw(env: dict[str, str], name: str, default: str) -> str:
+    return env.get(name, "").strip() or default
+
+
+def _seconds(env: dict[str, str], name: str, default: str) -> float:
+    """A finite number of seconds, 0 or more."""
+    raw = _raw(env, name, default)
+    value = _float(raw)
+    if value is None:
+        raise ConfigError(f"{name} must be a number of seconds, 0 or more (e.g. 1.0), not {raw!r}")
+    return value
+
+
+def _float(raw: str) -> float | None:
+    """``raw`` as a finite number >= 0, or None (``nan``, ``inf``, ``-1``, words)."""
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a number, not {raw!r}") from None
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
 
 
-def _port(env: dict[str, str]) -> int:
-    port = _number(env, "DURAK_WEBHOOK_PORT", "8080")
-    if port != int(port) or not 0 <= port <= 65535:
-        raise ConfigError(f"DURAK_WEBHOOK_PORT must be a port number (0-65535), not {port:g}")
-    return int(port)
+def _whole(env: dict[str, str], name: str, default: str, low: int, high: int | None) -> int:
+    """A whole number from ``low`` to ``high`` (None: no upper bound), in decimal digits."""
+    raw = _raw(env, name, default)
+    value = int(raw) if raw.isdecimal() and raw.isascii() and len(raw) <= 18 else None
+    if value is None or value < low or (high is not None and value > high):
+        what = f"{low}-{high}" if high is not None else f"{low} or more"
+        raise ConfigError(f"{name} must be a whole number ({what}), not {raw!r}")
+    return value
+
+
+def _pause(env: dict[str, str]) -> tuple[float, float]:
+    """``DURAK_BOT_PAUSE``: one number of seconds (``0.9``) or a range (``0.7-1.2``)."""
+    raw = _raw(env, "DURAK_BOT_PAUSE", DEFAULT_PAUSE)
+    low, dash, high = raw.partition("-")
+    values = (_float(low.strip()), _float(high.strip()) if dash else _float(low.strip()))
+    if values[0] is None or values[1] is None or values[0] > values[1]:
+        raise ConfigError(
+            "DURAK_BOT_PAUSE must be seconds between two computer moves, one number"
+            f" (0.9) or a range low-high ({DEFAULT_PAUSE}), 0 or more, not {raw!r}"
+        )
+    return values[0], values[1]
+
+
+def _db_path(env: dict[str, str]) -> str:
+    path = env.get("DURAK_DB", "").strip() or configured_path()
+    folder = os.path.dirname(path) or "."
+    if path != ":memory:" and not os.path.isdir(folder):
+        raise ConfigError(f"DURAK_DB must be a file in an existing folder, not {path!r}")
+    return path
+
+
+def _api_base(env: dict[str, str]) -> str | None:
+    raw = env.get("BOT_API_BASE", "").strip()
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"BOT_API_BASE must be an http:// or https:// URL, not {raw!r}")
+    return raw
 
 
 def _log_level(env: dict[str, str]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from zoneinfo import ZoneInfo
@@ -84,3 +85,58 @@ def test_a_bad_time_zone_is_a_clean_configuration_error() -> None:
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "error: DURAK_TZ: unknown time zone" in done.stderr
+
+
+BAD_VALUES = [
+    ("DURAK_WEBHOOK_PORT", "nan", "a whole number (0-65535)"),  # before: a traceback
+    ("DURAK_WEBHOOK_PORT", "80.5", "a whole number (0-65535)"),
+    ("DURAK_WEBHOOK_PORT", "-1", "a whole number (0-65535)"),
+    ("DURAK_CHAT_INTERVAL", "nan", "a number of seconds, 0 or more"),  # before: accepted
+    ("DURAK_CHAT_INTERVAL", "-1", "a number of seconds, 0 or more"),
+    ("DURAK_CHAT_INTERVAL", "inf", "a number of seconds, 0 or more"),
+    ("DURAK_BOT_WORKERS", "0", "a whole number (1 or more)"),
+    ("DURAK_BOT_WORKERS", "2.5", "a whole number (1 or more)"),
+    ("DURAK_BOT_WORKERS", "many", "a whole number (1 or more)"),
+    ("DURAK_BOT_PAUSE", "1.2-0.7", "one number (0.9) or a range low-high (0.7-1.2)"),
+    ("DURAK_BOT_PAUSE", "-1", "one number (0.9) or a range low-high (0.7-1.2)"),
+    ("DURAK_BOT_PAUSE", "0.7-", "one number (0.9) or a range low-high (0.7-1.2)"),
+    ("DURAK_BOT_PAUSE", "nan", "one number (0.9) or a range low-high (0.7-1.2)"),
+    ("BOT_API_BASE", "localhost:8081", "an http:// or https:// URL"),
+    ("DURAK_DB", "/no/such/folder/durak.sqlite3", "a file in an existing folder"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "accepts"), BAD_VALUES)
+def test_a_bad_value_is_one_line_naming_the_variable_and_exit_2(
+    name: str, value: str, accepts: str, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv(name, value)
+    assert main() == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {name} must be "), lines
+    assert accepts in lines[0] and repr(value) in lines[0]
+
+
+def test_a_nan_port_ends_the_process_with_one_line_not_a_traceback() -> None:
+    env = {"PATH": "/usr/bin:/bin", "BOT_TOKEN": TOKEN, "DURAK_WEBHOOK_PORT": "nan"}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        "error: DURAK_WEBHOOK_PORT must be a whole number (0-65535), not 'nan'"
+    ]
+
+
+def test_computer_players_workers_and_pause() -> None:
+    base = {"BOT_TOKEN": TOKEN}
+    default = Config.from_env(base)
+    assert default.bot_workers == max(1, (os.cpu_count() or 1) - 1)
+    assert default.bot_pause == (0.7, 1.2)
+    config = Config.from_env({**base, "DURAK_BOT_WORKERS": "3", "DURAK_BOT_PAUSE": "0.9"})
+    assert (config.bot_workers, config.bot_pause) == (3, (0.9, 0.9))
+    assert Config.from_env({**base, "DURAK_BOT_PAUSE": "0"}).bot_pause == (0.0, 0.0)
+    assert Config.from_env({**base, "DURAK_BOT_PAUSE": " 0.5 - 2 "}).bot_pause == (0.5, 2.0)
+    assert Config.from_env({**base, "DURAK_CHAT_INTERVAL": "0"}).limits.per_chat == 0.0
