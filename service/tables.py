@@ -206,14 +206,7 @@ class Tables:
 
     def holds_cards(self, table_id: int, user_id: int) -> bool:
         """Whether the user still plays (holds cards) in the table's running game."""
-        game_id = self.game_of(table_id)
-        if game_id is None:
-            return False
-        live = self.games.games[game_id]
-        return any(
-            info.get("user_id") == user_id and not live.state.place[seat]
-            for seat, info in enumerate(live.seats)
-        )
+        return self.games.holds_cards(table_id, user_id)
 
     @locked
     async def add_bot(self, table_id: int, person: Person) -> TableRecord:
@@ -326,19 +319,14 @@ class Tables:
 
     def game_of(self, table_id: int) -> int | None:
         """The id of the table's running game."""
-        for game_id, live in self.games.games.items():
-            if live.table_id == table_id and not live.state.is_over:
-                return game_id
-        return None
+        return self.games.game_of(table_id)
 
     async def close(self, table_id: int) -> None:
+        """Close the table; its running game ends unfinished and leaves memory."""
         async with self.db.tx() as c:
             await TableRepo.update(c, table_id, status="closed")
         self._locks.pop(table_id, None)
-        for game_id, live in list(self.games.games.items()):
-            if live.table_id == table_id:
-                self.games.timers.cancel(game_id)
-                del self.games.games[game_id]
+        await self.games.end_table(table_id)
 
     async def _as_creator(self, table_id: int, person: Person) -> TableRecord:
         table = await self.get(table_id)

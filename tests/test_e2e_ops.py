@@ -14,12 +14,13 @@ from tests.e2e_helpers import (
     hand_message,
     open_table,
     play_round,
+    play_to_the_end,
     running_bot,
     seat_everyone,
     settle,
     two_friends,
 )
-from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 
 async def start_game(tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser]) -> None:
@@ -138,8 +139,10 @@ async def test_stopping_a_running_game_tells_the_players(tmp_path: Path) -> None
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await start_game(tg, app, group, [anna, boris])
+            table_message = tg.messages(group)[-1]
+            assert "до " in table_message.text  # a move with its deadline
             await tg.send_text(boris, group, "/stop")
-            await tg.wait_for_message(group, lambda m: "только создатель" in m.text)
+            await tg.wait_for_message(group, lambda m: "Закрыть стол может его создатель" in m.text)
             assert app.service.games
             await tg.send_text(anna, group, "/stop")
             await tg.wait_for_message(group, lambda m: m.text == "Стол закрыт.")
@@ -149,3 +152,68 @@ async def test_stopping_a_running_game_tells_the_players(tmp_path: Path) -> None
             )
             assert app.service.games == {}
             assert not tg.latest_message(boris).keyboard
+            await settle(app)
+            # the group's table message says so too (before: it kept showing the move)
+            assert table_message.text == "🃏 Стол закрыт командой /stop — партия остановлена."
+            assert not table_message.keyboard
+
+
+async def test_stop_after_a_finished_game_leaves_the_results_alone(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            await play_to_the_end(tg, app, group, [anna, boris])
+            await settle(app)
+            hands = {u.id: tg.latest_message(u).text for u in (anna, boris)}
+            assert all("Партия окончена" in text for text in hands.values()), hands
+            summary = tg.latest_message(group)
+            assert summary.keyboard  # «Ещё партию»
+            await tg.send_text(anna, group, "/stop")
+            await tg.wait_for_message(group, lambda m: m.text == "Стол закрыт.")
+            await settle(app)
+            # before: both hands were rewritten to «Партия остановлена…»
+            assert {u.id: tg.latest_message(u).text for u in (anna, boris)} == hands
+            assert not summary.keyboard and "Партия остановлена" not in summary.text
+        assert tg.unanswered_callbacks() == [] and tg.internal_errors == []
+
+
+async def test_who_may_stop_and_a_failing_get_chat_member(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, vika, dima = (
+            tg.add_user(i, name) for i, name in enumerate(("Аня", "Борис", "Вика", "Дима"), 1)
+        )
+        group = tg.add_group(-100, "Друзья", members=[anna, boris, dima], admins=[vika])
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+
+            async def say(user: FakeUser, text: str) -> FakeMessage:
+                """The bot's first message in the group after ``user`` wrote ``text``."""
+                mark = len(tg.messages(group))
+                await tg.send_text(user, group, text)
+                await tg.wait_for_message(group, lambda m: m in tg.messages(group)[mark:])
+                await settle(app)  # the lobby's edit too
+                return next(m for m in tg.messages(group)[mark:] if m.from_user.is_bot)
+
+            lobby = await say(boris, "/durak")  # Борис creates the table
+            assert (await say(dima, "/stop")).text == (
+                "Закрыть стол может его создатель — Борис — или администратор группы."
+            )
+            unchecked = (
+                "Не получилось узнать у Telegram, администратор ли вы."
+                " Попробуйте /stop ещё раз чуть позже."
+            )
+            tg.inject_429(count=2, retry_after=30, methods=["getChatMember"])
+            assert (await say(dima, "/stop")).text == unchecked
+            assert (await app.tables.repo.open_in_chat(group.id)) is not None
+            # the creator needs no getChatMember (before: it failed, and no reply came)
+            assert (await say(boris, "/stop")).text == "Стол закрыт."
+            assert lobby.text == "Стол закрыт." and not lobby.keyboard
+            await say(boris, "/durak")
+            assert (await say(dima, "/stop")).text == unchecked  # the second failure
+            assert (await say(vika, "/stop")).text == "Стол закрыт."  # a group admin
+            await say(dima, "/durak")
+            assert (await say(anna, "/stop")).text == "Стол закрыт."  # the group's creator
+            rows = await app.db.fetch_all("SELECT creator_id, status FROM tables")
+            assert [tuple(r) for r in rows] == [(2, "closed"), (2, "closed"), (4, "closed")]
+        assert tg.internal_errors == []

@@ -7,6 +7,7 @@ import logging
 from html import escape
 
 from aiogram import Bot, F, Router
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import ChatMemberUpdated, Message
 
@@ -79,11 +80,13 @@ async def rules(message: Message, tables: Tables) -> None:
         return
     game = tables.game_of(table.id)
     settings = {**DEFAULT_SETTINGS, **table.settings}
-    game_rules = tables.games.games[game].state.rules if game is not None else None
+    live = tables.games.live(game) if game is not None else None
+    game_rules = live.state.rules if live is not None else None
     await message.answer(explained(lang, game_rules or table_rules(settings), settings))
 
 
 async def stop(message: Message, tables: Tables, outbox: Outbox, bot: Bot) -> None:
+    """/stop: the table's creator or a group admin closes the chat's table."""
     if message.from_user is None:
         return
     lang = await group_lang(message, tables)
@@ -91,16 +94,33 @@ async def stop(message: Message, tables: Tables, outbox: Outbox, bot: Bot) -> No
     if table is None:
         await message.answer(t(lang, "answer.no_table"))
         return
-    member = await bot.get_chat_member(message.chat.id, message.from_user.id)
-    if message.from_user.id != table.creator_id and member.status not in (
-        "creator",
-        "administrator",
-    ):
-        await message.answer(t(lang, "answer.only_creator"))
+    allowed = await may_stop(message, message.from_user.id, table, bot)
+    if allowed is None:
+        await message.answer(t(lang, "answer.stop_unchecked"))
+        return
+    if not allowed:
+        creator = await tables.users.get(table.creator_id)
+        name = escape(creator.name if creator else "?")
+        await message.answer(t(lang, "answer.stop_who", name=name))
         return
     await close_table(tables, outbox, table, "closed.stopped", message.chat.title)
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
     await message.answer(t(lang, "lobby.closed"))
+
+
+async def may_stop(message: Message, user_id: int, table: TableRecord, bot: Bot) -> bool | None:
+    """Whether the user may close the table: its creator, or an admin of the group (also
+    one writing anonymously, as the group). None: Telegram could not say."""
+    if user_id == table.creator_id:
+        return True
+    if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
+        return True  # an anonymous admin
+    try:
+        member = await bot.get_chat_member(message.chat.id, user_id)
+    except TelegramAPIError as e:
+        log.warning("chat %s: getChatMember for /stop failed: %s", message.chat.id, e)
+        return None
+    return member.status in ("creator", "administrator")
 
 
 async def migrated(message: Message, tables: Tables, service: GameService) -> None:
@@ -125,19 +145,37 @@ async def membership(update: ChatMemberUpdated, tables: Tables, outbox: Outbox) 
 async def close_table(
     tables: Tables, outbox: Outbox, table: TableRecord, key: str, title: str | None
 ) -> None:
-    """Close the table; the hands of its running game say why and lose their buttons."""
-    running = [
-        (g, live.seats) for g, live in tables.games.games.items() if live.table_id == table.id
-    ]
+    """Close the table. The hands of its running game say why and lose their buttons (a
+    finished game's hands keep their result); after /stop the group's table message says
+    the table was closed, and the lobby (or the last result) loses its buttons."""
+    game_id = tables.games.game_of(table.id)
+    live = tables.games.live(game_id) if game_id is not None else None
+    seats = live.seats if live is not None else []
     await tables.close(table.id)
-    for game_id, seats in running:
-        for uid in (s["user_id"] for s in seats if s.get("user_id") is not None):
-            message_id = await GameRepo(tables.db).hand_message(game_id, uid)
-            if message_id is None:
-                continue
-            user = await tables.users.get(uid)
-            lang = user.lang if user else "ru"
-            outbox.edit(uid, message_id, t(lang, key, title=escape(title or "")))
+    if key == "closed.stopped":  # else the bot was removed: the group cannot be edited
+        await _show_closed(tables, outbox, table, game_id is not None)
+    for uid in (s["user_id"] for s in seats if s.get("user_id") is not None):
+        assert game_id is not None
+        message_id = await GameRepo(tables.db).hand_message(game_id, uid)
+        if message_id is None:
+            continue
+        user = await tables.users.get(uid)
+        lang = user.lang if user else "ru"
+        outbox.edit(uid, message_id, t(lang, key, title=escape(title or "")))
+
+
+async def _show_closed(tables: Tables, outbox: Outbox, table: TableRecord, playing: bool) -> None:
+    """The group's messages of a table closed by /stop: none keeps a live button or move."""
+    lang = await tables.lang(table.chat_id)
+    if playing and table.table_message_id is not None:
+        outbox.edit(table.chat_id, table.table_message_id, t(lang, "closed.table"))
+    lobby = table.lobby_message_id
+    if lobby is None or (playing and lobby == table.table_message_id):
+        return
+    if table.lobby_is_summary:  # the last game's result stays, without «Ещё партию»
+        outbox.edit(table.chat_id, lobby, None)
+    else:
+        outbox.edit(table.chat_id, lobby, t(lang, "lobby.closed"))
 
 
 async def blocked(update: ChatMemberUpdated, tables: Tables, presenter: Presenter) -> None:
