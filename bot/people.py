@@ -13,5 +13,6 @@ def person(user: User) -> Person:
     return Person(user.id, user.full_name, user.username, lang_of(user.language_code))
 
 
-def deep_link(bot_username: str, table_id: int) -> str:
-    return f"https://t.me/{bot_username}?start=join_{table_id}"
+def deep_link(bot_username: str, join_token: str) -> str:
+    """The link that opens the private chat and joins the table with this token."""
+    return f"https://t.me/{bot_username}?start=join_{join_token}"

@@ -7,6 +7,7 @@ so that a caller can commit several records at once; readers use the Database.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,12 @@ Conn = aiosqlite.Connection
 
 def _now() -> float:
     return time.time()
+
+
+def new_join_token() -> str:
+    """128 random bits in the characters a deep link's payload allows (22 of A-Z a-z
+    0-9 _ -): a table's join link cannot be guessed from another one."""
+    return secrets.token_urlsafe(16)
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,7 @@ class TableRecord:
     table_message_id: int | None
     series: dict[str, Any] = field(default_factory=dict)  # see service.series
     lobby_is_summary: bool = False  # the lobby message is a game's summary, not a lobby
+    join_token: str = field(default="", repr=False)  # the deep link's secret (see Tables.open)
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,7 @@ def _table(row: aiosqlite.Row) -> TableRecord:
         row["table_message_id"],
         json.loads(row["series"]),
         bool(row["lobby_is_summary"]),
+        row["join_token"] or "",
     )
 
 
@@ -186,12 +195,25 @@ class TableRepo:
 
     @staticmethod
     async def create(
-        c: Conn, chat_id: int, creator_id: int, settings: dict[str, Any], seats: list[Any]
+        c: Conn,
+        chat_id: int,
+        creator_id: int,
+        settings: dict[str, Any],
+        seats: list[Any],
+        join_token: str | None = None,
     ) -> int:
+        """A new table in the lobby; ``join_token`` is random unless given."""
         cur = await c.execute(
-            "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at)"
-            " VALUES (?, ?, ?, ?, 'lobby', ?)",
-            (chat_id, creator_id, json.dumps(settings), json.dumps(seats), _now()),
+            "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at,"
+            " join_token) VALUES (?, ?, ?, ?, 'lobby', ?, ?)",
+            (
+                chat_id,
+                creator_id,
+                json.dumps(settings),
+                json.dumps(seats),
+                _now(),
+                join_token or new_join_token(),
+            ),
         )
         assert cur.lastrowid is not None
         return cur.lastrowid
@@ -244,6 +266,13 @@ class TableRepo:
     async def open_tables(self) -> list[TableRecord]:
         rows = await self.db.fetch_all("SELECT * FROM tables WHERE status != 'closed'")
         return [_table(r) for r in rows]
+
+    async def by_join_token(self, token: str) -> TableRecord | None:
+        """The open table with this join token."""
+        row = await self.db.fetch_one(
+            "SELECT * FROM tables WHERE join_token = ? AND status != 'closed'", (token,)
+        )
+        return None if row is None else _table(row)
 
     async def open_in_chat(self, chat_id: int) -> TableRecord | None:
         row = await self.db.fetch_one(

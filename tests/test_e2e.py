@@ -67,8 +67,9 @@ async def test_joining_without_the_private_chat_uses_a_deep_link(tmp_path: Path)
             lobby = await open_table(tg, app, group, anna)
             join = LobbyCb(table=1, op="join").pack()
             answer = await (await tg.press(vika, lobby, join))
-            assert answer.url == "https://t.me/durak_test_bot?start=join_1"
-            tg.start_private(vika, payload="join_1")
+            token = (await app.tables.get(1)).join_token
+            assert answer.url == f"https://t.me/durak_test_bot?start=join_{token}"
+            tg.start_private(vika, payload=f"join_{token}")
             await tg.wait_for(lambda: "Вика" in tg.latest_message(group).text)
             await settle(app)
             assert "Вы за столом!" in tg.latest_message(tg.private(vika)).text

@@ -98,7 +98,8 @@ async def test_a_second_table_is_refused_naming_the_chat_of_the_first(tmp_path: 
             answer = await (await tg.press(anna, second, LobbyCb(table=2, op="join").pack()))
             refusal = "Вы уже за другим столом — в чате «Друзья <3»."
             assert answer.text.startswith(refusal)  # a pop-up: plain text
-            tg.start_private(anna, payload="join_2")  # the same by the deep link
+            token = (await app.tables.get(2)).join_token
+            tg.start_private(anna, payload=f"join_{token}")  # the same by the deep link
             reply = await tg.wait_for_message(anna, lambda m: "за другим столом" in m.text)
             assert reply.text.startswith(refusal)
             assert [s["user_id"] for s in (await app.tables.get(2)).seats] == []

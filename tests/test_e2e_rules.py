@@ -174,7 +174,7 @@ async def test_group_commands_speak_the_tables_language(tmp_path: Path) -> None:
             await tg.send_text(boris, group, "/stats")
             await tg.wait_for_message(group, lambda m: m.text.startswith("No game has been"))
             await tg.send_text(boris, group, "/stop")
-            await tg.wait_for_message(group, lambda m: "Only the table's creator" in m.text)
+            await tg.wait_for_message(group, lambda m: "can be closed by its creator" in m.text)
             await tg.send_text(anna, group, "/stop")
             await tg.wait_for_message(group, lambda m: m.text == "The table is closed.")
             await settle(app)

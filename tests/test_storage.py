@@ -26,7 +26,7 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
 
 
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
-    assert await db.schema_version() == len(migrations()) == 4
+    assert await db.schema_version() == len(migrations()) == 5
     assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
     assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
     assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
@@ -48,16 +48,29 @@ async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     old = await Database.open(path, upto=1)
     assert await old.schema_version() == 1
-    table_id = await make_table(old)
+    async with old.tx() as c:  # tables as version 1 wrote them
+        await UserRepo.upsert(c, 1, "Аня")
+        for chat_id in (-100, -200):
+            await ChatRepo.upsert(c, chat_id, "Друзья")
+            await c.execute(
+                "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at)"
+                " VALUES (?, 1, '{}', '[]', 'lobby', 0)",
+                (chat_id,),
+            )
+    table_id = 1
     await old.close()
     with pytest.raises(sqlite3.OperationalError):  # no statistics table yet in version 1
         sqlite3.connect(path).execute("SELECT * FROM stats")
 
     new = await Database.open(path)
-    assert await new.schema_version() == 4
+    assert await new.schema_version() == 5
     table = await TableRepo(new).get(table_id)
     assert table is not None and table.chat_id == -100 and table.status == "lobby"
     assert table.series == {}  # an old table starts its series afresh
+    other = await TableRepo(new).get(2)
+    assert other is not None  # each old table got its own random join token
+    assert len(table.join_token) == 32 and table.join_token != other.join_token
+    assert await TableRepo(new).by_join_token(table.join_token) == table
     async with new.tx() as c:
         await StatsRepo.put(c, Stats(-100, 1, 1, 1, 0, 0, 0, 0, 26.0, 8.0))
     assert (await StatsRepo(new).get(-100, 1)) == Stats(-100, 1, 1, 1, 0, 0, 0, 0, 26.0, 8.0)
@@ -138,3 +151,16 @@ async def test_chat_migration_moves_tables_and_statistics(db: Database) -> None:
     moved = await StatsRepo(db).get(-100200, 1)
     assert moved is not None and moved.games == 3
     assert [s.user_id for s in await StatsRepo(db).chat_top(-100200)] == [1]
+
+
+async def test_a_table_is_found_by_its_random_join_token_while_open(db: Database) -> None:
+    first, second = await make_table(db, -100), await make_table(db, -200)
+    tokens = [(await TableRepo(db).get(t)).join_token for t in (first, second)]
+    assert len(set(tokens)) == 2 and all(len(t) == 22 for t in tokens)
+    found = await TableRepo(db).by_join_token(tokens[1])
+    assert found is not None and found.id == second
+    assert tokens[1] not in repr(found)  # a secret of the table's group
+    async with db.tx() as c:
+        await TableRepo.update(c, second, status="closed")
+    assert await TableRepo(db).by_join_token(tokens[1]) is None
+    assert await TableRepo(db).by_join_token("") is None

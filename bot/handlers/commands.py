@@ -4,16 +4,23 @@ housekeeping (a group becoming a supergroup, the bot removed or blocked)."""
 from __future__ import annotations
 
 import logging
+import re
 from html import escape
 
 from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import ChatMemberUpdated, Message
+from aiogram.types import (
+    ChatMemberBanned,
+    ChatMemberLeft,
+    ChatMemberRestricted,
+    ChatMemberUpdated,
+    Message,
+)
 
 from service import GameService
 from service.lobby_rules import table_rules
-from service.tables import DEFAULT_SETTINGS, TableError, Tables
+from service.tables import DEFAULT_SETTINGS, Person, TableError, Tables
 from storage.repos import ChatRepo, GameRepo, Standing, Stats, StatsRepo, TableRecord, UserRepo
 
 from ..i18n import number, t
@@ -27,12 +34,20 @@ log = logging.getLogger(__name__)
 PRIVATE = F.chat.type == "private"
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 MY_STATS_WORDS = {"моя стата", "моя статистика"}
+# A table's deep link: its join token (22 characters; 32 hex digits for older tables)
+JOIN_PAYLOAD = re.compile(r"join_([A-Za-z0-9_-]{16,43})")
 
 
 async def start(
-    message: Message, command: CommandObject, tables: Tables, outbox: Outbox, presenter: Presenter
+    message: Message,
+    command: CommandObject,
+    tables: Tables,
+    outbox: Outbox,
+    presenter: Presenter,
+    bot: Bot,
 ) -> None:
-    """The user opened the private chat: the bot may now send them their cards."""
+    """The user opened the private chat: the bot may now send them their cards. With a
+    table's deep link (``join_<token>``) they also sit down there."""
     if message.from_user is None:
         return
     who = person(message.from_user)
@@ -41,18 +56,53 @@ async def start(
         await UserRepo.set_can_message(c, who.id, True)
     presenter.blocked.discard(who.id)
     payload = command.args or ""
-    if payload.startswith("join_") and payload[5:].isdigit():
-        try:
-            table = await tables.join(int(payload[5:]), who)
-        except TableError as e:
-            await message.answer(escape(error_text(who.lang, e)))  # answers are plain text
-            return
-        await message.answer(t(who.lang, "answer.joined"))
-        refused = await seat_taken(outbox, tables, table)
-        if refused is not None:
-            await message.answer(escape(error_text(who.lang, refused)))
+    if payload.startswith("join_"):
+        await join_by_link(message, who, payload, tables, outbox, bot)
         return
     await message.answer(t(who.lang, "help.private"))
+
+
+async def join_by_link(
+    message: Message, who: Person, payload: str, tables: Tables, outbox: Outbox, bot: Bot
+) -> None:
+    """A seat at the table whose join token the link carries, for a member of its group
+    only (the link may have been passed on); every refusal changes nothing."""
+    match = JOIN_PAYLOAD.fullmatch(payload)
+    table = await tables.repo.by_join_token(match.group(1)) if match else None
+    if table is None:
+        await message.answer(t(who.lang, "answer.bad_link"))
+        return
+    refusal = await not_a_member(bot, table.chat_id, who.id)
+    if refusal is not None:
+        chat = await ChatRepo(tables.db).get(table.chat_id)
+        title = escape(chat.title if chat else "")
+        await message.answer(t(who.lang, f"answer.{refusal}", title=title))
+        return
+    try:
+        table = await tables.join(table.id, who)
+    except TableError as e:
+        await message.answer(escape(error_text(who.lang, e)))  # answers are plain text
+        return
+    await message.answer(t(who.lang, "answer.joined"))
+    refused = await seat_taken(outbox, tables, table)
+    if refused is not None:
+        await message.answer(escape(error_text(who.lang, refused)))
+
+
+async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
+    """Why the user may not sit at a table of this group (a text key of ``answer``):
+    ``not_member`` (left, removed, or restricted outside it) or ``member_unchecked``
+    (Telegram did not say); None for a member."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except TelegramAPIError as e:
+        log.warning("chat %s: getChatMember for a join failed: %s", chat_id, e)
+        return "member_unchecked"
+    if isinstance(member, ChatMemberLeft | ChatMemberBanned):
+        return "not_member"
+    if isinstance(member, ChatMemberRestricted) and not member.is_member:
+        return "not_member"
+    return None
 
 
 async def private_help(message: Message) -> None:

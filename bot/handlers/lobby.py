@@ -112,6 +112,15 @@ async def lobby_button(
     lang = who.lang
     op, tid, arg = callback_data.op, callback_data.table, callback_data.arg
     page = None
+    pressed = await tables.repo.get(tid)
+    chat_id = query.message.chat.id if query.message is not None else None
+    # Lobby buttons are pressed in the table's group; a hand's «Выйти» in a private chat
+    where = pressed.chat_id if pressed is not None else None
+    if op == "leave" and chat_id == who.id:
+        where = who.id
+    if pressed is None or pressed.status == "closed" or chat_id != where:
+        await query.answer(t(lang, "answer.no_table"))  # forged, or another chat's table
+        return
     try:
         if op == "join":
             table = await tables.join(tid, who)
@@ -161,7 +170,7 @@ async def lobby_button(
     except TableError as e:
         if e.code == "need_private":
             me = await bot.me()
-            await query.answer(url=deep_link(me.username or "", tid))
+            await query.answer(url=deep_link(me.username or "", pressed.join_token))
             return
         await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
         return
