@@ -22,6 +22,7 @@ from aiogram.types import (
 from service import Clock, GameService
 from service.logctx import log_scope
 from service.tables import Tables
+from service.thinking import Thinker
 from storage.db import Database
 from storage.repos import UserRepo
 
@@ -61,7 +62,9 @@ class App:
         self.bot = Bot(
             config.token, session=session, default=DefaultBotProperties(parse_mode="HTML")
         )
-        self.service = GameService(db, clock=clock)
+        self.service = GameService(
+            db, clock=clock, thinker=Thinker(config.bot_workers), pause=config.bot_pause
+        )
         self.outbox = Outbox(self.bot, config.limits, on_blocked=self._blocked)
         self.presenter = Presenter(db, self.service, self.outbox, config.zone)
         self.outbox.on_replaced = self.presenter.replaced
@@ -86,7 +89,7 @@ class App:
         for game_id in self.service.games:
             self.presenter.redraw(game_id)  # edits only what differs; "not modified" is fine
         self.presenter.start()
-        self.service.timers.start()
+        self.service.start()
         await self.set_commands()
         if not self.config.webhook_url:  # back to polling: getUpdates fails while one is set
             await self.bot.delete_webhook()
@@ -121,7 +124,7 @@ class App:
         """Safe after a partial start; the database (whose thread keeps the process
         alive) is closed whatever fails before."""
         try:
-            await self.service.timers.stop()
+            await self.service.stop()
             await self.presenter.stop()
             await self.outbox.close()
             await self.bot.session.close()

@@ -1,36 +1,38 @@
 """The one place where moves are made: check, apply, commit, then tell.
 
-Every move goes through ``GameService.act`` (players) or a timer (timeouts).
-Per game, a lock serializes moves; every move names the game version its
-player saw, so a stale or repeated press is refused, never applied twice.
-Computer players (bot seats, and humans' seats while they are idle) move
-right after, in the same transaction.
+Every move goes through ``GameService.act`` (players), a timer (timeouts) or
+the autoplay (computer players). One step is one move: checked, committed,
+then published. Per game, a lock serializes the steps; every move names the
+game version its player saw, so a stale or repeated press is refused, never
+applied twice. Computer players (bot seats, and humans' seats while they are
+idle) think outside the lock, each move a step of its own (see ``autoplay``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine import Action, Event, IllegalAction, Rules, State, View, replay
-from engine.bots import MonteCarloBot, make_bot
+from engine import Action, Event, IllegalAction, Rules, State, replay
+from engine.bots import make_bot
 from engine.players import Player
 from storage.db import Database
 from storage.repos import GameRepo, TableRepo
 
+from .autoplay import Autoplay
 from .clock import Clock, SystemClock
 from .logctx import log_scope
 from .rating import record_game
 from .series import pogony_pairs, series_after
+from .thinking import Thinker
 from .timers import Timers
 
 log = logging.getLogger(__name__)
-
-MAX_BOT_MOVES = 1000  # per commit; a safety net, far above any real bout
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,9 @@ class LiveGame:
     table_id: int
     chat_id: int
     seats: list[dict[str, Any]]
+    bots_seed: int = 0  # the computer players' decisions are seeded from it
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    moved_at: float = 0.0  # loop time of the last committed step (the autoplay's pace)
 
 
 Notify = Callable[[Update], Awaitable[None]]
@@ -80,12 +84,9 @@ def _player(seat: dict[str, Any]) -> Player:
     return make_bot(seat.get("level") or "novice")
 
 
-async def _decide(player: Player, view: View) -> Action | None:
-    """A computer player's move. «Опытный» and «Мастер» think for up to half a second:
-    they think in a worker thread, so that the other tables play on meanwhile."""
-    if isinstance(player, MonteCarloBot):
-        return await asyncio.to_thread(player.choose, view)
-    return player.choose(view)
+def bots_seed(seed: int) -> int:
+    """The computer players' seed, derived from the deal's (which it does not reveal)."""
+    return int.from_bytes(hashlib.blake2b(b"bots:%d" % seed, digest_size=8).digest(), "big")
 
 
 class GameService:
@@ -96,14 +97,20 @@ class GameService:
         clock: Clock | None = None,
         notify: Notify | None = None,
         player_for: Callable[[dict[str, Any]], Player] | None = None,
+        thinker: Thinker | None = None,
+        pause: tuple[float, float] = (0.0, 0.0),
     ) -> None:
+        """``thinker``: the worker processes «Опытный» and «Мастер» think in (without
+        one they think on the loop's thread: tests and tools only); ``player_for``:
+        the in-process players instead (tests); ``pause``: seconds between two
+        computer moves of a game (a range to draw from)."""
         self.db = db
         self.clock = clock or SystemClock()
         self.notify = notify
-        self.player_for = player_for or _player
         self.games: dict[int, LiveGame] = {}
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(32)  # tests fix the deal
         self.timers = Timers(self.clock, self._on_timer)
+        self.autoplay = Autoplay(self, thinker, player_for or _player, pause)
         self._tables = TableRepo(db)
         self._games = GameRepo(db)
 
@@ -117,10 +124,27 @@ class GameService:
             if table is None or table.status == "closed":
                 continue
             state = State.from_dict(record.snapshot)
-            self.games[record.id] = LiveGame(state, record.table_id, table.chat_id, record.seats)
+            self.games[record.id] = LiveGame(
+                state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed)
+            )
             if record.deadline is not None:
                 self.timers.arm(record.id, record.version, record.deadline)
         return len(self.games)
+
+    def start(self) -> None:
+        """Fire the timers from now on, and let the computer players of the restored
+        games move (a crash may have come between a person's move and theirs)."""
+        self.timers.start()
+        for game_id in self.games:
+            self.autoplay.kick(game_id)
+
+    async def idle(self) -> None:
+        """Wait until no computer player has a move to make (tests, benchmarks)."""
+        await self.autoplay.idle()
+
+    async def stop(self) -> None:
+        await self.timers.stop()
+        await self.autoplay.stop()
 
     # -------------------------------------------------------------- queries
     # What the other layers may read of the running games: nothing outside this
@@ -233,12 +257,14 @@ class GameService:
         for old_id, old in list(self.games.items()):
             if old.table_id == table_id and old.state.is_over:
                 del self.games[old_id]
-        live = LiveGame(state, table_id, table.chat_id, seat_dicts)
+        live = LiveGame(state, table_id, table.chat_id, seat_dicts, bots_seed(seed))
         self.games[game_id] = live
         with log_scope(table=table_id, game=game_id):
-            log.info("game %s started (seed %s)", game_id, seed)
+            log.info("game %s started", game_id)  # never the seed: it gives away every hand
             async with live.lock:
-                return await self._commit(game_id, live, state.copy(), [], [])
+                update = await self._commit(game_id, live, state.copy(), [], [])
+        self.autoplay.kick(game_id)
+        return update
 
     async def act(
         self,
@@ -257,7 +283,9 @@ class GameService:
         if live is None:
             raise Refused("no_game", "this game is not running")
         with log_scope(table=live.table_id, game=game_id):
-            return await self._act(game_id, live, seat, text, version, auto, cheat)
+            update = await self._act(game_id, live, seat, text, version, auto, cheat)
+        self.autoplay.kick(game_id)
+        return update
 
     async def _act(
         self,
@@ -295,6 +323,7 @@ class GameService:
             return
         with log_scope(table=live.table_id, game=game_id):
             await self._timeout(game_id, live, version)
+        self.autoplay.kick(game_id)
 
     async def _timeout(self, game_id: int, live: LiveGame, version: int) -> None:
         async with live.lock:
@@ -314,28 +343,18 @@ class GameService:
             )
             await self._commit(game_id, live, trial, events, done)
 
-    async def _bots_move(
-        self, live: LiveGame, state: State, events: list[Event], done: list[Any]
-    ) -> None:
-        """Let bot seats and idle humans' stand-ins move until a human must act."""
-        for _ in range(MAX_BOT_MOVES):
-            if state.is_over:
-                return
-            turn = state.turn()
-            waiting = turn.seats if turn else ()
-            order = [*waiting, *(s for s in range(state.n) if s not in waiting)]
-            for seat in order:
-                bot = live.seats[seat]["kind"] == "bot"
-                if not (bot or state.idle(seat)) or state.place[seat]:
-                    continue
-                action = await _decide(self.player_for(live.seats[seat]), state.view(seat))
-                if action is not None:
-                    events += state.apply(action, auto=not bot)
-                    done.append((action, not bot))
-                    break
-            else:
-                return
-        raise RuntimeError("computer players did not stop moving")
+    async def step(
+        self, game_id: int, live: LiveGame, version: int, action: Action, auto: bool
+    ) -> bool:
+        """A computer player's move decided at ``version``: made and committed if the
+        game is still there (False: it moved on, decide again)."""
+        async with live.lock:
+            if self.games.get(game_id) is not live or len(live.state.history) != version:
+                return False
+            trial = live.state.copy()
+            events = trial.apply(action, auto=auto)
+            await self._commit(game_id, live, trial, events, [(action, auto)])
+            return True
 
     async def _commit(
         self,
@@ -345,8 +364,7 @@ class GameService:
         events: list[Event],
         done: list[tuple[Action, bool]],
     ) -> Update:
-        """Let the bots answer, store everything in one transaction, then publish."""
-        await self._bots_move(live, state, events, done)
+        """Store the step in one transaction, then publish it."""
         version = len(state.history)
         turn = state.turn()
         now = self.clock.now()
@@ -378,6 +396,7 @@ class GameService:
                 )
                 await TableRepo.update(c, live.table_id, status="lobby", series=series)
         live.state = state  # only now: what is in memory was committed
+        live.moved_at = asyncio.get_running_loop().time()
         if deadline is None:
             self.timers.cancel(game_id)
         else:

@@ -1,8 +1,10 @@
-"""Move timers: one deadline per game, fired by one background loop.
+"""Move timers: one deadline per game, each due game fired in a task of its own.
 
-The deadlines themselves live in SQLite (games.deadline); this keeps only the
-armed copy. A timer carries the game version it was set for: when it fires,
-the service does nothing unless the game is still at that version.
+The deadlines themselves live in the database (games.deadline); this keeps only
+the armed copy. A timer carries the game version it was set for: when it fires,
+the service does nothing unless the game is still at that version. A fire that
+fails (a locked database, a full disk, any error) is logged and re-armed with a
+growing back-off, never dropped.
 """
 
 from __future__ import annotations
@@ -18,12 +20,16 @@ log = logging.getLogger(__name__)
 
 Fire = Callable[[int, int], Awaitable[None]]
 
+BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0)  # seconds (of the clock) before the next try
+
 
 class Timers:
     def __init__(self, clock: Clock, fire: Fire) -> None:
         self.clock = clock
         self._fire = fire
         self._due: dict[int, tuple[float, int]] = {}  # game id -> (deadline, version)
+        self._failures: dict[int, tuple[int, int]] = {}  # game -> (version, failed fires)
+        self._firing: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -33,24 +39,47 @@ class Timers:
 
     def cancel(self, game_id: int) -> None:
         self._due.pop(game_id, None)
+        self._failures.pop(game_id, None)
         self._changed.set()
 
     def deadline(self, game_id: int) -> tuple[float, int] | None:
         return self._due.get(game_id)
 
-    async def fire_due(self) -> int:
-        """Fire every timer whose deadline has passed; returns how many fired."""
+    async def fire_due(self, *, wait: bool = True) -> int:
+        """Fire every timer whose deadline has passed, side by side; returns how many.
+        ``wait``: until they have all finished (the background loop does not wait)."""
         now = self.clock.now()
-        due = sorted((d, g, v) for g, (d, v) in self._due.items() if d <= now)
-        for _, game_id, version in due:
-            if self._due.get(game_id, (0.0, -1))[1] != version:
-                continue  # re-armed or cancelled by an earlier timer's move
+        due = [(g, v) for g, (d, v) in self._due.items() if d <= now]
+        tasks = []
+        for game_id, version in due:
             del self._due[game_id]
-            try:
-                await self._fire(game_id, version)
-            except Exception:
-                log.exception("timer of game %s (version %s) failed", game_id, version)
+            task = asyncio.create_task(self._one(game_id, version), name=f"timer-{game_id}")
+            self._firing.add(task)
+            task.add_done_callback(self._firing.discard)
+            tasks.append(task)
+        if wait:
+            await asyncio.gather(*tasks)
         return len(due)
+
+    async def _one(self, game_id: int, version: int) -> None:
+        try:
+            await self._fire(game_id, version)
+        except Exception:
+            last, failures = self._failures.get(game_id, (version, 0))
+            failures = failures + 1 if last == version else 1
+            self._failures[game_id] = (version, failures)
+            delay = BACKOFF[min(failures, len(BACKOFF)) - 1]
+            log.exception(
+                "timer of game %s (version %s) failed %s times: again in %s s",
+                game_id,
+                version,
+                failures,
+                delay,
+            )
+            if game_id not in self._due:  # nothing re-armed it meanwhile
+                self.arm(game_id, version, self.clock.now() + delay)
+        else:
+            self._failures.pop(game_id, None)
 
     def start(self) -> None:
         if self._task is None:
@@ -62,11 +91,15 @@ class Timers:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        firing = list(self._firing)
+        for task in firing:
+            task.cancel()
+        await asyncio.gather(*firing, return_exceptions=True)
 
     async def _run(self) -> None:
         while True:
             self._changed.clear()
-            await self.fire_due()
+            await self.fire_due(wait=False)
             wait = None
             if self._due:
                 soonest = min(d for d, _ in self._due.values())

@@ -20,7 +20,9 @@ PRIORITY = ("Побить", "• ", "Бито", "Пас", "Беру")
 @asynccontextmanager
 async def running_bot(tg: FakeTelegram, db: Path, clock: Clock | None = None) -> AsyncIterator[App]:
     limits = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)  # see test_outbox
-    config = Config(token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=limits)
+    config = Config(
+        token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=limits, bot_pause=(0.0, 0.0)
+    )
     app = await App.create(config, clock)
     await app.start()
     try:
@@ -32,7 +34,9 @@ async def running_bot(tg: FakeTelegram, db: Path, clock: Clock | None = None) ->
 
 
 async def settle(app: App) -> None:
-    """Wait until every committed step has been rendered and sent."""
+    """Wait until the computer players have made their moves and every committed step
+    has been rendered and sent."""
+    await app.service.idle()
     await app.presenter.idle()
     await app.outbox.drain()
 

@@ -49,11 +49,14 @@ def next_move(state: State) -> tuple[int, str]:
 
 
 async def play_moves(service: GameService, game_id: int, limit: int) -> int:
-    """Play up to ``limit`` greedy moves through the service; returns how many."""
+    """Play up to ``limit`` greedy moves through the service (waiting for the computer
+    players' moves after each); returns how many."""
     for made in range(limit):
+        await service.idle()
         state = service.games[game_id].state
         if state.is_over:
             return made
         seat, text = next_move(state)
         await service.act(game_id, seat, text, len(state.history))
+    await service.idle()
     return limit

@@ -55,3 +55,32 @@ async def test_sigkill_loses_nothing_acknowledged_and_the_timer_still_fires(
     assert await service.timers.fire_due() == 1
     assert service.games[1].state.auto[len(state.history)] is True
     await service.db.close()
+
+
+async def test_sigkill_between_a_persons_move_and_the_bots_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "bots.sqlite3"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.crash_child", str(path), "bots"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    try:
+        line = child.stdout.readline()  # the person's move is committed; the bot waits
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=10)
+    assert line == "ack 1\n"
+
+    service = await open_service(path, FakeClock(start=time.time()))
+    assert await service.restore() == 1
+    assert len(service.games[1].state.history) == 1
+    service.start()
+    try:
+        await service.idle()  # the bot's move, after the restart
+        log = await GameRepo(service.db).actions(1)
+        assert [a.seat for a in log[:2]] == [0, 1]
+    finally:
+        await service.stop()
+        await service.db.close()

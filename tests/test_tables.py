@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 from pathlib import Path
 
 import pytest
@@ -126,8 +125,9 @@ async def test_the_creator_chooses_the_bots_strength_and_the_bots_play_at_it(
         ("Мастер 2", "master"),
     ]
     levels: list[str | None] = []
-    choose = tables.games.player_for
-    tables.games.player_for = lambda seat: (levels.append(seat.get("level")), choose(seat))[1]
+    autoplay = tables.games.autoplay
+    choose = autoplay.player_for
+    autoplay.player_for = lambda seat: (levels.append(seat.get("level")), choose(seat))[1]
     update = await tables.start(table.id, ANNA)
     await play_moves(tables.games, update.game_id, 3)
     assert levels and set(levels) == {"master"}  # every bot move was the Master's
@@ -206,26 +206,6 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tables: Table
     assert live.state.is_over
     update = await tables.start(table.id, None)  # «Ещё партию»: without the one who left
     assert update.state.n == 2
-
-
-async def test_thinking_bots_think_off_the_event_loop(
-    tables: Tables, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    threads: list[bool] = []
-    choose = MonteCarloBot.choose
-
-    def recording(self, view):
-        threads.append(threading.current_thread() is threading.main_thread())
-        return choose(self, view)
-
-    monkeypatch.setattr(MonteCarloBot, "choose", recording)
-    table, _ = await tables.open(-1, "Группа", ANNA)
-    await tables.join(table.id, ANNA)
-    await tables.set_bots(table.id, ANNA, "expert")
-    await tables.add_bot(table.id, ANNA)
-    update = await tables.start(table.id, ANNA)
-    await play_moves(tables.games, update.game_id, 4)
-    assert threads and not any(threads)  # every decision in a worker thread
 
 
 async def test_concurrent_presses_neither_lose_a_seat_nor_start_two_games(

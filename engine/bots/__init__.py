@@ -9,7 +9,9 @@ True
 
 from __future__ import annotations
 
+from ..actions import Action
 from ..players import Player
+from ..view import View
 from .heuristic import NoviceBot
 from .pimc import Budget, MonteCarloBot
 
@@ -34,4 +36,9 @@ def make_bot(level: str, *, seed: int = 0, budget: Budget | None = None) -> Play
     return MonteCarloBot(NAMES[level], budget or BUDGETS[level], seed)
 
 
-__all__ = ["BUDGETS", "NAMES", "Budget", "MonteCarloBot", "NoviceBot", "make_bot"]
+def decide(level: str, view: View, seed: int) -> Action | None:
+    """One decision of a ``level`` bot (what the game service's worker processes run)."""
+    return make_bot(level, seed=seed).choose(view)
+
+
+__all__ = ["BUDGETS", "NAMES", "Budget", "MonteCarloBot", "NoviceBot", "decide", "make_bot"]

@@ -1,0 +1,108 @@
+"""Computer players think in worker processes, never on the event loop's thread.
+
+PIMC holds the GIL for its whole budget, so a thread would stall every table;
+a process does not. A worker that dies (BrokenProcessPool) or hangs past the
+timeout is replaced with the whole pool, and the decision is asked again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from engine import Action, View
+from engine.bots import decide
+
+log = logging.getLogger(__name__)
+
+Decide = Callable[[str, View, int], Action | None]  # (level, view, seed) -> move
+
+
+class ThinkingFailed(Exception):
+    """Every attempt to get a decision from a worker failed."""
+
+
+def default_workers() -> int:
+    """One core is left to the event loop; at least one worker."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+class Thinker:
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        target: Decide = decide,
+        timeout: float = 10.0,
+        attempts: int = 3,
+    ) -> None:
+        """``target`` runs in the workers: a module-level function (or a partial of
+        one), so that it pickles. ``timeout``: seconds before a worker counts as hung."""
+        self.workers = workers or default_workers()
+        self.target = target
+        self.timeout = timeout
+        self.attempts = attempts
+        self.replaced = 0  # pools replaced after a dead or hung worker
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver: workers fork from a clean server that imported only the
+            # engine, not from this process with its threads, sockets and aiogram.
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context(
+                "forkserver" if "forkserver" in methods else "spawn"
+            )
+            if "forkserver" in methods:
+                context.set_forkserver_preload(["engine.bots"])
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
+
+    async def decide(self, level: str, view: View, seed: int) -> Action | None:
+        """The move of a ``level`` player who sees ``view``."""
+        loop = asyncio.get_running_loop()
+        for attempt in range(1, self.attempts + 1):
+            pool = self._executor()
+            try:
+                job = loop.run_in_executor(pool, self.target, level, view, seed)
+                return await asyncio.wait_for(job, self.timeout)
+            except BrokenProcessPool:
+                log.warning("a thinking worker died (attempt %s): replacing the pool", attempt)
+            except TimeoutError:
+                log.warning("a thinking worker hung for %s s: replacing the pool", self.timeout)
+            self._replace(pool)
+        raise ThinkingFailed(f"no decision after {self.attempts} attempts")
+
+    def _replace(self, pool: ProcessPoolExecutor) -> None:
+        """Kill ``pool``'s workers (unless another decision already replaced it)."""
+        if self._pool is not pool:
+            return
+        self._pool = None
+        self.replaced += 1
+        _kill(pool)
+
+    async def warm(self) -> None:
+        """Start the workers now rather than at the first decision."""
+        pool = self._executor()
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(pool, os.getpid) for _ in range(2)))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            _kill(self._pool)
+            self._pool = None
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14+
+    if kill is not None:
+        kill()
+    else:  # the executor's own table of its worker processes
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,154 @@
+"""Computer players move after a person's step, each move a step of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+from functools import partial
+from pathlib import Path
+
+from engine import Rules
+from service import GameService, Seat, Update
+from service.thinking import Thinker
+from storage.repos import GameRepo
+from tests.autoplay_helpers import GatedThinker, deal_where, has_pair
+from tests.service_helpers import humans, new_table, next_move, open_service, play_moves
+from tests.thinking_targets import signed
+
+MASTERS = [Seat("bot", "Мастер 1", level="master"), Seat("bot", "Мастер 2", level="master")]
+
+
+def listen(service: GameService) -> list[Update]:
+    published: list[Update] = []
+
+    async def notify(update: Update) -> None:
+        published.append(update)
+
+    service.notify = notify
+    return published
+
+
+async def start_with(
+    service: GameService, rules: Rules, seed: int, seats: list[Seat], chat: int = -1001
+) -> int:
+    table = await new_table(service, sum(s.kind == "human" for s in seats), chat)
+    return (await service.create_game(table, rules, seats, seed)).game_id
+
+
+async def test_a_persons_move_is_published_before_any_bot_thinks_it_over(tmp_path: Path) -> None:
+    thinker = GatedThinker()
+    service = GameService((await open_service(tmp_path / "a.sqlite3")).db, thinker=thinker)
+    published = listen(service)
+    rules = Rules(players=3, deck=36)
+    seed = deal_where(rules, lambda s: s.attacker == 0)
+    game = await start_with(service, rules, seed, [humans(1)[0], *MASTERS])
+    opening = service.games[game].state.legal_actions(0)[0]
+
+    update = await service.act(game, 0, opening.text, 0)
+    assert update.version == 1 and update.actions == [(opening, False)]
+    assert [u.version for u in published] == [0, 1]  # shown before any bot decided
+    await asyncio.wait_for(thinker.thinking.wait(), 5)
+    assert len(await GameRepo(service.db).actions(game)) == 1
+
+    thinker.gate.set()
+    await service.idle()
+    later = published[2:]
+    assert later, "the bots did not move"
+    assert [u.version for u in later] == list(range(2, 2 + len(later)))
+    assert all(len(u.actions) == 1 and u.actions[0][0].seat != 0 for u in later)
+    turn = service.games[game].state.turn()
+    assert turn is not None and 0 in turn.seats  # they stopped where the person must act
+    await service.db.close()
+
+
+async def test_a_decision_made_stale_by_a_persons_move_is_made_again(tmp_path: Path) -> None:
+    thinker = GatedThinker()
+    service = GameService((await open_service(tmp_path / "s.sqlite3")).db, thinker=thinker)
+    rules = Rules(players=2, deck=36)
+    seed = deal_where(rules, lambda s: s.attacker == 0 and has_pair(s, 0))
+    game = await start_with(service, rules, seed, [humans(1)[0], MASTERS[0]])
+    state = service.games[game].state
+    hand = [c for c in state.view(0).hand if c.suit != state.trump]
+    first, second = next((a, b) for a in hand for b in hand if a != b and a.rank == b.rank)
+
+    await service.act(game, 0, f"a {first}", 0)
+    await asyncio.wait_for(thinker.thinking.wait(), 5)  # the bot thinks at version 1
+    await service.act(game, 0, f"t {second}", 1)  # meanwhile the person throws in
+    thinker.gate.set()
+    await service.idle()
+
+    assert thinker.asked[:2] == [1, 2]  # the answer to version 1 was thrown away
+    log = await GameRepo(service.db).actions(game)
+    assert [(a.seat, a.action) for a in log[:2]] == [(0, f"a {first}"), (0, f"t {second}")]
+    assert log[2].seat == 1  # the bot answered, knowing both cards
+    await service.db.close()
+
+
+async def test_a_thinking_bot_does_not_hold_up_another_game(tmp_path: Path) -> None:
+    thinker = GatedThinker()
+    service = GameService((await open_service(tmp_path / "o.sqlite3")).db, thinker=thinker)
+    rules = Rules(players=2, deck=36)
+    slow = await start_with(
+        service, rules, deal_where(rules, lambda s: s.attacker == 1), [humans(1)[0], MASTERS[0]]
+    )
+    await asyncio.wait_for(thinker.thinking.wait(), 5)  # the bot opens: it thinks
+    other = await start_with(service, rules, 5, humans(2), chat=-1002)
+    moves = 0
+    for _ in range(20):  # play_moves would wait for the slow game too: step by hand
+        state = service.games[other].state
+        seat, text = next_move(state)
+        await service.act(other, seat, text, len(state.history))
+        moves += 1
+    assert moves == 20 and len(service.games[slow].state.history) == 0
+    thinker.gate.set()
+    await service.idle()
+    assert len(service.games[slow].state.history) >= 1
+    await service.db.close()
+
+
+async def test_computer_moves_come_a_pause_apart_and_a_press_is_never_delayed(
+    tmp_path: Path,
+) -> None:
+    db = (await open_service(tmp_path / "p.sqlite3")).db
+    service = GameService(db, pause=(0.15, 0.15))
+    loop = asyncio.get_running_loop()
+    times: list[tuple[float, Update]] = []
+
+    async def notify(update: Update) -> None:
+        times.append((loop.time(), update))
+
+    service.notify = notify
+    novice = Seat("bot", "Новичок 1", level="novice")
+    game = await start_with(service, Rules(players=2, deck=36), 3, [humans(1)[0], novice])
+    for _ in range(12):
+        await service.idle()
+        state = service.games[game].state
+        if state.is_over:
+            break
+        seat, text = next_move(state)
+        update = await service.act(game, seat, text, len(state.history))
+        assert times[-1][1] is update  # answered before any computer move
+    bot_cards = {
+        id(u) for _, u in times if u.actions and u.actions[0][0].seat == 1 and u.actions[0][0].cards
+    }
+    assert len(bot_cards) >= 2
+    for (earlier, _), (later, update) in itertools.pairwise(times):
+        if id(update) in bot_cards:
+            assert later - earlier >= 0.14  # each computer card move waits its pause
+    await db.close()
+
+
+async def test_thinking_bots_think_in_worker_processes(tmp_path: Path) -> None:
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    thinker = Thinker(1, target=partial(signed, str(folder)))
+    service = GameService((await open_service(tmp_path / "w.sqlite3")).db, thinker=thinker)
+    expert = Seat("bot", "Опытный 1", level="expert")
+    game = await start_with(service, Rules(players=2, deck=36), 4, [humans(1)[0], expert])
+    await play_moves(service, game, 4)
+    pids = {int(p.name) for p in folder.iterdir()}
+    assert pids and os.getpid() not in pids  # every decision in another process
+    assert any(a.seat == 1 for a in service.games[game].state.history)
+    await service.stop()
+    await service.db.close()

@@ -1,0 +1,68 @@
+"""The worker processes computer players think in: real processes, killed and hung."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from functools import partial
+from pathlib import Path
+
+from engine import Rules, State
+from engine.bots import decide
+from service.thinking import Thinker
+from tests.thinking_targets import stuck_once
+
+VIEW = (lambda s: s.view(s.attacker))(State(Rules(players=2, deck=36), seed=8))
+
+
+async def test_a_worker_decides_as_the_bot_does_in_process() -> None:
+    thinker = Thinker(1)
+    try:
+        for level in ("novice", "expert"):
+            assert await thinker.decide(level, VIEW, 5) == decide(level, VIEW, 5)
+        assert thinker.replaced == 0
+    finally:
+        thinker.close()
+
+
+async def test_a_worker_killed_mid_decision_is_replaced_and_the_move_made(
+    tmp_path: Path,
+) -> None:
+    thinker = Thinker(1, target=partial(stuck_once, str(tmp_path)))
+    try:
+        decision = asyncio.create_task(thinker.decide("expert", VIEW, 5))
+        pid_file = tmp_path / "pid"
+        for _ in range(500):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            await asyncio.sleep(0.02)
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        assert await asyncio.wait_for(decision, 30) == decide("expert", VIEW, 5)
+        assert thinker.replaced == 1
+    finally:
+        thinker.close()
+
+
+async def test_a_hung_worker_is_killed_after_the_timeout_and_the_move_made(
+    tmp_path: Path,
+) -> None:
+    thinker = Thinker(1, target=partial(stuck_once, str(tmp_path)), timeout=1.0)
+    try:
+        assert await asyncio.wait_for(thinker.decide("expert", VIEW, 5), 30) == decide(
+            "expert", VIEW, 5
+        )
+        assert thinker.replaced == 1
+        hung = int((tmp_path / "pid").read_text())
+        await asyncio.sleep(0.2)
+        assert not _alive(hung), "the hung worker still runs"
+    finally:
+        thinker.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False

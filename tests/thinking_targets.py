@@ -1,0 +1,27 @@
+"""Decisions for the worker-process tests: they run in the workers, so they live in
+a module the workers can import."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from engine import Action, View
+from engine.bots import decide
+
+
+def stuck_once(folder: str, level: str, view: View, seed: int) -> Action | None:
+    """The first call writes its worker's pid to ``folder``/pid and never returns;
+    later calls decide as the bots do."""
+    marker = Path(folder) / "pid"
+    if not marker.exists():
+        marker.write_text(str(os.getpid()))
+        time.sleep(3600)
+    return decide(level, view, seed)
+
+
+def signed(folder: str, level: str, view: View, seed: int) -> Action | None:
+    """Decides as the bots do and leaves a file named after the deciding process."""
+    (Path(folder) / str(os.getpid())).touch()
+    return decide(level, view, seed)
