@@ -1,16 +1,24 @@
-"""Every outgoing message goes through here: Telegram's limits, coalesced edits,
-retries after 429, and "message is not modified" taken as success.
+"""Every outgoing message goes through here, paced by Telegram's real limits.
 
-Each chat has its own queue and worker, so a slow group never delays a hand.
-An edit of a message that already waits in the queue replaces the waiting
-text: only the newest state of a message is ever sent.
+Each chat has a queue and a worker, so a slow group never delays a hand. A message
+that should show the newest state of something is queued with a render callback
+(``show``): the text and keyboard are asked for only when the chat's slot has come,
+so what is sent is the newest state, and an edit that would show what the chat
+already shows is not sent. A second edit of a message that still waits replaces the
+waiting one.
 
-Limits are counted from when a call ends (Telegram counts it somewhere between
-sending and answering), so the outbox is never ahead of Telegram's count. A group
-gets one message every 60 / ``group_per_minute`` seconds: evenly spaced, never a
-burst of twenty and then a frozen table. Slots under the global limit go in the
-order they were asked for, except that private chats (the hands, which the game
-waits for) get two for each one a group gets while both wait.
+Pacing: per chat a token bucket (one call per ``per_chat`` seconds, ``chat_burst`` at
+once after a quiet spell), per group one call every 60 / ``group_per_minute``
+seconds, evenly spaced, and a global rate that adapts: it starts at ``per_second``,
+grows while calls wait for it and no 429 comes, and halves when one does (the chat
+that got it waits ``retry_after``). Calls are counted from when they end, so the
+outbox is never ahead of Telegram's count. ``answerCallbackQuery`` is not sent here:
+Telegram does not limit it.
+
+Every call is safe: a 429 waits and retries, a network error, a timeout, a 5xx or a
+reply that is not JSON is retried with back-off, anything else is dropped with a log
+line; no exception ends a worker. A chat's worker ends after ``idle`` quiet seconds
+and is made again when the chat gets a message.
 """
 
 from __future__ import annotations
@@ -18,42 +26,117 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import (
+    ClientDecodeError,
     TelegramAPIError,
     TelegramBadRequest,
+    TelegramEntityTooLarge,
     TelegramForbiddenError,
     TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
+    TelegramServerError,
 )
 from aiogram.types import InlineKeyboardMarkup, Message
 
 log = logging.getLogger(__name__)
 
+Rendered = tuple[str, InlineKeyboardMarkup | None]
+Render = Callable[[], Rendered | None]  # None: nothing to show (any more)
 Replaced = Callable[[int, int, int], Awaitable[None]]  # chat, old message id, new message id
 Blocked = Callable[[int], Awaitable[None]]  # a private chat whose user blocked the bot
+# Worth another try: the call may not have reached Telegram, or Telegram had a hiccup.
+MEMORY = 16  # messages per chat whose content is remembered
+T = TypeVar("T")
+TRANSIENT = (TelegramNetworkError, TelegramServerError, ClientDecodeError, TimeoutError, OSError)
 
 
 @dataclass(frozen=True)
 class Limits:
-    per_chat: float = 1.0  # seconds between two messages to one chat
-    group_per_minute: int = 20
-    per_second: int = 30  # in all
+    per_chat: float = 1.0  # seconds between two messages to one chat, on average
+    chat_burst: int = 3  # messages a quiet chat may get at once
+    group_per_minute: int = 20  # sends and edits in one group, evenly spaced
+    per_second: float = 30.0  # the global rate to start at; it adapts
+    max_per_second: float = 10_000.0  # a bound on the adapted rate, not a target
+    timeout: float = 10.0  # seconds one call may take (rounded up to whole seconds)
+    backoff: float = 0.5  # seconds before the first retry of a failed call; doubles
+    attempts: int = 5  # tries of one call
+    idle: float = 60.0  # quiet seconds after which a chat's worker ends
 
 
-@dataclass
+class Rate:
+    """The global pace: calls are spaced ``1 / rate`` apart; each second in which a
+    call had to wait and no 429 came multiplies the rate by ``growth``; a 429 halves
+    it (once, however many calls get one until its ``retry_after`` has passed)."""
+
+    growth = 1.5
+
+    def __init__(self, start: float, ceiling: float) -> None:
+        self.rate = start
+        self.ceiling = ceiling
+        self._next = 0.0  # when the next call may start
+        self._since = time.monotonic()
+        self._waited = False
+        self._hold = 0.0  # no growth before this
+
+    def reserve(self) -> float:
+        """Book the next free moment; returns how long to wait for it."""
+        now = time.monotonic()
+        if now - self._since >= 1.0:
+            if self._waited and now >= self._hold:
+                self.rate = min(self.ceiling, self.rate * self.growth)
+            self._since, self._waited = now, False
+        slot = max(now, self._next)
+        self._next = slot + 1.0 / self.rate
+        self._waited |= slot > now
+        return slot - now
+
+    def cut(self, retry_after: float) -> None:
+        now = time.monotonic()
+        if now >= self._hold:
+            self.rate = max(1.0, self.rate / 2)
+            log.warning("429: global rate down to %.1f calls/s", self.rate)
+        self._hold = max(self._hold, now + max(1.0, retry_after))
+        self._since, self._waited = now, False
+
+
+@dataclass(eq=False)
 class _Job:
     chat_id: int
-    text: str | None  # None: edit the keyboard only
+    message_id: int | None  # None: send a new message
+    text: str | None  # None with no render: edit the keyboard only
     markup: InlineKeyboardMarkup | None
-    message_id: int | None = None  # None: send a new message
+    render: Render | None = None
+    thread_id: int | None = None
     done: asyncio.Future[Message | None] = field(default_factory=asyncio.Future)
+
+    def content(self) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
+        if self.render is None:
+            return self.text, self.markup
+        return self.render()
+
+
+@dataclass(eq=False)
+class _Chat:
+    """A chat's queue, pacing and memory of what its messages show."""
+
+    id: int
+    queue: deque[_Job] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    worker: asyncio.Task[None] | None = None
+    next: float = 0.0  # the token bucket's theoretical arrival time
+    group_next: float = 0.0  # a group: when its next call may start
+    hold: float = 0.0  # a 429's retry_after: no call before this
+    shown: dict[int, Rendered] = field(default_factory=dict)  # message id -> its content
+    moved: dict[int, int] = field(default_factory=dict)  # lost message id -> its successor
 
 
 class Outbox:
@@ -69,22 +152,35 @@ class Outbox:
         self.limits = limits or Limits()
         self.on_replaced = on_replaced
         self.on_blocked = on_blocked
-        self._queues: dict[int, deque[_Job]] = {}
-        self._wake: dict[int, asyncio.Event] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
-        self._last: dict[int, float] = {}  # when the chat's last call ended
-        self._ended: deque[float] = deque()  # when recent calls ended, for the global limit
-        self._in_flight = 0
-        self._waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
-        self._turn = 0
-        self._timer: asyncio.TimerHandle | None = None
+        self.rate = Rate(self.limits.per_second, self.limits.max_per_second)
         self.retries = 0  # 429s received
+        self.failures = 0  # calls that failed otherwise (retried or dropped)
+        self.skipped = 0  # edits not sent: the chat already showed that
+        self._chats: dict[int, _Chat] = {}
+        self._pending = 0  # jobs queued or being sent
+        self._drained = asyncio.Event()
+        self._drained.set()
+
+    # --- what the bot asks for --------------------------------------------------
 
     def send(
-        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        thread_id: int | None = None,
     ) -> asyncio.Future[Message | None]:
-        """Queue a new message; the future gives the sent message (None if it failed)."""
-        return self._put(_Job(chat_id, text, markup))
+        """Queue a new message; the future gives the sent message (None if it failed).
+        Needs no awaiting: a handler's reply can be queued and left to the outbox."""
+        return self._put(_Job(chat_id, None, text, markup, thread_id=thread_id))
+
+    def reply(
+        self, message: Message, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> asyncio.Future[Message | None]:
+        """What ``message.answer(text)`` does, paced: into the message's chat (and topic)."""
+        thread = message.message_thread_id if message.is_topic_message else None
+        return self.send(message.chat.id, text, markup, thread_id=thread)
 
     def edit(
         self,
@@ -95,153 +191,247 @@ class Outbox:
     ) -> asyncio.Future[Message | None]:
         """Queue an edit (``text`` None: of the keyboard only); replaces a waiting edit
         of the same message."""
-        for job in self._queues.get(chat_id, ()):
-            if job.message_id == message_id:
-                job.text, job.markup = text if text is not None else job.text, markup
-                return job.done
-        return self._put(_Job(chat_id, text, markup, message_id))
+        job = self._waiting(chat_id, message_id)
+        if job is not None:
+            job.text = text if text is not None else job.text
+            job.markup, job.render = markup, None
+            return job.done
+        return self._put(_Job(chat_id, message_id, text, markup))
+
+    def show(
+        self, chat_id: int, message_id: int | None, render: Render
+    ) -> asyncio.Future[Message | None]:
+        """The message (None: a new one) should show what ``render()`` gives when its
+        turn comes; replaces a waiting edit of the same message."""
+        job = self._waiting(chat_id, message_id) if message_id is not None else None
+        if job is not None:
+            job.render = render
+            return job.done
+        return self._put(_Job(chat_id, message_id, None, None, render))
 
     async def drain(self) -> None:
         """Wait until every queued job has been sent (used at shutdown and in tests)."""
-        while any(self._queues.values()):
-            await asyncio.sleep(0.01)
+        while self._pending:
+            await self._drained.wait()
+
+    @property
+    def workers(self) -> int:
+        """Chats with a worker (each ends after ``Limits.idle`` quiet seconds)."""
+        return len(self._chats)
 
     async def close(self) -> None:
-        for task in self._workers.values():
+        tasks = [c.worker for c in self._chats.values() if c.worker is not None]
+        for task in tasks:
             task.cancel()
-        for task in self._workers.values():
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        self._workers.clear()
-        if self._timer is not None:
-            self._timer.cancel()
+        for chat in self._chats.values():
+            for job in chat.queue:
+                self._finish(job, None)
+        self._chats.clear()
 
-    def _put(self, job: _Job) -> asyncio.Future[Message | None]:
-        chat = job.chat_id
-        self._queues.setdefault(chat, deque()).append(job)
-        self._wake.setdefault(chat, asyncio.Event()).set()
-        if chat not in self._workers or self._workers[chat].done():
-            self._workers[chat] = asyncio.create_task(self._work(chat), name=f"outbox-{chat}")
-        return job.done
+    # --- queues and workers -------------------------------------------------------
 
-    async def _work(self, chat: int) -> None:
-        queue = self._queues[chat]
-        while True:
-            if not queue:
-                self._wake[chat].clear()
-                await self._wake[chat].wait()
-                continue
-            job = queue[0]  # stays queued while sent, so edits of it coalesce until then
-            text, markup = job.text, job.markup
-            result = await self._call(job, text, markup)
-            if job.text == text and job.markup is markup:
-                queue.popleft()
-                if not job.done.done():
-                    job.done.set_result(result)
-
-    @contextlib.asynccontextmanager
-    async def _slot(self, chat: int) -> AsyncIterator[None]:
-        """Room for one call to ``chat`` under the per-chat, per-group and global limits."""
-        interval = self.limits.per_chat
-        if chat < 0:
-            interval = max(interval, 60.0 / self.limits.group_per_minute)
-        wait = self._last.get(chat, -interval) + interval - time.monotonic()
-        await asyncio.sleep(max(0.0, wait))
-        granted = asyncio.get_running_loop().create_future()
-        self._waiting[chat < 0].append(granted)
-        self._grant()
-        await granted
-        try:
-            yield
-        finally:
-            self._in_flight -= 1
-            self._last[chat] = ended = time.monotonic()
-            self._ended.append(ended)
-            self._grant()
-
-    def _grant(self) -> None:
-        """Hand out the free global slots: two to private chats, then one to a group."""
-        now = time.monotonic()
-        while self._ended and now - self._ended[0] >= 1.0:
-            self._ended.popleft()
-        private, group = self._waiting
-        while (private or group) and len(self._ended) + self._in_flight < self.limits.per_second:
-            first = private if (self._turn % 3 < 2 and private) or not group else group
-            granted = first.popleft()
-            self._turn += 1
-            if not granted.done():  # its worker may have been cancelled
-                granted.set_result(None)
-                self._in_flight += 1
-        if (private or group) and self._ended and self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(
-                1.0 - (now - self._ended[0]), self._retimed
-            )
-
-    def _retimed(self) -> None:
-        self._timer = None
-        self._grant()
-
-    async def _call(
-        self, job: _Job, text: str | None, markup: InlineKeyboardMarkup | None
-    ) -> Message | None:
-        for _ in range(5):
-            try:
-                if job.message_id is None:
-                    assert text is not None, "a new message needs a text"
-                    async with self._slot(job.chat_id):
-                        return await self.bot.send_message(job.chat_id, text, reply_markup=markup)
-                async with self._slot(job.chat_id):
-                    if text is None:
-                        result = await self.bot.edit_message_reply_markup(
-                            chat_id=job.chat_id, message_id=job.message_id, reply_markup=markup
-                        )
-                    else:
-                        result = await self.bot.edit_message_text(
-                            text=text,
-                            chat_id=job.chat_id,
-                            message_id=job.message_id,
-                            reply_markup=markup,
-                        )
-                return result if isinstance(result, Message) else None
-            except TelegramRetryAfter as e:
-                self.retries += 1
-                log.warning("429 for chat %s: retrying after %s s", job.chat_id, e.retry_after)
-                await asyncio.sleep(e.retry_after)
-            except TelegramMigrateToChat as e:
-                # The group became a supergroup: its migration update moves the table.
-                log.info("chat %s moved to %s", job.chat_id, e.migrate_to_chat_id)
-                return None
-            except TelegramBadRequest as e:
-                if "message is not modified" in e.message:
-                    return None
-                if text is not None and job.message_id is not None and _gone(e.message):
-                    return await self._replace(job, text, markup)
-                log.warning("chat %s: %s", job.chat_id, e.message)
-                return None
-            except TelegramForbiddenError:
-                log.info("chat %s does not accept messages from the bot", job.chat_id)
-                if self.on_blocked is not None and job.chat_id > 0:
-                    await self.on_blocked(job.chat_id)
-                return None
-            except TelegramNetworkError as e:
-                log.warning("network error for chat %s: %s", job.chat_id, e)
-                await asyncio.sleep(1.0)
-            except TelegramAPIError as e:  # anything else: drop this call, keep the worker
-                log.warning("chat %s: %s", job.chat_id, e.message)
-                return None
+    def _waiting(self, chat_id: int, message_id: int) -> _Job | None:
+        chat = self._chats.get(chat_id)
+        for job in chat.queue if chat else ():
+            if job.message_id == message_id:
+                return job
         return None
 
+    def _put(self, job: _Job) -> asyncio.Future[Message | None]:
+        chat = self._chats.get(job.chat_id)
+        if chat is None:
+            chat = self._chats[job.chat_id] = _Chat(job.chat_id)
+        chat.queue.append(job)
+        chat.wake.set()
+        if chat.worker is None:
+            chat.worker = asyncio.create_task(self._work(chat), name=f"outbox-{chat.id}")
+        self._pending += 1
+        self._drained.clear()
+        return job.done
+
+    def _finish(self, job: _Job, result: Message | None) -> None:
+        if not job.done.done():
+            job.done.set_result(result)
+        self._pending -= 1
+        if self._pending == 0:
+            self._drained.set()
+
+    async def _work(self, chat: _Chat) -> None:
+        while True:
+            if not chat.queue:
+                chat.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.limits.idle):
+                        await chat.wake.wait()
+                if not chat.queue and time.monotonic() >= max(
+                    chat.next, chat.group_next, chat.hold
+                ):
+                    del self._chats[chat.id]  # quiet, and its pacing has nothing to remember
+                    return
+                continue
+            job = chat.queue.popleft()
+            result = None
+            try:
+                result = await self._run(chat, job)
+            except Exception:  # a bug (in a render, say): this job is lost, not the chat
+                log.exception("chat %s: a message was dropped", chat.id)
+            finally:
+                self._finish(job, result)
+
+    # --- pacing -----------------------------------------------------------------
+
+    def _ready(self, chat: _Chat) -> float:
+        """When the chat may get its next call."""
+        tolerance = (max(self.limits.chat_burst, 1) - 1) * self.limits.per_chat
+        return max(chat.next - tolerance, chat.group_next, chat.hold)
+
+    def _spent(self, chat: _Chat) -> None:
+        """A call to the chat ended: charge its bucket (and the group's spacing)."""
+        now = time.monotonic()
+        chat.next = max(chat.next, now) + self.limits.per_chat
+        if chat.id < 0:
+            chat.group_next = now + 60.0 / self.limits.group_per_minute
+
+    # --- one job ------------------------------------------------------------------
+
+    async def _run(self, chat: _Chat, job: _Job) -> Message | None:
+        """Wait for the slot, render, call; retry what may succeed on another try."""
+        for attempt in range(self.limits.attempts):
+            while (wait := self._ready(chat) - time.monotonic()) > 0:
+                await asyncio.sleep(wait)
+            content = self._fresh(chat, job)
+            if content is None:
+                return None
+            if (wait := self.rate.reserve()) > 0.001:  # (shorter: not worth a loop pass)
+                await asyncio.sleep(wait)
+                if job.render is not None and (content := self._fresh(chat, job)) is None:
+                    return None
+            text, markup = content
+            try:
+                return await self._call(chat, job, text, markup)
+            except TelegramRetryAfter as e:
+                self.retries += 1
+                chat.hold = time.monotonic() + e.retry_after
+                self.rate.cut(e.retry_after)
+                log.warning("chat %s: 429, retrying after %s s", chat.id, e.retry_after)
+            except TelegramMigrateToChat as e:
+                # The group became a supergroup: its migration update moves the table.
+                log.info("chat %s moved to %s", chat.id, e.migrate_to_chat_id)
+                return None
+            except TelegramBadRequest as e:
+                if "message is not modified" in e.message and job.message_id is not None:
+                    if text is not None:
+                        _remember(chat.shown, self._target(chat, job.message_id), (text, markup))
+                    return None
+                if text is not None and job.message_id is not None and _gone(e.message):
+                    return await self._replace(chat, job, text, markup)
+                log.warning("chat %s: %s", chat.id, e.message)
+                return None
+            except TelegramForbiddenError:
+                log.info("chat %s does not accept messages from the bot", chat.id)
+                if self.on_blocked is not None and chat.id > 0:
+                    await self.on_blocked(chat.id)
+                return None
+            except TelegramEntityTooLarge as e:
+                log.warning("chat %s: %s", chat.id, e.message)
+                return None
+            except TRANSIENT as e:
+                self.failures += 1
+                pause = self.limits.backoff * 2**attempt
+                log.warning(
+                    "chat %s: %s (try %s), again in %.1f s", chat.id, _why(e), attempt + 1, pause
+                )
+                await asyncio.sleep(pause)
+            except TelegramAPIError as e:  # 401, 404, 409...: another try would fail too
+                self.failures += 1
+                log.warning("chat %s: %s", chat.id, e.message)
+                return None
+        log.warning("chat %s: given up after %s tries", chat.id, self.limits.attempts)
+        return None
+
+    def _target(self, chat: _Chat, message_id: int) -> int:
+        """The message now standing for ``message_id`` (it may have been sent anew)."""
+        for _ in range(MEMORY):  # a chain, never a cycle (see _call), but be safe
+            if message_id not in chat.moved:
+                break
+            message_id = chat.moved[message_id]
+        return message_id
+
+    def _fresh(
+        self, chat: _Chat, job: _Job
+    ) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
+        """What to send now; None when there is nothing to send (or it is shown already)."""
+        content = job.content()
+        if content is None:
+            return None
+        message_id = job.message_id
+        if message_id is not None and chat.shown.get(self._target(chat, message_id)) == content:
+            self.skipped += 1
+            return None
+        return content
+
+    async def _call(
+        self, chat: _Chat, job: _Job, text: str | None, markup: InlineKeyboardMarkup | None
+    ) -> Message | None:
+        timeout = math.ceil(self.limits.timeout)  # aiohttp's, so no task per call
+        try:
+            if job.message_id is None:
+                assert text is not None, "a new message needs a text"
+                sent = await self.bot.send_message(
+                    chat.id,
+                    text,
+                    reply_markup=markup,
+                    message_thread_id=job.thread_id,
+                    request_timeout=timeout,
+                )
+                _remember(chat.shown, sent.message_id, (text, markup))
+                chat.moved.pop(sent.message_id, None)  # that id is a live message now
+                return sent
+            target = self._target(chat, job.message_id)
+            chat.shown.pop(target, None)  # unknown until Telegram answers
+            if text is None:
+                result = await self.bot.edit_message_reply_markup(
+                    chat_id=chat.id, message_id=target, reply_markup=markup,
+                    request_timeout=timeout,
+                )  # fmt: skip
+            else:
+                result = await self.bot.edit_message_text(
+                    text=text, chat_id=chat.id, message_id=target, reply_markup=markup,
+                    request_timeout=timeout,
+                )  # fmt: skip
+                _remember(chat.shown, target, (text, markup))
+            return result if isinstance(result, Message) else None
+        finally:
+            self._spent(chat)
+
     async def _replace(
-        self, job: _Job, text: str, markup: InlineKeyboardMarkup | None
+        self, chat: _Chat, job: _Job, text: str, markup: InlineKeyboardMarkup | None
     ) -> Message | None:
         """The message can no longer be edited: send a new one and remember it."""
-        old = job.message_id
-        assert old is not None
-        async with self._slot(job.chat_id):
-            message = await self.bot.send_message(job.chat_id, text, reply_markup=markup)
+        assert job.message_id is not None
+        old = self._target(chat, job.message_id)
+        new = await self._run(chat, _Job(chat.id, None, text, markup))
+        if new is None:
+            return None
+        if old != new.message_id:
+            _remember(chat.moved, old, new.message_id)
         if self.on_replaced is not None:
-            await self.on_replaced(job.chat_id, old, message.message_id)
-        return message
+            try:
+                await self.on_replaced(chat.id, old, new.message_id)
+            except Exception:
+                log.exception("chat %s: noting the new message %s failed", chat.id, new.message_id)
+        return new
+
+
+def _remember(memory: dict[int, T], message_id: int, value: T) -> None:
+    """Note what a message shows (or where it went); a chat keeps its last few."""
+    memory.pop(message_id, None)
+    memory[message_id] = value
+    while len(memory) > MEMORY:
+        del memory[next(iter(memory))]
 
 
 def _gone(description: str) -> bool:
@@ -249,3 +439,9 @@ def _gone(description: str) -> bool:
         s in description
         for s in ("message to edit not found", "message can't be edited", "MESSAGE_ID_INVALID")
     )
+
+
+def _why(error: Exception) -> str:
+    if isinstance(error, TelegramAPIError):
+        return error.message
+    return f"{type(error).__name__}: {error}"[:200]

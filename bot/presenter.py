@@ -1,23 +1,26 @@
 """Shows committed game updates: the group's table message and every player's hand.
 
 The service reports each committed step here, and the handlers ask here for a
-player's hand to be shown again; per game, one worker renders the newest state
-and hands the texts to the outbox, so renders of one game never overlap or
-overtake each other. A message is edited only when its text or keyboard changed,
-and a new message is sent only when there is none.
+player's hand to be shown again. Per game, one worker reads what rendering needs
+(the table, the languages, the message ids) and tells the outbox which messages
+should show the game's newest state; the outbox renders each of them when its
+chat's turn comes, so what is sent is never older than the newest commit, and a
+message whose rendering did not change is not edited. A new message is sent only
+when there is none; the worker waits for it, so a message is never sent twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Any, NamedTuple
 
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import Message
 
-from engine import Card, Outcome
-from service import GameService, Update
+from engine import Card
+from service import GameService, LiveGame, Update
 from service.logctx import log_scope
 from service.series import pogony_pairs
 from storage.db import Database
@@ -25,11 +28,11 @@ from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
 
 from . import render
 from .config import zone_from_env
-from .outbox import Outbox
+from .outbox import Outbox, Rendered
 
 log = logging.getLogger(__name__)
 
-Key = tuple[Any, ...]  # ("table", game_id) or ("hand", game_id, user_id)
+Who = int | None  # a hand's user, or None for the group's table message
 
 
 class Page(NamedTuple):
@@ -39,6 +42,19 @@ class Page(NamedTuple):
     bout: int
     name: str  # "cheat" or "accuse"
     card: Card | None = None  # cheat: the card whose target is being chosen
+
+
+@dataclass(eq=False)
+class Shown:
+    """What the presenter keeps of a game it shows; forgotten with the game."""
+
+    table_id: int
+    chat_id: int  # the group's
+    lang: str  # of the group's texts
+    langs: dict[int, str]  # user -> the hand's language, read once per game
+    ids: dict[Who, int | None]  # the messages: table (None) and hands
+    settings: dict[str, Any] = field(default_factory=dict)
+    seated: set[int] = field(default_factory=set)  # users still at the table
 
 
 class Presenter:
@@ -52,14 +68,11 @@ class Presenter:
         self.picking: dict[tuple[int, int], Card] = {}  # (game, user) -> card awaiting a target
         self.pages: dict[tuple[int, int], Page] = {}  # (game, user) -> the page shown
         self.blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
-        self._ids: dict[Key, int] = {}
-        self._shown: dict[Key, tuple[str, str]] = {}
-        self._langs: dict[tuple[int, int], str] = {}  # (game, user) -> the hand's language
-        self._table_langs: dict[int, str] = {}  # game -> the language of its group texts
-        # One worker per game with news: a slow send (a new message waiting for its
-        # slot under Telegram's limits) holds up that game only, never the others.
-        # The news: None for the table and every hand, or the users whose hand to show.
-        self._news: dict[int, set[int | None]] = {}
+        self._games: dict[int, Shown] = {}
+        # One worker per game with news: a new message waiting for its slot holds up
+        # that game only. The news: None for the table and every hand, or the users
+        # whose hand to show.
+        self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._running = False
 
@@ -73,16 +86,16 @@ class Presenter:
         self._mark(game_id, None)
 
     def refresh(self, game_id: int, user_id: int) -> None:
-        """Show the user's hand again (a page or a target choice changed): by the game's
-        worker, after any render under way. A finished game's hands stay as they are."""
-        live = self.service.games.get(game_id)
+        """Show the user's hand again (a page or a target choice changed). A finished
+        game's hands stay as they are."""
+        live = self.service.live(game_id)
         if live is not None and not live.state.is_over:
             self._mark(game_id, user_id)
 
-    def _mark(self, game_id: int, what: int | None) -> None:
-        self._news.setdefault(game_id, set()).add(what)
-        if self._running and game_id not in self._workers:
-            self._spawn(game_id)
+    def rendered(self, game_id: int, who: Who = None) -> Rendered | None:
+        """The table message (or ``who``'s hand) as it would be sent now."""
+        game = self._games.get(game_id)
+        return self._render(game_id, game, who) if game else None
 
     def start(self) -> None:
         self._running = True
@@ -101,183 +114,172 @@ class Presenter:
         while self._workers:
             await asyncio.gather(*self._workers.values(), return_exceptions=True)
 
+    async def replaced(self, chat_id: int, old: int, new: int) -> None:
+        """The outbox had to send a new message instead of editing ``old`` in ``chat_id``
+        (message ids are per chat: only that chat's message is meant)."""
+        for game_id, game in list(self._games.items()):
+            for who, message_id in list(game.ids.items()):
+                if message_id == old and (game.chat_id if who is None else who) == chat_id:
+                    await self._remember(game_id, game, who, new)
+
+    # --- the workers ----------------------------------------------------------------
+
+    def _mark(self, game_id: int, what: Who) -> None:
+        self._news.setdefault(game_id, set()).add(what)
+        if self._running and game_id not in self._workers:
+            self._spawn(game_id)
+
     def _spawn(self, game_id: int) -> None:
         self._workers[game_id] = asyncio.create_task(self._work(game_id), name=f"show-{game_id}")
 
     async def _work(self, game_id: int) -> None:
-        """Show the game's newest state until no news is left (versions in between may
-        be skipped: a render always shows the state as it is now)."""
+        """Hand the game's news to the outbox until none is left."""
         try:
             while game_id in self._news:
                 news = self._news.pop(game_id)
-                live = self.service.games.get(game_id)
+                live = self.service.live(game_id)
                 with log_scope(table=live.table_id if live else None, game=game_id):
                     try:
-                        if None in news:
-                            await self.show(game_id)
-                        else:
-                            for user_id in news:
-                                await self.show(game_id, user_id)
+                        await self._show(game_id, news)
                     except Exception:
                         log.exception("showing the game failed")
         finally:
             del self._workers[game_id]
 
-    async def show(self, game_id: int, user_id: int | None = None) -> None:
-        """Render the game as it is now: the table message and the hands (or one user's
-        hand). Only the game's worker calls this, so a message never has two sends
-        in flight."""
-        live = self.service.games.get(game_id)
-        if live is None:
+    async def _show(self, game_id: int, news: set[Who]) -> None:
+        live = self.service.live(game_id)
+        game = await self._read(game_id, live) if live is not None else None
+        if live is None or game is None:
+            self._forget(game_id)  # closed: its messages say so already
             return
-        table = await TableRepo(self.db).get(live.table_id)
-        if table is None:
-            return
-        lang = await self._table_lang(game_id, table.chat_id)
-        users = {
-            info["user_id"]: await self._lang(game_id, info["user_id"])
+        game.chat_id = live.chat_id  # a group may have become a supergroup
+        everything = None in news
+        shown: list[Who] = [None] if everything else []
+        shown += [
+            uid
             for info in live.seats
-            if info["kind"] == "human"
-            and info.get("user_id") is not None
-            and user_id in (None, info["user_id"])
-            and info["user_id"] not in self.blocked  # sending would only get 403s
-        }
-        state = live.state  # read after the awaits: the newest committed state
-        puts: list[tuple[Key, int, str, InlineKeyboardMarkup | None]] = []
-        idle = [state.idle(s) for s in range(state.n)]
-        names = render.seat_names(lang, live.seats)
-        if user_id is None:
-            text = render.table_message(
-                lang, state.view(), names, idle, self._deadline(game_id), table.settings
-            )
-            puts.append((("table", game_id), table.chat_id, text, None))
-        seated = {s.get("user_id") for s in table.seats}
-        for seat, info in enumerate(live.seats):
-            uid = info.get("user_id")
-            if uid is None or uid not in users:
-                continue
-            picking = self.picking.get((game_id, uid))
-            page = self.pages.get((game_id, uid))
-            if page is not None and page.bout != state.bouts:  # that bout is over
-                del self.pages[(game_id, uid)]
-                page = None
-            hand_lang = users[uid]
-            text, markup = render.hand(
-                hand_lang,
-                state.view(seat),
-                game_id,
-                picking=picking,
-                idle=idle[seat],
-                leave=live.table_id if uid in seated else None,
-                names=render.seat_names(hand_lang, live.seats),
-                cheats=state.cheat_actions(seat),
-                page=page.name if page else None,
-                cheat_card=page.card if page else None,
-            )
-            puts.append((("hand", game_id, uid), uid, text, markup))
-        for put in puts:
-            await self._put(*put)
-        if state.outcome is not None and user_id is None:
-            pogony = pogony_pairs(state.outcome, state.pogony_awards)
-            await self._summary(game_id, live.table_id, state.outcome, names, lang, pogony)
+            if (uid := info.get("user_id")) is not None
+            and info["kind"] == "human"
+            and (everything or uid in news)
+            and uid not in self.blocked  # sending would only get 403s
+        ]
+        new = [self._new(game_id, game, who) for who in shown if not self._put(game_id, game, who)]
+        await asyncio.gather(*new)
+        state = live.state
+        if everything and state.outcome is not None:
+            await self._summary(game_id, game, live)
             self._forget(game_id)
 
-    def _forget(self, game_id: int) -> None:
-        """Drop a finished game's entries once its summary is out: nothing shows it
-        again (``refresh`` ignores it, and the service reports no more steps)."""
-        self._news.pop(game_id, None)
-        self._table_langs.pop(game_id, None)
-        for per_user in (self.pages, self.picking, self._langs):
-            for key in [k for k in per_user if k[0] == game_id]:
-                del per_user[key]
-        for keyed in (self._ids, self._shown):
-            for key in [k for k in keyed if k[1] == game_id]:
-                del keyed[key]
+    def _put(self, game_id: int, game: Shown, who: Who) -> bool:
+        """Queue the message's newest state; False when it has no message yet."""
+        message_id = game.ids.get(who)
+        if message_id is None:
+            return False
+        chat = game.chat_id if who is None else who
+        self.outbox.show(chat, message_id, lambda: self._render(game_id, game, who))
+        return True
+
+    async def _new(self, game_id: int, game: Shown, who: Who) -> None:
+        chat = game.chat_id if who is None else who
+        sent = await self.outbox.show(chat, None, lambda: self._render(game_id, game, who))
+        if isinstance(sent, Message):  # else the game's next news sends it again
+            await self._remember(game_id, game, who, sent.message_id)
+
+    # --- rendering (when the outbox asks) ---------------------------------------------
+
+    def _render(self, game_id: int, game: Shown, who: Who) -> Rendered | None:
+        live = self.service.live(game_id)
+        if live is None:
+            return None  # the table was closed
+        state = live.state
+        idle = [state.idle(s) for s in range(state.n)]
+        if who is None:
+            names = render.seat_names(game.lang, live.seats)
+            view = state.view()
+            text = render.table_message(
+                game.lang, view, names, idle, self._deadline(game_id), game.settings
+            )
+            return text, None
+        seat = next(s for s, info in enumerate(live.seats) if info.get("user_id") == who)
+        page = self.pages.get((game_id, who))
+        if page is not None and page.bout != state.bouts:  # that bout is over
+            del self.pages[(game_id, who)]
+            page = None
+        lang = game.langs.get(who, "ru")
+        return render.hand(
+            lang,
+            state.view(seat),
+            game_id,
+            picking=self.picking.get((game_id, who)),
+            idle=idle[seat],
+            leave=live.table_id if who in game.seated else None,
+            names=render.seat_names(lang, live.seats),
+            cheats=state.cheat_actions(seat),
+            page=page.name if page else None,
+            cheat_card=page.card if page else None,
+        )
 
     def _deadline(self, game_id: int) -> datetime | None:
         """When the current move's time runs out, in the configured zone."""
-        armed = self.service.timers.deadline(game_id)
-        live = self.service.games[game_id]
-        if armed is None or armed[1] != len(live.state.history):
-            return None
-        return datetime.fromtimestamp(armed[0], self.zone)
+        deadline = self.service.deadline(game_id)
+        return None if deadline is None else datetime.fromtimestamp(deadline, self.zone)
 
-    async def _table_lang(self, game_id: int, chat_id: int) -> str:
-        if game_id not in self._table_langs:
-            chat = await ChatRepo(self.db).get(chat_id)
-            self._table_langs[game_id] = chat.lang if chat else "ru"
-        return self._table_langs[game_id]
+    # --- what rendering needs -----------------------------------------------------
 
-    async def _summary(
-        self,
-        game_id: int,
-        table_id: int,
-        outcome: Outcome,
-        names: list[str],
-        lang: str,
-        pogony: list[tuple[int, int]],
-    ) -> None:
-        """The short result in the group, with «Ещё партию»: it is the next lobby message."""
-        table = await TableRepo(self.db).get(table_id)
+    async def _read(self, game_id: int, live: LiveGame) -> Shown | None:
+        """The game's table (read again at each news: a player may have left it), and
+        at the first news its languages and messages."""
+        table = await TableRepo(self.db).get(live.table_id)
         if table is None or table.status == "closed":
-            return
-        text = render.outcome_text(lang, outcome, names, pogony)
-        sent = await self.outbox.send(table.chat_id, text, render.again(lang, table_id))
+            return None
+        game = self._games.get(game_id)
+        if game is None:
+            chat = await ChatRepo(self.db).get(table.chat_id)
+            game = Shown(live.table_id, live.chat_id, chat.lang if chat else "ru", {}, {})
+            game.ids[None] = table.table_message_id
+            for uid in (s.get("user_id") for s in live.seats if s["kind"] == "human"):
+                if uid is not None:
+                    user = await UserRepo(self.db).get(uid)
+                    game.langs[uid] = user.lang if user else "ru"
+                    game.ids[uid] = await GameRepo(self.db).hand_message(game_id, uid)
+            for gone in [g for g in self._games if self.service.live(g) is None]:
+                self._forget(gone)  # closed tables' games: no news comes for them
+            self._games[game_id] = game
+        game.settings = table.settings
+        game.seated = {uid for s in table.seats if (uid := s.get("user_id")) is not None}
+        return game
+
+    async def _remember(self, game_id: int, game: Shown, who: Who, message_id: int) -> None:
+        game.ids[who] = message_id
+        async with self.db.tx() as c:
+            if who is None:
+                await TableRepo.update(c, game.table_id, table_message_id=message_id)
+            else:
+                await GameRepo.set_hand_message(c, game_id, who, message_id)
+
+    def _forget(self, game_id: int) -> None:
+        """Drop a game's entries (finished and summed up, or closed): nothing shows it
+        again (``refresh`` ignores it, and the service reports no more steps)."""
+        self._news.pop(game_id, None)
+        self._games.pop(game_id, None)
+        for per_user in (self.pages, self.picking):
+            for key in [k for k in per_user if k[0] == game_id]:
+                del per_user[key]
+
+    async def _summary(self, game_id: int, game: Shown, live: LiveGame) -> None:
+        """The short result in the group, with «Ещё партию»: it is the next lobby
+        message. Queued after the table's last edit, so it comes after it."""
+        outcome = live.state.outcome
+        assert outcome is not None
+        pogony = pogony_pairs(outcome, live.state.pogony_awards)
+        names = render.seat_names(game.lang, live.seats)
+        text = render.outcome_text(game.lang, outcome, names, pogony)
+        sent = await self.outbox.send(game.chat_id, text, render.again(game.lang, game.table_id))
         async with self.db.tx() as c:
             await TableRepo.update(
                 c,
-                table_id,
+                game.table_id,
                 lobby_message_id=sent.message_id if sent else None,
                 lobby_is_summary=True,
             )
-        log.info("table %s: game %s over, fools %s", table_id, game_id, outcome.fools)
-
-    async def _lang(self, game_id: int, user_id: int) -> str:
-        """The user's language, read once per game (a change shows from the next game)."""
-        if (game_id, user_id) not in self._langs:
-            user = await UserRepo(self.db).get(user_id)
-            self._langs[(game_id, user_id)] = user.lang if user else "ru"
-        return self._langs[(game_id, user_id)]
-
-    async def _put(
-        self, key: Key, chat_id: int, text: str, markup: InlineKeyboardMarkup | None
-    ) -> None:
-        shown = (text, markup.model_dump_json() if markup else "")
-        if self._shown.get(key) == shown:
-            return
-        message_id = self._ids.get(key) or await self._stored_id(key)
-        if message_id is not None:
-            self.outbox.edit(chat_id, message_id, text, markup)
-        else:
-            sent = await self.outbox.send(chat_id, text, markup)
-            if not isinstance(sent, Message):
-                return  # not shown: the game's next render sends it again
-            await self._remember(key, sent.message_id)
-        self._shown[key] = shown
-
-    async def _stored_id(self, key: Key) -> int | None:
-        if key[0] == "hand":
-            found = await GameRepo(self.db).hand_message(key[1], key[2])
-        else:
-            live = self.service.games.get(key[1])
-            table = await TableRepo(self.db).get(live.table_id) if live else None
-            found = table.table_message_id if table else None
-        if found is not None:
-            self._ids[key] = found
-        return found
-
-    async def _remember(self, key: Key, message_id: int) -> None:
-        self._ids[key] = message_id
-        async with self.db.tx() as c:
-            if key[0] == "hand":
-                await GameRepo.set_hand_message(c, key[1], key[2], message_id)
-            else:
-                live = self.service.games.get(key[1])
-                if live is not None:
-                    await TableRepo.update(c, live.table_id, table_message_id=message_id)
-
-    async def replaced(self, chat_id: int, old: int, new: int) -> None:
-        """The outbox had to send a new message instead of editing ``old``."""
-        for key, mid in list(self._ids.items()):
-            if mid == old:
-                await self._remember(key, new)
+        log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)

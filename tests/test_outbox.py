@@ -1,4 +1,5 @@
-"""The outbox against the fake Bot API: limits, coalescing, 429, not modified, blocked users."""
+"""The outbox against the fake Bot API: limits, coalescing, rendering at send time,
+429 and the adaptive rate, faults that are not Bot API answers, idle workers."""
 
 from __future__ import annotations
 
@@ -33,8 +34,16 @@ async def test_edits_are_coalesced_and_not_modified_counts_as_done() -> None:
         await asyncio.gather(*futures)
         assert tg.latest_message(tg.private(anna)).text == "версия 10"
         assert tg.count("editMessageText") <= 2  # ten states, at most two edits
+        edits = tg.count("editMessageText")
         await outbox.edit(anna.id, first.message_id, "версия 10")  # the same text again
+        assert tg.count("editMessageText") == edits and outbox.skipped == 1  # not sent
+        shown = tg.private(anna).message(first.message_id)
+        assert shown is not None
+        shown.text = shown.raw_text = "изменено"  # changed behind the outbox's back
+        outbox2 = Outbox(bot, Limits(per_chat=0.0))  # knows nothing of what is shown
+        await outbox2.edit(anna.id, first.message_id, "изменено")
         assert tg.count("editMessageText", status=400) == 1  # "not modified", taken as done
+        await outbox2.close()
         await outbox.close()
         await bot.session.close()
 

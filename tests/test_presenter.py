@@ -1,5 +1,6 @@
-"""The presenter's scheduling: one worker per game, the newest state shown, in order;
-a failed send is tried again; a finished game leaves nothing behind."""
+"""The presenter's scheduling: one worker per game, the newest state shown (rendered
+when the outbox sends, not when a move is reported), a new message sent once; a
+failed send is tried again; a finished game leaves nothing behind."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from aiogram.types import Chat, InlineKeyboardMarkup, Message
 
+from bot.outbox import Render
 from bot.presenter import Page, Presenter
 from engine import Rules, State
 from service import Update
@@ -19,8 +21,9 @@ from tests.service_helpers import humans, new_table, next_move, open_service, pl
 
 
 def presenter_with(show: Any) -> Presenter:
-    presenter = Presenter(db=None, service=SimpleNamespace(games={}), outbox=None)  # type: ignore[arg-type]
-    presenter.show = show  # type: ignore[method-assign]
+    service = SimpleNamespace(live=lambda game_id: None)
+    presenter = Presenter(db=None, service=service, outbox=None)  # type: ignore[arg-type]
+    presenter._show = show  # type: ignore[method-assign]
     return presenter
 
 
@@ -31,7 +34,7 @@ def news(game_id: int, version: int) -> Update:
 async def test_a_slow_game_does_not_hold_up_the_others() -> None:
     gate, shown = asyncio.Event(), []
 
-    async def show(game_id: int, user_id: int | None = None) -> None:
+    async def show(game_id: int, news: set[int | None]) -> None:
         if game_id == 1:
             await gate.wait()  # e.g. a new message waiting for its slot
         shown.append(game_id)
@@ -51,7 +54,7 @@ async def test_a_slow_game_does_not_hold_up_the_others() -> None:
 async def test_news_that_arrives_while_showing_is_shown_once_more() -> None:
     gate, shown = asyncio.Event(), []
 
-    async def show(game_id: int, user_id: int | None = None) -> None:
+    async def show(game_id: int, news: set[int | None]) -> None:
         shown.append(game_id)
         await gate.wait()
 
@@ -59,7 +62,7 @@ async def test_news_that_arrives_while_showing_is_shown_once_more() -> None:
     presenter.start()
     await presenter.on_update(news(1, 1))
     await asyncio.sleep(0.01)
-    for version in (2, 3, 4):  # three moves while the first render is still going
+    for version in (2, 3, 4):  # three moves while the first is still being handed over
         await presenter.on_update(news(1, version))
     gate.set()
     await presenter.idle()
@@ -70,7 +73,7 @@ async def test_news_that_arrives_while_showing_is_shown_once_more() -> None:
 async def test_news_before_the_start_is_shown_at_the_start() -> None:
     shown: list[int] = []
 
-    async def show(game_id: int, user_id: int | None = None) -> None:
+    async def show(game_id: int, news: set[int | None]) -> None:
         shown.append(game_id)
 
     presenter = presenter_with(show)
@@ -84,37 +87,56 @@ async def test_news_before_the_start_is_shown_at_the_start() -> None:
 
 
 class Outbox:
-    """Records what the presenter hands over; sends to ``held`` wait for ``gate``, and
-    the first send to ``failing`` fails."""
+    """Keeps what the presenter queues and renders it only at ``flush`` (the slot);
+    new messages to ``held`` wait for ``gate``, and the first one to ``failing`` fails."""
 
     def __init__(self, held: int | None = None, failing: int | None = None) -> None:
-        self.puts: list[tuple[str, int, InlineKeyboardMarkup | None]] = []
+        self.queued: dict[tuple[int, int], Render] = {}  # (chat, message) -> newest render
+        self.sent: list[tuple[str, int, InlineKeyboardMarkup | None]] = []
         self.gate = asyncio.Event()
         self.held, self.failing = held, failing
         self._ids = itertools.count(100)
 
-    async def send(self, chat_id: int, text: str, markup: Any = None) -> Message | None:
+    def show(self, chat_id: int, message_id: int | None, render: Render) -> Any:
+        if message_id is None:
+            return asyncio.ensure_future(self._send(chat_id, render))
+        self.queued[(chat_id, message_id)] = render
+        return asyncio.get_running_loop().create_future()
+
+    def send(self, chat_id: int, text: str, markup: Any = None) -> Any:
+        return asyncio.ensure_future(self._send(chat_id, lambda: (text, markup)))
+
+    async def _send(self, chat_id: int, render: Render) -> Message | None:
         if chat_id == self.failing:
             self.failing = None
             return None
-        self.puts.append(("send", chat_id, markup))
         if chat_id == self.held:
             await self.gate.wait()  # e.g. waiting for its slot under Telegram's limits
+        content = render()
+        assert content is not None
+        self.sent.append(("send", chat_id, content[1]))
         chat = Chat(id=chat_id, type="private")
-        return Message(message_id=next(self._ids), date=datetime.now(UTC), chat=chat, text=text)
+        return Message(
+            message_id=next(self._ids), date=datetime.now(UTC), chat=chat, text=content[0]
+        )
 
-    def edit(self, chat_id: int, message_id: int, text: str, markup: Any = None) -> None:
-        self.puts.append(("edit", chat_id, markup))
+    def flush(self) -> None:
+        """Every chat's slot comes: each queued message is rendered and sent."""
+        for (chat_id, _), render in self.queued.items():
+            content = render()
+            if content is not None:
+                self.sent.append(("edit", chat_id, content[1]))
+        self.queued.clear()
 
     def versions(self, chat_id: int) -> list[int]:
-        """The game version each keyboard put into the chat was drawn for."""
+        """The game version each keyboard sent to the chat was drawn for."""
         out = []
-        for _, chat, markup in self.puts:
+        for _, chat, markup in self.sent:
             data = (
                 [b.callback_data for row in markup.inline_keyboard for b in row] if markup else []
             )
             if chat == chat_id and data:
-                out.append(int(data[0].split(":")[2]))
+                out.append(int(str(data[0]).split(":")[2]))
         return out
 
 
@@ -128,46 +150,83 @@ async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int]:
     return presenter, update.game_id
 
 
+async def test_an_edit_shows_the_state_at_its_slot_not_at_the_move(tmp_path: Path) -> None:
+    outbox = Outbox()
+    presenter, game = await running(tmp_path, outbox)
+    await presenter.idle()
+    outbox.flush()
+    for _ in range(3):  # three moves before the hands' slots come
+        state = presenter.service.games[game].state
+        seat, text = next_move(state)
+        await presenter.service.act(game, seat, text, len(state.history))
+        await presenter.idle()
+    outbox.flush()
+    version = len(presenter.service.games[game].state.history)
+    for user in (1, 2):
+        assert outbox.versions(user) == [0, version]  # nothing in between, nothing twice
+    await presenter.stop()
+    await presenter.db.close()
+
+
 async def test_a_hand_is_sent_once_and_never_shown_older_than_before(tmp_path: Path) -> None:
     outbox = Outbox(held=1)
     presenter, game = await running(tmp_path, outbox)
-    await asyncio.sleep(0.05)  # the first render waits to send the hand of user 1
+    await asyncio.sleep(0.05)  # the first news waits to send the hand of user 1
     state = presenter.service.games[game].state
     seat, text = next_move(state)
     await presenter.service.act(game, seat, text, len(state.history))
     presenter.refresh(game, 1)  # a press that changes the hand's page
     outbox.gate.set()
     await presenter.idle()
-    assert [kind for kind, chat, _ in outbox.puts if chat == 1].count("send") == 1
+    outbox.flush()
+    assert [kind for kind, chat, _ in outbox.sent if chat == 1].count("send") == 1
     versions = outbox.versions(1)
     assert versions == sorted(versions) and versions[-1] == 1
     await presenter.stop()
     await presenter.db.close()
 
 
-async def test_a_failed_send_is_tried_again_at_the_next_render(tmp_path: Path) -> None:
+async def test_a_failed_send_is_tried_again_at_the_next_news(tmp_path: Path) -> None:
     outbox = Outbox(failing=2)
     presenter, game = await running(tmp_path, outbox)
     await presenter.idle()
-    assert not [p for p in outbox.puts if p[1] == 2]
+    assert not [p for p in outbox.sent if p[1] == 2]
     presenter.refresh(game, 2)  # the same hand as before: still never shown
     await presenter.idle()
-    assert [kind for kind, chat, _ in outbox.puts if chat == 2] == ["send"]
+    assert [kind for kind, chat, _ in outbox.sent if chat == 2] == ["send"]
+    await presenter.stop()
+    await presenter.db.close()
+
+
+async def test_a_replaced_message_is_the_one_of_its_chat(tmp_path: Path) -> None:
+    outbox = Outbox()
+    presenter, game = await running(tmp_path, outbox)
+    await presenter.idle()
+    shown = presenter._games[game]
+    shown.ids[1] = shown.ids[2] = 555  # message ids are per chat: both may be 555
+    await presenter.replaced(2, 555, 777)
+    assert shown.ids[1] == 555 and shown.ids[2] == 777
+    presenter.refresh(game, 1)
+    presenter.refresh(game, 2)
+    await presenter.idle()
+    assert set(outbox.queued) == {(1, 555), (2, 777)}
     await presenter.stop()
     await presenter.db.close()
 
 
 async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
-    presenter, game = await running(tmp_path, Outbox())
+    outbox = Outbox()
+    presenter, game = await running(tmp_path, outbox)
     await presenter.idle()
     presenter.pages[(game, 1)] = Page(0, "accuse")
     await play_moves(presenter.service, game, 1000)
     await presenter.idle()
-    entries = [presenter.pages, presenter.picking, presenter._ids, presenter._shown]
-    entries.append(presenter._langs)
-    assert not any(entries) and not presenter._table_langs and not presenter._news
+    assert not any([presenter.pages, presenter.picking, presenter._games, presenter._news])
+    assert outbox.sent[-1][0] == "send"  # the summary
+    outbox.flush()  # the hands' last edits, rendered after the game was forgotten
+    assert all(markup is None for kind, _, markup in outbox.sent[-2:])  # «game over»
     presenter.refresh(game, 1)  # a late press: the finished game is not shown again
     await presenter.idle()
-    assert not presenter._shown
+    assert not presenter._games and not outbox.queued
     await presenter.stop()
     await presenter.db.close()

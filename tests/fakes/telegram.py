@@ -66,11 +66,25 @@ class _Poll:
 
 
 class _Injection:
-    def __init__(self, count: int, retry_after: int, chat_id: int | None, methods: set[str] | None):
+    """The next ``remaining`` matching calls fail: with a 429, or with a fault that is
+    not a Bot API answer (``FAULTS``)."""
+
+    def __init__(
+        self,
+        count: int,
+        chat_id: int | None,
+        methods: set[str] | None,
+        *,
+        retry_after: int = 1,
+        fault: str | None = None,
+        delay: float = 0.0,
+    ):
         self.remaining = count
         self.retry_after = retry_after
         self.chat_id = chat_id
         self.methods = methods
+        self.fault = fault
+        self.delay = delay
 
     def matches(self, method: str, params: dict[str, Any]) -> bool:
         if self.remaining <= 0:
@@ -80,6 +94,16 @@ class _Injection:
         if self.methods is not None and method not in self.methods:
             return False
         return self.chat_id is None or params.get("chat_id") == self.chat_id
+
+
+#: What ``inject_fault`` can do to a call: a proxy's HTML error page instead of JSON,
+#: no answer within ``delay`` seconds (the call is not carried out), a connection reset.
+FAULTS = ("502", "timeout", "reset")
+BAD_GATEWAY = (
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+    "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n"
+    "</body>\r\n</html>\r\n"
+)
 
 
 class FakeTelegram(UserActions, BotApiMethods):
@@ -186,9 +210,31 @@ class FakeTelegram(UserActions, BotApiMethods):
         ``getUpdates`` is only hit when named in ``methods``.
         """
         chat_id = None if chat is None else self._chat_id(chat)
-        self._injections.append(
-            _Injection(count, retry_after, chat_id, None if methods is None else set(methods))
-        )
+        names = None if methods is None else set(methods)
+        self._injections.append(_Injection(count, chat_id, names, retry_after=retry_after))
+
+    def inject_fault(
+        self,
+        fault: str,
+        count: int = 1,
+        *,
+        chat: ChatRef | None = None,
+        methods: Iterable[str] | None = None,
+        delay: float = 30.0,
+    ) -> None:
+        """The next ``count`` calls (to ``chat`` / ``methods`` only) fail without a Bot
+        API answer: ``"502"`` an HTML Bad Gateway page, ``"timeout"`` no answer for
+        ``delay`` seconds, ``"reset"`` the connection closed. The call is not carried out
+        (``call.status`` is 502, 504 or 599). ``getUpdates`` only when named."""
+        assert fault in FAULTS, f"unknown fault {fault!r}, one of {FAULTS}"
+        chat_id = None if chat is None else self._chat_id(chat)
+        names = None if methods is None else set(methods)
+        self._injections.append(_Injection(count, chat_id, names, fault=fault, delay=delay))
+
+    @property
+    def faults(self) -> int:
+        """Calls answered with an injected fault (502, timeout, reset)."""
+        return sum(c.status in (502, 504, 599) for c in self.calls)
 
     # --- HTTP ----------------------------------------------------------------
 
@@ -210,6 +256,9 @@ class FakeTelegram(UserActions, BotApiMethods):
         self.calls.append(call)
         try:
             call.params = decode_params(raw)
+            fault = self._fault(method, call.params)
+            if fault is not None:
+                return await self._fail(request, call, fault)
             result = await self._dispatch(method, call.params)
             body = {"ok": True, "result": result}
             status = 200
@@ -227,11 +276,32 @@ class FakeTelegram(UserActions, BotApiMethods):
         self._notify()
         return web.json_response(body, status=status)
 
-    async def _dispatch(self, method: str, params: dict[str, Any]) -> Any:
+    def _fault(self, method: str, params: dict[str, Any]) -> _Injection | None:
         for injection in self._injections:
             if injection.matches(method, params):
                 injection.remaining -= 1
-                raise too_many_requests(injection.retry_after)
+                if injection.fault is None:
+                    raise too_many_requests(injection.retry_after)
+                return injection
+        return None
+
+    async def _fail(self, request: web.Request, call: Call, fault: _Injection) -> web.Response:
+        if fault.fault == "502":
+            call.status = 502
+            self._notify()
+            return web.Response(status=502, text=BAD_GATEWAY, content_type="text/html")
+        if fault.fault == "timeout":
+            call.status = 504
+            self._notify()
+            await asyncio.sleep(fault.delay)  # the client gives up first
+            return web.Response(status=504, text="Gateway Timeout", content_type="text/html")
+        call.status = 599
+        self._notify()
+        if request.transport is not None:
+            request.transport.abort()  # a reset: the client reads no answer
+        return web.Response(status=599)
+
+    async def _dispatch(self, method: str, params: dict[str, Any]) -> Any:
         if method == "getUpdates":
             return await self._get_updates(params)
         limited = None

@@ -270,23 +270,31 @@ class PressHandle:
 
 @dataclass
 class RateLimits:
-    """Telegram's documented limits; a call over any of them gets a 429."""
+    """Telegram's documented limits; a call over any of them gets a 429.
+
+    Each limit is (calls, seconds) over a sliding window; ``total`` None: no global
+    limit. ``chat_burst`` above 1 makes the per-chat limit a token bucket instead:
+    ``chat_burst`` calls at once after a quiet spell, then ``calls`` per ``seconds``.
+    """
 
     per_chat: tuple[int, float] = (1, 1.0)
     per_group: tuple[int, float] = (20, 60.0)
-    total: tuple[int, float] = (30, 1.0)
+    total: tuple[int, float] | None = (30, 1.0)
     methods_prefixes: tuple[str, ...] = ("send", "editMessage", "copyMessage", "forwardMessage")
+    chat_burst: int = 1
 
     def applies_to(self, method: str) -> bool:
         return method.startswith(self.methods_prefixes) and method != "sendChatAction"
 
 
 class RateLimiter:
-    """Sliding windows of successful sends: per chat, per group, in total."""
+    """Sliding windows of successful sends: per chat, per group, in total (and a token
+    bucket per chat when ``chat_burst`` > 1)."""
 
     def __init__(self, limits: RateLimits):
         self.limits = limits
         self._chat: dict[int, deque[float]] = {}
+        self._bucket: dict[int, float] = {}  # chat -> the bucket's theoretical arrival time
         self._group: dict[int, deque[float]] = {}
         self._total: deque[float] = deque()
 
@@ -299,19 +307,33 @@ class RateLimiter:
             return 0.0
         return window[len(window) - count] + period - moment
 
+    def _interval(self) -> float:
+        count, period = self.limits.per_chat
+        return period / count
+
+    def _chat_wait(self, chat: FakeChat, moment: float) -> float:
+        if self.limits.chat_burst <= 1:
+            return self._wait(self._chat.setdefault(chat.id, deque()), self.limits.per_chat, moment)
+        tolerance = (self.limits.chat_burst - 1) * self._interval()
+        return max(0.0, self._bucket.get(chat.id, 0.0) - tolerance - moment)
+
     def retry_after(self, chat: FakeChat, moment: float) -> float:
-        waits = [
-            self._wait(self._total, self.limits.total, moment),
-            self._wait(self._chat.setdefault(chat.id, deque()), self.limits.per_chat, moment),
-        ]
+        waits = [self._chat_wait(chat, moment)]
+        if self.limits.total is not None:
+            waits.append(self._wait(self._total, self.limits.total, moment))
         if chat.is_group:
             group = self._group.setdefault(chat.id, deque())
             waits.append(self._wait(group, self.limits.per_group, moment))
         return max(waits)
 
     def record(self, chat: FakeChat, moment: float) -> None:
-        self._total.append(moment)
-        self._chat.setdefault(chat.id, deque()).append(moment)
+        if self.limits.total is not None:
+            self._total.append(moment)
+        if self.limits.chat_burst <= 1:
+            self._chat.setdefault(chat.id, deque()).append(moment)
+        else:
+            bucket = self._bucket.get(chat.id, 0.0)
+            self._bucket[chat.id] = max(bucket, moment) + self._interval()
         if chat.is_group:
             self._group.setdefault(chat.id, deque()).append(moment)
 
