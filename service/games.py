@@ -108,7 +108,7 @@ class GameService:
         self.clock = clock or SystemClock()
         self.notify = notify
         self.games: dict[int, LiveGame] = {}
-        self.new_seed: Callable[[], int] = lambda: secrets.randbits(32)  # tests fix the deal
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)  # tests fix the deal
         self.timers = Timers(self.clock, self._on_timer)
         self.autoplay = Autoplay(self, thinker, player_for or _player, pause)
         self._tables = TableRepo(db)

@@ -287,7 +287,7 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         row["table_id"],
         json.loads(row["rules"]),
         json.loads(row["seats"]),
-        row["seed"],
+        int(row["seed_text"]) if row["seed_text"] is not None else row["seed"],
         row["status"],
         row["version"],
         json.loads(row["snapshot"]),
@@ -316,13 +316,14 @@ class GameRepo:
         pogony_ranks: list[int] | None = None,
     ) -> int:
         cur = await c.execute(
-            "INSERT INTO games (table_id, rules, seats, seed, status, snapshot, started_at,"
-            " last_fool, pogony_ranks) VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?)",
+            "INSERT INTO games (table_id, rules, seats, seed, seed_text, status, snapshot,"
+            " started_at, last_fool, pogony_ranks)"
+            " VALUES (?, ?, ?, 0, ?, 'playing', ?, ?, ?, ?)",
             (
                 table_id,
                 json.dumps(rules),
                 json.dumps(seats),
-                seed,
+                str(seed),  # any size (see migration 0006)
                 _dump(snapshot),
                 _now(),
                 last_fool,

@@ -26,7 +26,7 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
 
 
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
-    assert await db.schema_version() == len(migrations()) == 5
+    assert await db.schema_version() == len(migrations()) == 6
     assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
     assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
     assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
@@ -63,7 +63,7 @@ async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
         sqlite3.connect(path).execute("SELECT * FROM stats")
 
     new = await Database.open(path)
-    assert await new.schema_version() == 5
+    assert await new.schema_version() == 6
     table = await TableRepo(new).get(table_id)
     assert table is not None and table.chat_id == -100 and table.status == "lobby"
     assert table.series == {}  # an old table starts its series afresh
@@ -164,3 +164,25 @@ async def test_a_table_is_found_by_its_random_join_token_while_open(db: Database
         await TableRepo.update(c, second, status="closed")
     assert await TableRepo(db).by_join_token(tokens[1]) is None
     assert await TableRepo(db).by_join_token("") is None
+
+
+async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: Path) -> None:
+    path = tmp_path / "seeds.sqlite3"
+    old = await Database.open(path, upto=5)
+    table_id = await make_table(old)
+    async with old.tx() as c:  # a game as version 5 wrote it: the seed as INTEGER
+        await c.execute(
+            "INSERT INTO games (table_id, rules, seats, seed, status, snapshot, started_at)"
+            " VALUES (?, '{}', '[]', ?, 'over', '{}', 0)",
+            (table_id, 2**63 - 1),
+        )
+    await old.close()
+    db = await Database.open(path)
+    seed = 2**128 - 12345  # before: OverflowError (SQLite INTEGER holds 64 bits)
+    try:
+        async with db.tx() as c:
+            game_id = await GameRepo.create(c, table_id, {}, [], seed, {"s": 1})
+        assert (await GameRepo(db).get(game_id)).seed == seed
+        assert (await GameRepo(db).get(1)).seed == 2**63 - 1
+    finally:
+        await db.close()
