@@ -148,7 +148,7 @@ class Presenter:
 
     async def _show(self, game_id: int, news: set[Who]) -> None:
         live = self.service.live(game_id)
-        game = await self._read(game_id, live) if live is not None else None
+        game = await self._read(game_id, live, news) if live is not None else None
         if live is None or game is None:
             self._forget(game_id)  # closed: its messages say so already
             return
@@ -226,13 +226,16 @@ class Presenter:
 
     # --- what rendering needs -----------------------------------------------------
 
-    async def _read(self, game_id: int, live: LiveGame) -> Shown | None:
-        """The game's table (read again at each news: a player may have left it), and
-        at the first news its languages and messages."""
+    async def _read(self, game_id: int, live: LiveGame, news: set[Who]) -> Shown | None:
+        """What rendering needs: at the first news the table, the languages and the
+        messages; the table again when a hand is shown for another reason than a move
+        (a player who left it loses the button to leave)."""
+        game = self._games.get(game_id)
+        if game is not None and None in news:
+            return game  # a move: nothing rendering reads from the database changed
         table = await TableRepo(self.db).get(live.table_id)
         if table is None or table.status == "closed":
             return None
-        game = self._games.get(game_id)
         if game is None:
             chat = await ChatRepo(self.db).get(table.chat_id)
             game = Shown(live.table_id, live.chat_id, chat.lang if chat else "ru", {}, {})
