@@ -88,6 +88,7 @@ class App:
         log.info("restored %s running games", restored)
         for game_id in self.service.games:
             self.presenter.redraw(game_id)  # edits only what differs; "not modified" is fine
+        await self._tell_broken()
         self.presenter.start()
         self.service.start()
         await self.set_commands()
@@ -147,6 +148,17 @@ class App:
                     await self.bot.set_my_commands(commands, scope=scope, language_code=code)
         except TelegramAPIError as e:
             log.warning("command menu not set (setMyCommands failed: %s)", e)
+
+    async def _tell_broken(self) -> None:
+        """The games that could not be restored: their groups and players are told."""
+        for broken in self.service.broken:
+            lang = await self.tables.lang(broken.chat_id)
+            self.outbox.send(broken.chat_id, t(lang, "closed.broken"))
+            for user_id in broken.user_ids:
+                user = await self.tables.users.get(user_id)
+                if user is not None and user.can_message:
+                    self.outbox.send(user_id, t(user.lang, "closed.broken"))
+        self.service.broken.clear()
 
     async def _blocked(self, user_id: int) -> None:
         self.presenter.blocked.add(user_id)

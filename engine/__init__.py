@@ -10,7 +10,7 @@ from .cards import CARDS, Card
 from .events import Accused, BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
 from .legal import Turn
 from .rules import Mode, Rules, Speed, ThrowIn
-from .serialize import replay
+from .serialize import SnapshotError, replay
 from .state import State
 from .view import View, make_view
 
@@ -30,6 +30,7 @@ __all__ = [
     "Outcome",
     "Played",
     "Rules",
+    "SnapshotError",
     "Speed",
     "State",
     "ThrowIn",

@@ -64,11 +64,26 @@ def state_to_dict(s: State) -> dict[str, Any]:
     }
 
 
+class SnapshotError(ValueError):
+    """A snapshot that cannot be loaded; the message says what is wrong with it."""
+
+
 def state_from_dict(data: dict[str, Any]) -> State:
+    if not isinstance(data, dict):
+        raise SnapshotError(f"a snapshot is a JSON object, not {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise SnapshotError(f"unsupported snapshot format {data.get('format')!r}")
+    try:
+        return _state(data)
+    except KeyError as e:
+        raise SnapshotError(f"the snapshot has no {e.args[0]!r}") from None
+    except (TypeError, ValueError, IndexError, AttributeError) as e:
+        raise SnapshotError(f"the snapshot is damaged: {e}") from None
+
+
+def _state(data: dict[str, Any]) -> State:
     from .state import State
 
-    if data.get("format") != FORMAT:
-        raise ValueError(f"unsupported snapshot format {data.get('format')!r}")
     s = State.__new__(State)
     rules = Rules.from_dict(data["rules"])
     s._setup(

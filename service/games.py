@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine import Action, Event, IllegalAction, Rules, State, replay
+from engine import Action, Event, IllegalAction, Rules, State
 from engine.bots import make_bot
 from engine.players import Player
 from storage.db import Database
@@ -28,6 +28,7 @@ from .autoplay import Autoplay
 from .clock import Clock, SystemClock
 from .logctx import log_scope
 from .rating import record_game
+from .restore import Broken, load, rebuild
 from .series import pogony_pairs, series_after
 from .thinking import Thinker
 from .timers import Timers
@@ -108,6 +109,7 @@ class GameService:
         self.clock = clock or SystemClock()
         self.notify = notify
         self.games: dict[int, LiveGame] = {}
+        self.broken: list[Broken] = []  # games ``restore`` could not load
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)  # tests fix the deal
         self.timers = Timers(self.clock, self._on_timer)
         self.autoplay = Autoplay(self, thinker, player_for or _player, pause)
@@ -118,18 +120,49 @@ class GameService:
 
     async def restore(self) -> int:
         """Load every running game and re-arm its stored deadline; returns their number.
-        A deadline that passed while the bot was down fires at the next ``fire_due``."""
-        for record in await self._games.running():
-            table = await self._tables.get(record.table_id)
+        A deadline that passed while the bot was down fires at the next ``fire_due``.
+        Each game on its own: one that cannot be loaded is ended, its table goes back
+        to the lobby, and it is listed in ``broken`` for the players to be told."""
+        for game_id, table_id in await self._games.running_ids():
+            table = await self._tables.get(table_id)
             if table is None or table.status == "closed":
                 continue
-            state = State.from_dict(record.snapshot)
-            self.games[record.id] = LiveGame(
-                state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed)
-            )
-            if record.deadline is not None:
-                self.timers.arm(record.id, record.version, record.deadline)
+            with log_scope(table=table_id, game=game_id):
+                try:
+                    await self._restore(game_id, table.chat_id)
+                except Exception:
+                    log.exception("game %s cannot be restored: it ends here", game_id)
+                    await self._give_up(game_id, table_id, table.chat_id)
         return len(self.games)
+
+    async def _restore(self, game_id: int, chat_id: int) -> None:
+        record = await self._games.get(game_id)
+        assert record is not None
+        state, problem = load(record, await self._games.actions(game_id))
+        if problem is not None:
+            log.warning("game %s: %s; rebuilt from its action log", game_id, problem)
+            async with self.db.tx() as c:
+                await GameRepo.save_state(
+                    c,
+                    game_id,
+                    version=len(state.history),
+                    snapshot=state.to_dict(),
+                    deadline=record.deadline,
+                    deadline_for=record.deadline_for,
+                )
+        self.games[game_id] = LiveGame(
+            state, record.table_id, chat_id, record.seats, bots_seed(record.seed)
+        )
+        if record.deadline is not None:
+            self.timers.arm(game_id, len(state.history), record.deadline)
+
+    async def _give_up(self, game_id: int, table_id: int, chat_id: int) -> None:
+        table = await self._tables.get(table_id)
+        users = tuple(s["user_id"] for s in table.seats if s.get("user_id")) if table else ()
+        async with self.db.tx() as c:
+            await GameRepo.abandon(c, game_id)
+            await TableRepo.update(c, table_id, status="lobby")
+        self.broken.append(Broken(game_id, table_id, chat_id, users))
 
     def start(self) -> None:
         """Fire the timers from now on, and let the computer players of the restored
@@ -208,16 +241,7 @@ class GameService:
         record = await self._games.get(game_id)
         if record is None:
             raise KeyError(game_id)
-        log_rows = await self._games.actions(game_id)
-        rules = Rules.from_dict(record.rules)
-        entries = [(f"{a.seat} {a.action}", a.auto) for a in log_rows]
-        return replay(
-            rules,
-            record.seed,
-            entries,
-            last_fool=record.last_fool,
-            pogony_ranks=record.pogony_ranks,
-        )
+        return rebuild(record, await self._games.actions(game_id))
 
     # ----------------------------------------------------------------- moves
 

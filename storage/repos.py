@@ -384,6 +384,14 @@ class GameRepo:
         row = await self.db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)
 
+    async def running_ids(self) -> list[tuple[int, int]]:
+        """(game, table) of every running game: read without parsing, so that one
+        damaged row can be dealt with on its own."""
+        rows = await self.db.fetch_all(
+            "SELECT id, table_id FROM games WHERE status = 'playing' ORDER BY id"
+        )
+        return [(int(r[0]), int(r[1])) for r in rows]
+
     async def running(self) -> list[GameRecord]:
         rows = await self.db.fetch_all("SELECT * FROM games WHERE status = 'playing' ORDER BY id")
         return [_game(r) for r in rows]
