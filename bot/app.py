@@ -86,7 +86,7 @@ class App:
     async def start(self) -> None:
         restored = await self.service.restore()
         log.info("restored %s running games", restored)
-        for game_id in self.service.games:
+        for game_id in self.service.game_ids():
             self.presenter.redraw(game_id)  # edits only what differs; "not modified" is fine
         await self._tell_broken()
         self.presenter.start()

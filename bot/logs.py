@@ -21,7 +21,6 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message, TelegramObj
 
 from service import GameService
 from service.logctx import current, log_scope
-from storage.repos import TableRepo
 
 from .callbacks import CardCb, CheatCb, LobbyCb, MoveCb, PageCb
 
@@ -99,7 +98,7 @@ async def ids_of(event: TelegramObject, service: GameService) -> Ids:
             factory = GAME_CALLBACKS.get(data.partition(":")[0])
             if factory is not None:
                 game = factory.unpack(data).game
-                live = service.games.get(game)
+                live = service.live(game)
                 return (live.table_id if live else None), game
             if data.startswith(f"{LobbyCb.__prefix__}:"):
                 return LobbyCb.unpack(data).table, None
@@ -107,8 +106,7 @@ async def ids_of(event: TelegramObject, service: GameService) -> Ids:
             pass
         return None, None
     if isinstance(event, Message | ChatMemberUpdated) and event.chat.type != "private":
-        table = await TableRepo(service.db).open_in_chat(event.chat.id)
+        table = await service.table_in_chat(event.chat.id)
         if table is not None:
-            games = service.games.items()
-            return table.id, next((g for g, live in games if live.table_id == table.id), None)
+            return table, next(iter(service.games_of(table)), None)
     return None, None

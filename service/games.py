@@ -194,6 +194,15 @@ class GameService:
                 return game_id
         return None
 
+    def game_ids(self) -> list[int]:
+        """Every game held in memory (running, or just finished)."""
+        return list(self.games)
+
+    async def table_in_chat(self, chat_id: int) -> int | None:
+        """The id of the chat's open table."""
+        table = await self._tables.open_in_chat(chat_id)
+        return None if table is None else table.id
+
     def games_of(self, table_id: int) -> list[int]:
         """The table's games held in memory (running or just finished)."""
         return [g for g, live in self.games.items() if live.table_id == table_id]

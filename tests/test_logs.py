@@ -108,7 +108,8 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
     ],
 )
 async def test_every_hand_button_names_its_table_and_game(data: str) -> None:
-    service = SimpleNamespace(games={7: SimpleNamespace(table_id=3)})
+    games = {7: SimpleNamespace(table_id=3)}
+    service = SimpleNamespace(live=games.get)
     user = User(id=1, is_bot=False, first_name="Аня")
     query = CallbackQuery(id="1", from_user=user, chat_instance="c", data=data)
     assert await logs.ids_of(query, service) == (3, 7)  # type: ignore[arg-type]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from engine import Accused, Card
+from engine import Accused, Card, State
 from engine.actions import ACCUSE, QUIT
 from service import GameService, Refused
 
@@ -24,13 +25,25 @@ _confirm_quit: dict[tuple[int, int], float] = {}
 
 
 def seat_of(service: GameService, game_id: int, user_id: int) -> int | None:
-    live = service.games.get(game_id)
+    live = service.live(game_id)
     if live is None:
         return None
     for seat, info in enumerate(live.seats):
         if info.get("user_id") == user_id and info["kind"] == "human":
             return seat
     return None
+
+
+def current(service: GameService, game_id: int) -> State:
+    """The game's newest state, once ``player_seat`` has found the presser in it."""
+    live = service.live(game_id)
+    assert live is not None, "player_seat checked that the game runs"
+    return live.state
+
+
+def seats_of(service: GameService, game_id: int) -> list[dict[str, Any]]:
+    live = service.live(game_id)
+    return live.seats if live is not None else []
 
 
 def _card(text: str) -> Card | None:
@@ -74,7 +87,7 @@ async def make_move(
     presenter.pages.pop((game, query.from_user.id), None)
     mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seat]
     if mine:
-        names = seat_names(lang, service.games[game].seats)
+        names = seat_names(lang, seats_of(service, game))
         await query.answer(accusation_answer(lang, names[mine[0].accused], mine[0].exposed))
         return
     await query.answer()
@@ -106,7 +119,7 @@ async def card_button(
     seat = await player_seat(query, service, game)
     if seat is None:
         return
-    state = service.games[game].state
+    state = current(service, game)
     version = len(state.history)
     fresh = callback_data.v == version
     if not fresh and not callback_data.meant:  # nothing a tap could play when drawn
@@ -167,7 +180,7 @@ async def page_button(
     seat = await player_seat(query, service, game)
     if seat is None:
         return
-    state = service.games[game].state
+    state = current(service, game)
     if callback_data.v != len(state.history):
         await query.answer(t(lang, "answer.stale"))
         return
