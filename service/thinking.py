@@ -86,12 +86,6 @@ class Thinker:
         self.replaced += 1
         _kill(pool)
 
-    async def warm(self) -> None:
-        """Start the workers now rather than at the first decision."""
-        pool = self._executor()
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(pool, os.getpid) for _ in range(2)))
-
     def close(self) -> None:
         if self._pool is not None:
             _kill(self._pool)
