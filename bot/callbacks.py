@@ -1,26 +1,59 @@
-"""Compact, typed callback data (Telegram allows 64 bytes)."""
+"""Compact, typed callback data (Telegram allows 64 bytes).
+
+Every field has a type with bounds and a pattern: data that does not fit (forged, or
+from an older bot) does not unpack, so no handler sees it and the fallback answers it.
+"""
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import Annotated
+
 from aiogram.filters.callback_data import CallbackData
+from pydantic import Field
 
 from engine import State, View
 from engine.actions import SHOW, TRANSFER
 
+Id = Annotated[int, Field(ge=1, le=2**62)]  # a table or game id (SQLite INTEGER)
+Version = Annotated[int, Field(ge=0, le=10**6)]  # a game's version: its actions so far
+Word = Annotated[str, Field(max_length=24, pattern=r"^[a-z0-9_]*[+-]?$")]
+CardText = Annotated[str, Field(max_length=3, pattern=r"^(?:-|(?:10|[2-9JQKA])[SCDH])?$")]
+# the engine's text form of a move ("take", "d 9H>7H", "a 7S 7H", "accuse 2")
+ACTION = r"^[a-z]{1,6}(?: [0-9JQKASCDH>]{1,7}){0,6}$"
+ActionText = Annotated[str, Field(max_length=40, pattern=ACTION)]
+Meaning = Annotated[
+    str, Field(max_length=20, pattern=r"^(?:[a-z]{1,2}[0-9]{1,4}\.[0-9]\.[0-9]{1,3}t?)?$")
+]
+
+
+class LobbyOp(StrEnum):
+    JOIN = "join"
+    LEAVE = "leave"
+    BOT = "bot"
+    BOTS = "bots"
+    SET = "set"
+    RULES = "rules"
+    BACK = "back"
+    PRESET = "preset"
+    OPT = "opt"
+    START = "start"
+    AGAIN = "again"
+
 
 class LobbyCb(CallbackData, prefix="l"):
-    table: int
-    op: str  # join, leave, bot, start, again, set
-    arg: str = ""  # the setting for "set"; "+" / "-" for seats
+    table: Id
+    op: LobbyOp
+    arg: Word = ""  # the setting for "set" (with "+" / "-" for seats), a level, a preset
 
 
 class CardCb(CallbackData, prefix="c"):
     """A card tapped in a hand: the bot works out which move it means."""
 
-    game: int
-    v: int  # the game version the keyboard was drawn for
-    card: str  # "10H"
-    meant: str = ""  # tap_meaning() when drawn; "" if a tap could not play the card then
+    game: Id
+    v: Version  # the game version the keyboard was drawn for
+    card: CardText  # "10H"; "-" cancels a choice of target
+    meant: Meaning = ""  # tap_meaning() when drawn; "" if a tap could not play the card then
 
 
 def tap_meaning(game: State | View, kind: str) -> str:
@@ -36,9 +69,9 @@ def tap_meaning(game: State | View, kind: str) -> str:
 class MoveCb(CallbackData, prefix="m"):
     """One exact move in the engine's text form (``take``, ``x 7C``, ``d 9H>7H``)."""
 
-    game: int
-    v: int
-    a: str
+    game: Id
+    v: Version
+    a: ActionText
 
 
 class PageCb(CallbackData, prefix="p"):
@@ -46,16 +79,16 @@ class PageCb(CallbackData, prefix="p"):
     ``page`` is ``hand``, ``cheat`` (the defender's cheats; ``card`` picks a target for
     that card) or ``accuse`` («Антимухлёж» against one of several players)."""
 
-    game: int
-    v: int
-    page: str
-    card: str = ""
+    game: Id
+    v: Version
+    page: Annotated[str, Field(pattern=r"^(?:hand|cheat|accuse)$")]
+    card: CardText = ""
 
 
 class CheatCb(CallbackData, prefix="f"):
     """One exact cheat of the defender in the engine's text form (``d 7S>9H``, ``x 8C``):
     kept apart from ``MoveCb`` so that a cheat is never taken for an honest move."""
 
-    game: int
-    v: int
-    a: str
+    game: Id
+    v: Version
+    a: ActionText
