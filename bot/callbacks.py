@@ -41,9 +41,13 @@ class LobbyOp(StrEnum):
     AGAIN = "again"
 
 
+# plain str for the callers (render, rules_text), checked against LobbyOp on unpacking
+Op = Annotated[str, Field(pattern=f"^(?:{'|'.join(LobbyOp)})$")]
+
+
 class LobbyCb(CallbackData, prefix="l"):
     table: Id
-    op: LobbyOp
+    op: Op
     arg: Word = ""  # the setting for "set" (with "+" / "-" for seats), a level, a preset
 
 
