@@ -1,0 +1,56 @@
+"""Build hygiene: what CI installs is pinned where it matters, and CI runs the README's
+test command, doctests included."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+REQUIREMENT = re.compile(r"^([A-Za-z0-9_.-]+)(.*)$")
+
+
+def numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def requirements(lines: list[str]) -> dict[str, dict[str, str]]:
+    """name -> {operator: version} of a requirement list of pyproject.toml."""
+    found = {}
+    for line in lines:
+        match = REQUIREMENT.match(line.replace(" ", ""))
+        assert match, line
+        found[match.group(1)] = {
+            op: v for op, v in re.findall(r"(==|>=|<)([0-9.]+)", match.group(2))
+        }
+    return found
+
+
+def test_runtime_dependencies_have_a_tested_lower_and_a_major_upper_bound() -> None:
+    for name, bounds in requirements(PROJECT["project"]["dependencies"]).items():
+        assert set(bounds) == {">=", "<"}, (name, bounds)  # before: no upper bound
+        low, high, installed = numbers(bounds[">="]), numbers(bounds["<"]), version(name)
+        assert low == numbers(installed), f"{name}: tests run with {installed}"
+        assert len(high) == 1 and high[0] == low[0] + 1, f"{name}: the next major version"
+
+
+def test_the_linters_are_pinned_exactly_and_the_test_tools_bounded() -> None:
+    test = requirements(PROJECT["project"]["optional-dependencies"]["test"])
+    for name in ("ruff", "mypy"):
+        assert test[name] == {"==": version(name)}  # before: ruff>=0.6, mypy>=1.11
+    for name in ("pytest", "pytest-asyncio", "hypothesis"):
+        assert test[name][">="] == version(name) and "<" in test[name]
+
+
+def test_ci_runs_the_readmes_test_command_with_the_doctests() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = next(line for line in readme.splitlines() if line.endswith(".venv/bin/pytest"))
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert command in ci
+    pytest_options = PROJECT["tool"]["pytest"]["ini_options"]
+    assert "--doctest-modules" in pytest_options["addopts"].split()  # before: tests only
+    assert {"tests", "engine", "storage", "service", "bot"} <= set(pytest_options["testpaths"])
+    assert ">>> " in (ROOT / "engine" / "__init__.py").read_text(encoding="utf-8")
