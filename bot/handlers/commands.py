@@ -200,13 +200,13 @@ async def close_table(
     the table was closed, and the lobby (or the last result) loses its buttons."""
     game_id = tables.games.game_of(table.id)
     live = tables.games.live(game_id) if game_id is not None else None
-    seats = live.seats if live is not None else []
+    users = [s["user_id"] for s in live.seats if s.get("user_id") is not None] if live else []
+    hands = [(game_id, uid) for uid in users if game_id is not None]
     await tables.close(table.id)
     if key == "closed.stopped":  # else the bot was removed: the group cannot be edited
         await _show_closed(tables, outbox, table, game_id is not None)
-    for uid in (s["user_id"] for s in seats if s.get("user_id") is not None):
-        assert game_id is not None
-        message_id = await GameRepo(tables.db).hand_message(game_id, uid)
+    for game, uid in hands:
+        message_id = await GameRepo(tables.db).hand_message(game, uid)
         if message_id is None:
             continue
         user = await tables.users.get(uid)
