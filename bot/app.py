@@ -24,7 +24,6 @@ from service.logctx import log_scope
 from service.tables import Tables
 from service.thinking import Thinker
 from storage.db import Database
-from storage.repos import UserRepo
 
 from . import webhook
 from .config import Config
@@ -76,7 +75,11 @@ class App:
         for observer in (self.dp.message, self.dp.callback_query, self.dp.my_chat_member):
             observer.middleware(ScopeMiddleware())
         self.dp.workflow_data.update(
-            tables=self.tables, service=self.service, outbox=self.outbox, presenter=self.presenter
+            tables=self.tables,
+            records=self.tables.records,
+            service=self.service,
+            outbox=self.outbox,
+            presenter=self.presenter,
         )
 
     @classmethod
@@ -155,15 +158,14 @@ class App:
             lang = await self.tables.lang(broken.chat_id)
             self.outbox.send(broken.chat_id, t(lang, "closed.broken"))
             for user_id in broken.user_ids:
-                user = await self.tables.users.get(user_id)
+                user = await self.tables.records.user(user_id)
                 if user is not None and user.can_message:
                     self.outbox.send(user_id, t(user.lang, "closed.broken"))
         self.service.broken.clear()
 
     async def _blocked(self, user_id: int) -> None:
         self.presenter.blocked.add(user_id)
-        async with self.db.tx() as c:
-            await UserRepo.set_can_message(c, user_id, False)
+        await self.tables.records.set_can_message(user_id, False)
 
     async def _error(self, event: ErrorEvent) -> bool:
         """Log a handler's failure (with the ids of its table and game) and carry on."""

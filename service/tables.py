@@ -29,6 +29,7 @@ from .lobby_rules import (
     with_option,
     with_preset,
 )
+from .records import Records
 from .series import series_start
 
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -114,8 +115,9 @@ class Tables:
     def __init__(self, db: Database, games: GameService) -> None:
         self.db = db
         self.games = games
-        self.repo = TableRepo(db)
-        self.users = UserRepo(db)
+        self._repo = TableRepo(db)
+        self._users = UserRepo(db)
+        self.records = Records(db)  # people, chats, statistics, message ids
         self._locks: dict[int, asyncio.Lock] = {}  # table id -> its lock (see ``locked``)
         # person id -> the lock their joins take turns on (gone once no join holds it)
         self._joining: weakref.WeakValueDictionary[int, asyncio.Lock] = (
@@ -129,7 +131,7 @@ class Tables:
     async def open(self, chat_id: int, title: str, creator: Person) -> tuple[TableRecord, bool]:
         """The chat's open table, and whether it was just created. A new table speaks
         its creator's language: every group text of the table uses it."""
-        existing = await self.repo.open_in_chat(chat_id)
+        existing = await self._repo.open_in_chat(chat_id)
         if existing is not None:
             return existing, False
         chat = await ChatRepo(self.db).get(chat_id)
@@ -141,11 +143,11 @@ class Tables:
                 await UserRepo.upsert(c, creator.id, creator.name, creator.username, creator.lang)
                 table_id = await TableRepo.create(c, chat_id, creator.id, settings, [])
         except sqlite3.IntegrityError:  # a second /durak at the same instant opened it first
-            existing = await self.repo.open_in_chat(chat_id)
+            existing = await self._repo.open_in_chat(chat_id)
             if existing is None:
                 raise
             return existing, False
-        table = await self.repo.get(table_id)
+        table = await self._repo.get(table_id)
         assert table is not None
         return table, True
 
@@ -154,15 +156,27 @@ class Tables:
         chat = await ChatRepo(self.db).get(chat_id)
         return chat.lang if chat else default
 
+    async def in_chat(self, chat_id: int) -> TableRecord | None:
+        """The chat's open table."""
+        return await self._repo.open_in_chat(chat_id)
+
+    async def by_token(self, token: str) -> TableRecord | None:
+        """The open table a deep link's join token names."""
+        return await self._repo.by_join_token(token)
+
+    async def record(self, table_id: int) -> TableRecord | None:
+        """The table as stored, closed or not."""
+        return await self._repo.get(table_id)
+
     async def get(self, table_id: int) -> TableRecord:
-        table = await self.repo.get(table_id)
+        table = await self._repo.get(table_id)
         if table is None or table.status == "closed":
             raise TableError("no_table")
         return table
 
     async def table_of(self, user_id: int) -> TableRecord | None:
         """The open table where this user has a seat."""
-        for table in await self.repo.open_tables():
+        for table in await self._repo.open_tables():
             if any(s.get("user_id") == user_id for s in table.seats):
                 return table
         return None
@@ -184,7 +198,7 @@ class Tables:
         if other is not None:
             chat = await ChatRepo(self.db).get(other.chat_id)
             raise TableError("other_table", chat_id=other.chat_id, title=chat.title if chat else "")
-        user = await self.users.get(person.id)
+        user = await self._users.get(person.id)
         if user is None or not user.can_message:
             raise TableError("need_private")
         if len(table.seats) >= table.settings["seats"]:

@@ -50,7 +50,7 @@ async def test_the_table_follows_the_group_into_a_supergroup(tmp_path: Path) -> 
             mark = len(tg.calls)
 
             async def moved() -> bool:
-                return await app.tables.repo.open_in_chat(supergroup.id) is not None
+                return await app.tables.in_chat(supergroup.id) is not None
 
             await tg.wait_for(moved, what="the table to move")
             for _ in range(400):
@@ -80,7 +80,7 @@ async def test_removing_the_bot_closes_the_table_and_leaves_the_group_alone(
             mark = len(tg.calls)
 
             async def closed() -> bool:
-                return await app.tables.repo.open_in_chat(group.id) is None
+                return await app.tables.in_chat(group.id) is None
 
             await tg.wait_for(closed, what="the table to close")
             await tg.wait_for(
@@ -205,7 +205,7 @@ async def test_who_may_stop_and_a_failing_get_chat_member(tmp_path: Path) -> Non
             )
             tg.inject_429(count=2, retry_after=30, methods=["getChatMember"])
             assert (await say(dima, "/stop")).text == unchecked
-            assert (await app.tables.repo.open_in_chat(group.id)) is not None
+            assert (await app.tables.in_chat(group.id)) is not None
             # the creator needs no getChatMember (before: it failed, and no reply came)
             assert (await say(boris, "/stop")).text == "Стол закрыт."
             assert lobby.text == "Стол закрыт." and not lobby.keyboard

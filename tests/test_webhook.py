@@ -62,7 +62,7 @@ async def test_webhook_mode_answers_only_requests_with_the_secret(tmp_path: Path
             assert await tg.deliver_to_webhook(address, secret="") == [401, 401]
             await asyncio.sleep(0.2)
             assert bot_messages(tg, group) == [] and bot_messages(tg, anna) == []
-            assert await app.tables.repo.open_in_chat(group.id) is None
+            assert await app.tables.in_chat(group.id) is None
             assert len(tg.pending_updates) == 2  # Telegram would retry them
 
             assert await tg.deliver_to_webhook(address) == [200, 200]

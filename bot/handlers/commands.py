@@ -20,8 +20,9 @@ from aiogram.types import (
 
 from service import GameService
 from service.lobby_rules import table_rules
+from service.records import Records
 from service.tables import DEFAULT_SETTINGS, Person, TableError, Tables
-from storage.repos import ChatRepo, GameRepo, Standing, Stats, StatsRepo, TableRecord, UserRepo
+from storage.repos import Standing, Stats, TableRecord
 
 from ..i18n import number, t
 from ..outbox import Outbox
@@ -42,6 +43,7 @@ async def start(
     message: Message,
     command: CommandObject,
     tables: Tables,
+    records: Records,
     outbox: Outbox,
     presenter: Presenter,
     bot: Bot,
@@ -52,29 +54,34 @@ async def start(
         return
     who = person(message.from_user)
     await tables.remember(who)
-    async with tables.db.tx() as c:
-        await UserRepo.set_can_message(c, who.id, True)
+    await records.set_can_message(who.id, True)
     presenter.blocked.discard(who.id)
     payload = command.args or ""
     if payload.startswith("join_"):
-        await join_by_link(message, who, payload, tables, outbox, bot)
+        await join_by_link(message, who, payload, tables, records, outbox, bot)
         return
     await message.answer(t(who.lang, "help.private"))
 
 
 async def join_by_link(
-    message: Message, who: Person, payload: str, tables: Tables, outbox: Outbox, bot: Bot
+    message: Message,
+    who: Person,
+    payload: str,
+    tables: Tables,
+    records: Records,
+    outbox: Outbox,
+    bot: Bot,
 ) -> None:
     """A seat at the table whose join token the link carries, for a member of its group
     only (the link may have been passed on); every refusal changes nothing."""
     match = JOIN_PAYLOAD.fullmatch(payload)
-    table = await tables.repo.by_join_token(match.group(1)) if match else None
+    table = await tables.by_token(match.group(1)) if match else None
     if table is None:
         await message.answer(t(who.lang, "answer.bad_link"))
         return
     refusal = await not_a_member(bot, table.chat_id, who.id)
     if refusal is not None:
-        chat = await ChatRepo(tables.db).get(table.chat_id)
+        chat = await records.chat(table.chat_id)
         title = escape(chat.title if chat else "")
         await message.answer(t(who.lang, f"answer.{refusal}", title=title))
         return
@@ -124,7 +131,7 @@ async def group_lang(message: Message, tables: Tables) -> str:
 async def rules(message: Message, tables: Tables) -> None:
     """/rules: the rules of the chat's table (of its running game), or the main ones."""
     lang = await group_lang(message, tables)
-    table = await tables.repo.open_in_chat(message.chat.id)
+    table = await tables.in_chat(message.chat.id)
     if table is None:
         await message.answer(t(lang, "help.rules"))
         return
@@ -135,12 +142,14 @@ async def rules(message: Message, tables: Tables) -> None:
     await message.answer(explained(lang, game_rules or table_rules(settings), settings))
 
 
-async def stop(message: Message, tables: Tables, outbox: Outbox, bot: Bot) -> None:
+async def stop(
+    message: Message, tables: Tables, records: Records, outbox: Outbox, bot: Bot
+) -> None:
     """/stop: the table's creator or a group admin closes the chat's table."""
     if message.from_user is None:
         return
     lang = await group_lang(message, tables)
-    table = await tables.repo.open_in_chat(message.chat.id)
+    table = await tables.in_chat(message.chat.id)
     if table is None:
         await message.answer(t(lang, "answer.no_table"))
         return
@@ -149,11 +158,11 @@ async def stop(message: Message, tables: Tables, outbox: Outbox, bot: Bot) -> No
         await message.answer(t(lang, "answer.stop_unchecked"))
         return
     if not allowed:
-        creator = await tables.users.get(table.creator_id)
+        creator = await records.user(table.creator_id)
         name = escape(creator.name if creator else "?")
         await message.answer(t(lang, "answer.stop_who", name=name))
         return
-    await close_table(tables, outbox, table, "closed.stopped", message.chat.title)
+    await close_table(tables, records, outbox, table, "closed.stopped", message.chat.title)
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
     await message.answer(t(lang, "lobby.closed"))
 
@@ -173,27 +182,33 @@ async def may_stop(message: Message, user_id: int, table: TableRecord, bot: Bot)
     return member.status in ("creator", "administrator")
 
 
-async def migrated(message: Message, tables: Tables, service: GameService) -> None:
+async def migrated(message: Message, records: Records, service: GameService) -> None:
     """The group became a supergroup: its table, games and statistics move to the new id."""
     old, new = message.chat.id, message.migrate_to_chat_id
     assert new is not None
-    async with tables.db.tx() as c:
-        await ChatRepo.migrate_id(c, old, new)
+    await records.chat_moved(old, new)
     service.chat_moved(old, new)
     log.info("chat %s migrated to %s", old, new)
 
 
-async def membership(update: ChatMemberUpdated, tables: Tables, outbox: Outbox) -> None:
+async def membership(
+    update: ChatMemberUpdated, tables: Tables, records: Records, outbox: Outbox
+) -> None:
     """The bot was removed from a group: close its table cleanly."""
     if update.new_chat_member.status in ("left", "kicked"):
-        table = await tables.repo.open_in_chat(update.chat.id)
+        table = await tables.in_chat(update.chat.id)
         if table is not None:
-            await close_table(tables, outbox, table, "closed.removed", update.chat.title)
+            await close_table(tables, records, outbox, table, "closed.removed", update.chat.title)
             log.info("chat %s: bot removed, table %s closed", update.chat.id, table.id)
 
 
 async def close_table(
-    tables: Tables, outbox: Outbox, table: TableRecord, key: str, title: str | None
+    tables: Tables,
+    records: Records,
+    outbox: Outbox,
+    table: TableRecord,
+    key: str,
+    title: str | None,
 ) -> None:
     """Close the table. The hands of its running game say why and lose their buttons (a
     finished game's hands keep their result); after /stop the group's table message says
@@ -206,10 +221,10 @@ async def close_table(
     if key == "closed.stopped":  # else the bot was removed: the group cannot be edited
         await _show_closed(tables, outbox, table, game_id is not None)
     for game, uid in hands:
-        message_id = await GameRepo(tables.db).hand_message(game, uid)
+        message_id = await records.hand_message(game, uid)
         if message_id is None:
             continue
-        user = await tables.users.get(uid)
+        user = await records.user(uid)
         lang = user.lang if user else "ru"
         outbox.edit(uid, message_id, t(lang, key, title=escape(title or "")))
 
@@ -228,11 +243,10 @@ async def _show_closed(tables: Tables, outbox: Outbox, table: TableRecord, playi
         outbox.edit(table.chat_id, lobby, t(lang, "lobby.closed"))
 
 
-async def blocked(update: ChatMemberUpdated, tables: Tables, presenter: Presenter) -> None:
+async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presenter) -> None:
     """A user blocked the bot (or unblocked it): their hand is not sent until they return."""
     can = update.new_chat_member.status not in ("left", "kicked")
-    async with tables.db.tx() as c:
-        await UserRepo.set_can_message(c, update.chat.id, can)
+    await records.set_can_message(update.chat.id, can)
     if can:
         presenter.blocked.discard(update.chat.id)
     else:
@@ -240,16 +254,16 @@ async def blocked(update: ChatMemberUpdated, tables: Tables, presenter: Presente
     log.info("user %s %s the bot", update.chat.id, "unblocked" if can else "blocked")
 
 
-async def chat_stats(message: Message, tables: Tables) -> None:
+async def chat_stats(message: Message, tables: Tables, records: Records) -> None:
     """The chat's best players by rating (the rating's conservative estimate, mu - 3 sigma)."""
     lang = await group_lang(message, tables)
-    top = await StatsRepo(tables.db).chat_top(message.chat.id)
+    top = await records.chat_top(message.chat.id)
     if not top:
         await message.answer(t(lang, "stats.empty"))
         return
     lines = [t(lang, "stats.title")]
     for place, s in enumerate(top, 1):
-        user = await tables.users.get(s.user_id)
+        user = await records.user(s.user_id)
         lines.append(
             t(
                 lang,
@@ -266,12 +280,12 @@ async def chat_stats(message: Message, tables: Tables) -> None:
     await message.answer("\n".join(lines))
 
 
-async def my_stats(message: Message, tables: Tables) -> None:
+async def my_stats(message: Message, records: Records) -> None:
     """In the private chat: the user's results in every chat, with their place there."""
     if message.from_user is None:
         return
     lang = person(message.from_user).lang
-    standings = await StatsRepo(tables.db).standings(message.from_user.id)
+    standings = await records.standings(message.from_user.id)
     if not standings:
         await message.answer(t(lang, "me.none"))
         return
@@ -282,12 +296,12 @@ async def my_stats(message: Message, tables: Tables) -> None:
     await message.answer("\n".join(lines))
 
 
-async def my_chat_stats(message: Message, tables: Tables) -> None:
+async def my_chat_stats(message: Message, tables: Tables, records: Records) -> None:
     """In a group: the user's results in this chat."""
     if message.from_user is None:
         return
     lang = await group_lang(message, tables)
-    s = await StatsRepo(tables.db).get(message.chat.id, message.from_user.id)
+    s = await records.stats(message.chat.id, message.from_user.id)
     if s is None:
         await message.reply(t(lang, "stats.none"))
         return

@@ -10,7 +10,7 @@ from aiogram.types import CallbackQuery, Message
 
 from service.lobby_rules import page_of
 from service.tables import Person, TableError, Tables
-from storage.repos import TableRecord, TableRepo
+from storage.repos import TableRecord
 
 from .. import render, rules_text
 from ..callbacks import LobbyCb
@@ -46,15 +46,12 @@ async def show_lobby(
     if page is not None:
         text, markup = rules_text.rules_page(lang, table, page)
     else:
-        creator = await tables.users.get(table.creator_id)
+        creator = await tables.records.user(table.creator_id)
         text, markup = render.lobby(lang, table, creator.name if creator else "?")
     if new or table.lobby_message_id is None or table.lobby_is_summary:  # a result stays
         sent = await outbox.send(table.chat_id, text, markup)
         if sent is not None:
-            async with tables.db.tx() as c:
-                await TableRepo.update(
-                    c, table.id, lobby_message_id=sent.message_id, lobby_is_summary=False
-                )
+            await tables.records.set_lobby_message(table.id, sent.message_id, summary=False)
         return
     outbox.edit(table.chat_id, table.lobby_message_id, text, markup)
 
@@ -77,7 +74,7 @@ async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
 async def show_settings(message: Message, tables: Tables, outbox: Outbox) -> None:
     """/settings: the lobby posted anew at the bottom of the chat, with the creator's
     buttons; during a game, the settings in words; without a table, how to open one."""
-    table = await tables.repo.open_in_chat(message.chat.id)
+    table = await tables.in_chat(message.chat.id)
     if table is None:
         asker = person(message.from_user).lang if message.from_user else "ru"
         lang = await tables.lang(message.chat.id, default=asker)
@@ -112,7 +109,7 @@ async def lobby_button(
     lang = who.lang
     op, tid, arg = callback_data.op, callback_data.table, callback_data.arg
     page = None
-    pressed = await tables.repo.get(tid)
+    pressed = await tables.record(tid)
     chat_id = query.message.chat.id if query.message is not None else None
     # Lobby buttons are pressed in the table's group; a hand's «Выйти» in a private chat
     where = pressed.chat_id if pressed is not None else None
