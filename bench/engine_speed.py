@@ -24,13 +24,13 @@ import sys
 from collections.abc import Callable, Sequence
 from time import perf_counter, perf_counter_ns
 
-from engine import Rules, State
+from engine import Mode, Rules, State
 
 TARGET_GAMES_PER_SECOND = 2000  # 2-player 36-card podkidnoy, one core
 
 CONFIGS = (
-    ("2p 36 podkidnoy", Rules(players=2, deck=36, mode="podkidnoy")),
-    ("4p 36 perevodnoy", Rules(players=4, deck=36, mode="perevodnoy")),
+    ("2p 36 podkidnoy", Rules(players=2, deck=36, mode=Mode.PODKIDNOY)),
+    ("4p 36 perevodnoy", Rules(players=4, deck=36, mode=Mode.PEREVODNOY)),
 )
 
 

@@ -327,7 +327,7 @@ def hand(
         button(
             ("• " if c in taps else "") + c.label(lang),
             CardCb(
-                game=game_id, v=version, card=str(c), meant=meanings.get(taps.get(c), "")
+                game=game_id, v=version, card=str(c), meant=meanings[taps[c]] if c in taps else ""
             ).pack(),
         )
         for c in cards

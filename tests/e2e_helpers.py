@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from bot.outbox import Limits
 from service import Clock
@@ -68,7 +68,7 @@ async def play_round(
     for user in users:
         message = hand_message(tg, user)
         data = choose(tg, message, priority) if message else None
-        if data is None:
+        if message is None or data is None:
             continue
         answer = await (await tg.press(user, message, data))
         assert answer is not None
@@ -77,16 +77,16 @@ async def play_round(
     return pressed
 
 
-async def open_table(tg: FakeTelegram, app: App, group, creator: FakeUser) -> FakeMessage:
+async def open_table(tg: FakeTelegram, app: App, group: FakeChat, creator: FakeUser) -> FakeMessage:
     await tg.send_text(creator, group, "/durak")
-    return await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+    return await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
 
 
 GAME_OVER = ("Партия окончена", "Ничья")
 
 
 def game_over(tg: FakeTelegram, group: FakeChat) -> bool:
-    return any(any(w in m.text for w in GAME_OVER) for m in tg.messages(group))
+    return any(any(w in (m.text or "") for w in GAME_OVER) for m in tg.messages(group))
 
 
 async def play_to_the_end(
@@ -116,7 +116,9 @@ async def seat_everyone(
     tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser], table: int = 1
 ) -> None:
     for user in users:
-        join = LobbyCb(table=table, op="join").pack()
-        answer = await (await tg.press(user, tg.latest_message(group), join))
+        join = LobbyCb(table=table, op=LobbyOp.JOIN).pack()
+        lobby = tg.latest_message(group)
+        assert lobby is not None
+        answer = await (await tg.press(user, lobby, join))
         assert answer.text == "Вы за столом!"
     await settle(app)
