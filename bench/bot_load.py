@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import gc
 import multiprocessing
 import os
 import random
@@ -194,6 +195,10 @@ async def until(tg: LoadTelegram, chat: FakeChat, found: Any, timeout: float = 3
     return value
 
 
+def lobby_button(table: int, op: str, arg: str = "") -> str:
+    return LobbyCb.model_validate({"table": table, "op": op, "arg": arg}).pack()
+
+
 async def set_up(tg: LoadTelegram, table: Table) -> None:
     """Open the table, take the seats and wait for every hand."""
     creator = table.users[0]
@@ -214,9 +219,9 @@ async def set_up(tg: LoadTelegram, table: Table) -> None:
         return (await (await tg.press(user, message, data)).wait_answer(60)).text
 
     for _ in table.users[2:]:
-        await press(creator, LobbyCb(table=table_id, op="set", arg="seats+").pack())
+        await press(creator, lobby_button(table_id, "set", "seats+"))
     for user in table.users:
-        answer = await press(user, LobbyCb(table=table_id, op="join").pack())
+        answer = await press(user, lobby_button(table_id, "join"))
         assert answer == "Вы за столом!", answer
     for user in table.users:
         await until(tg, tg.private(user), lambda u=user: hand_message(tg, u))
@@ -352,6 +357,25 @@ def freshness(commits: Any, shown: dict[Any, list[tuple[float, int]]], users: An
     return out
 
 
+class FullCollections:
+    """Pauses of the garbage collections of the oldest generation (they stop the loop)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._started = 0.0
+        gc.callbacks.append(self._note)
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._note)
+
+    def _note(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                self._started = time.perf_counter()
+            else:
+                self.pauses.append(time.perf_counter() - self._started)
+
+
 def rss_mb() -> float:
     with open("/proc/self/status") as status:
         for line in status:
@@ -388,7 +412,7 @@ async def bot_side(conn: Connection, load: Load, db: Path) -> dict[str, Any]:
         app.outbox.limits = app.config.limits
         assert app.outbox.limits == Limits(), "the bot must play with production limits"
         watch.measuring, began, cpu = True, time.monotonic(), time.process_time()
-        memory, stalls = [rss_mb()], []
+        memory, stalls, collections = [rss_mb()], [], FullCollections()
         conn.send("go")
         ended = asyncio.create_task(asyncio.to_thread(conn.recv))
         while not ended.done():
@@ -398,6 +422,7 @@ async def bot_side(conn: Connection, load: Load, db: Path) -> dict[str, Any]:
             if len(stalls) % 200 == 0:  # every 10 s
                 memory.append(rss_mb())
         presses, fake_limited, world_cpu = ended.result()
+        collections.close()
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
         stopping = getattr(app.service, "stop", None)  # no more timeouts: only what is due
         await (stopping() if stopping else app.service.timers.stop())
@@ -406,9 +431,10 @@ async def bot_side(conn: Connection, load: Load, db: Path) -> dict[str, Any]:
         watch.measuring = False
         figures = {
             "watch": watch, "presses": presses, "seconds": elapsed, "cpu": cpu,
-            "world_cpu": world_cpu, "stalls": stalls, "memory": memory,
+            "world_cpu": world_cpu, "stalls": stalls, "memory": memory, "gc": collections.pauses,
             "fake_limited": fake_limited, "rate": app.outbox.rate.rate,
-            "workers": app.outbox.workers, "shown_games": len(app.presenter._games),
+            "workers": app.outbox.workers, "shown": len(app.presenter._games),
+            "records": len(watch.commits) + sum(map(len, [*watch.hands.values()])),
             "stuck": stuck(app, watch, began + elapsed),
         }  # fmt: skip
         await app.dp.stop_polling()
@@ -495,11 +521,16 @@ def report(f: dict[str, Any], load: Load) -> None:
     print(
         f"  CPU: bot {100 * f['cpu'] / seconds:.0f}% of a core, fake Telegram and people"
         f" {100 * f['world_cpu'] / seconds:.0f}%; event loop stalls p99"
-        f" {1000 * percentile(stalls, 0.99):.0f} ms, max {1000 * stalls[-1]:.0f} ms"
+        f" {1000 * percentile(stalls, 0.99):.0f} ms, max {1000 * stalls[-1]:.0f} ms; full garbage"
+        f" collections {len(f['gc'])}, longest {1000 * max(f['gc'], default=0):.0f} ms"
     )
     print(
-        f"  memory (bot RSS, every 10 s): {' '.join(f'{m:.0f}' for m in memory)} MB;"
-        f" after the drain {f['workers']} chat workers, {f['shown_games']} games shown"
+        f"  memory (bot RSS, every 10 s): {' '.join(f'{m:.0f}' for m in memory)} MB (with this"
+        f" benchmark's own {f['records']} records of commits and calls, ~100 B each)"
+    )
+    print(
+        f"  after the drain: {f['workers']} chat workers (each ends after {Limits().idle:.0f} quiet"
+        f" seconds), {f['shown']} games held by the presenter (one per table)"
     )
 
 

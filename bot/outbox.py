@@ -54,7 +54,7 @@ from aiogram.methods import (
     Response,
     SendMessage,
 )
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,8 @@ class _Job:
     text: str | None  # None with no render: edit the keyboard only
     markup: InlineKeyboardMarkup | None
     render: Render | None = None
-    thread_id: int | None = None
+    thread_id: int | None = None  # a new message: into this topic of a forum
+    reply_to: int | None = None  # a new message: as a reply to this one
     done: asyncio.Future[Message | None] = field(default_factory=asyncio.Future)
 
     def content(self) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
@@ -156,7 +157,7 @@ class _Chat:
     next: float = 0.0  # the token bucket's theoretical arrival time
     group_next: float = 0.0  # a group: when its next call may start
     hold: float = 0.0  # a 429's retry_after: no call before this
-    shown: dict[int, Rendered] = field(default_factory=dict)  # message id -> its content
+    shown: dict[int, str] = field(default_factory=dict)  # message id -> _seen(its content)
     moved: dict[int, int] = field(default_factory=dict)  # lost message id -> its successor
 
 
@@ -191,17 +192,26 @@ class Outbox:
         markup: InlineKeyboardMarkup | None = None,
         *,
         thread_id: int | None = None,
+        reply_to: int | None = None,
     ) -> asyncio.Future[Message | None]:
         """Queue a new message; the future gives the sent message (None if it failed).
         Needs no awaiting: a handler's reply can be queued and left to the outbox."""
-        return self._put(_Job(chat_id, None, text, markup, thread_id=thread_id))
+        job = _Job(chat_id, None, text, markup, thread_id=thread_id, reply_to=reply_to)
+        return self._put(job)
 
     def reply(
-        self, message: Message, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        message: Message,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        quote: bool = False,
     ) -> asyncio.Future[Message | None]:
-        """What ``message.answer(text)`` does, paced: into the message's chat (and topic)."""
+        """What ``message.answer(text)`` does (``quote``: ``message.reply(text)``), paced:
+        into the message's chat and topic."""
         thread = message.message_thread_id if message.is_topic_message else None
-        return self.send(message.chat.id, text, markup, thread_id=thread)
+        to = message.message_id if quote else None
+        return self.send(message.chat.id, text, markup, thread_id=thread, reply_to=to)
 
     def edit(
         self,
@@ -345,7 +355,9 @@ class Outbox:
             except TelegramBadRequest as e:
                 if "message is not modified" in e.message and job.message_id is not None:
                     if text is not None:
-                        _remember(chat.shown, self._target(chat, job.message_id), (text, markup))
+                        _remember(
+                            chat.shown, self._target(chat, job.message_id), _seen(text, markup)
+                        )
                     return None
                 if text is not None and job.message_id is not None and _gone(e.message):
                     return await self._replace(chat, job, text, markup)
@@ -389,7 +401,9 @@ class Outbox:
         if content is None:
             return None
         message_id = job.message_id
-        if message_id is not None and chat.shown.get(self._target(chat, message_id)) == content:
+        if message_id is not None and chat.shown.get(self._target(chat, message_id)) == _seen(
+            *content
+        ):
             self.skipped += 1
             return None
         return content
@@ -401,14 +415,20 @@ class Outbox:
         try:
             if job.message_id is None:
                 assert text is not None, "a new message needs a text"
+                quoted = None
+                if job.reply_to is not None:
+                    quoted = ReplyParameters(
+                        message_id=job.reply_to, allow_sending_without_reply=True
+                    )
                 sent = await self.bot.send_message(
                     chat.id,
                     text,
                     reply_markup=markup,
                     message_thread_id=job.thread_id,
+                    reply_parameters=quoted,
                     request_timeout=timeout,
                 )
-                _remember(chat.shown, sent.message_id, (text, markup))
+                _remember(chat.shown, sent.message_id, _seen(text, markup))
                 chat.moved.pop(sent.message_id, None)  # that id is a live message now
                 return sent
             target = self._target(chat, job.message_id)
@@ -423,7 +443,7 @@ class Outbox:
                     text=text, chat_id=chat.id, message_id=target, reply_markup=markup,
                     request_timeout=timeout,
                 )  # fmt: skip
-                _remember(chat.shown, target, (text, markup))
+                _remember(chat.shown, target, _seen(text, markup))
             return result if isinstance(result, Message) else None
         finally:
             self._spent(chat)
@@ -445,6 +465,15 @@ class Outbox:
             except Exception:
                 log.exception("chat %s: noting the new message %s failed", chat.id, new.message_id)
         return new
+
+
+def _seen(text: str | None, markup: InlineKeyboardMarkup | None) -> str:
+    """What a message shows, as one string: a string is no work for the garbage collector,
+    unlike a kept keyboard (a few dozen objects that would live into its oldest generation
+    and make its full collections, which stop the loop, come more often)."""
+    rows = markup.inline_keyboard if markup else ()
+    keys = "\x1e".join("\x1d".join(f"{b.text}\x1f{b.callback_data}" for b in row) for row in rows)
+    return f"{text}\x1c{keys}"
 
 
 def _remember(memory: dict[int, T], message_id: int, value: T) -> None:

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
+from aiogram.types import Message
 
 from bot.outbox import Limits, Outbox, Rendered
 from tests.e2e_helpers import TOKEN
@@ -85,3 +86,15 @@ async def test_an_idle_chats_worker_ends_and_a_later_message_still_arrives() -> 
         sent = await asyncio.wait_for(outbox.send(anna.id, "второе"), 5)
         assert sent is not None and sent.text == "второе"
         assert outbox.workers == 1
+
+
+async def test_a_reply_goes_to_the_chat_and_quotes_when_asked() -> None:
+    async with outbox_for() as (tg, anna, outbox):
+        group = tg.add_group(-100, "Друзья", members=[anna])
+        asked = await tg.send_text(anna, group, "/stats")
+        message = Message.model_validate(asked.to_api())
+        plain = await asyncio.wait_for(outbox.reply(message, "Рейтинг"), 5)
+        quoted = await asyncio.wait_for(outbox.reply(message, "Ваши итоги", quote=True), 5)
+        assert plain is not None and plain.chat.id == group.id and plain.reply_to_message is None
+        assert quoted is not None and quoted.reply_to_message is not None
+        assert quoted.reply_to_message.message_id == asked.message_id
