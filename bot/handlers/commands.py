@@ -60,7 +60,7 @@ async def start(
     if payload.startswith("join_"):
         await join_by_link(message, who, payload, tables, records, outbox, bot)
         return
-    await message.answer(t(who.lang, "help.private"))
+    outbox.reply(message, t(who.lang, "help.private"))
 
 
 async def join_by_link(
@@ -77,23 +77,23 @@ async def join_by_link(
     match = JOIN_PAYLOAD.fullmatch(payload)
     table = await tables.by_token(match.group(1)) if match else None
     if table is None:
-        await message.answer(t(who.lang, "answer.bad_link"))
+        outbox.reply(message, t(who.lang, "answer.bad_link"))
         return
     refusal = await not_a_member(bot, table.chat_id, who.id)
     if refusal is not None:
         chat = await records.chat(table.chat_id)
         title = escape(chat.title if chat else "")
-        await message.answer(t(who.lang, f"answer.{refusal}", title=title))
+        outbox.reply(message, t(who.lang, f"answer.{refusal}", title=title))
         return
     try:
         table = await tables.join(table.id, who)
     except TableError as e:
-        await message.answer(escape(error_text(who.lang, e)))  # answers are plain text
+        outbox.reply(message, escape(error_text(who.lang, e)))  # answers are plain text
         return
-    await message.answer(t(who.lang, "answer.joined"))
+    outbox.reply(message, t(who.lang, "answer.joined"))
     refused = await seat_taken(outbox, tables, table)
     if refused is not None:
-        await message.answer(escape(error_text(who.lang, refused)))
+        outbox.reply(message, escape(error_text(who.lang, refused)))
 
 
 async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
@@ -112,14 +112,14 @@ async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
     return None
 
 
-async def private_help(message: Message) -> None:
+async def private_help(message: Message, outbox: Outbox) -> None:
     lang = person(message.from_user).lang if message.from_user else "ru"
-    await message.answer(t(lang, "help.private"))
+    outbox.reply(message, t(lang, "help.private"))
 
 
-async def group_help(message: Message, tables: Tables) -> None:
+async def group_help(message: Message, tables: Tables, outbox: Outbox) -> None:
     """/help (or /start) in a group: the commands and words the bot answers there."""
-    await message.answer(t(await group_lang(message, tables), "help.group"))
+    outbox.reply(message, t(await group_lang(message, tables), "help.group"))
 
 
 async def group_lang(message: Message, tables: Tables) -> str:
@@ -128,18 +128,18 @@ async def group_lang(message: Message, tables: Tables) -> str:
     return await tables.lang(message.chat.id, default=asker)
 
 
-async def rules(message: Message, tables: Tables) -> None:
+async def rules(message: Message, tables: Tables, outbox: Outbox) -> None:
     """/rules: the rules of the chat's table (of its running game), or the main ones."""
     lang = await group_lang(message, tables)
     table = await tables.in_chat(message.chat.id)
     if table is None:
-        await message.answer(t(lang, "help.rules"))
+        outbox.reply(message, t(lang, "help.rules"))
         return
     game = tables.game_of(table.id)
     settings = {**DEFAULT_SETTINGS, **table.settings}
     live = tables.games.live(game) if game is not None else None
     game_rules = live.state.rules if live is not None else None
-    await message.answer(explained(lang, game_rules or table_rules(settings), settings))
+    outbox.reply(message, explained(lang, game_rules or table_rules(settings), settings))
 
 
 async def stop(
@@ -151,20 +151,20 @@ async def stop(
     lang = await group_lang(message, tables)
     table = await tables.in_chat(message.chat.id)
     if table is None:
-        await message.answer(t(lang, "answer.no_table"))
+        outbox.reply(message, t(lang, "answer.no_table"))
         return
     allowed = await may_stop(message, message.from_user.id, table, bot)
     if allowed is None:
-        await message.answer(t(lang, "answer.stop_unchecked"))
+        outbox.reply(message, t(lang, "answer.stop_unchecked"))
         return
     if not allowed:
         creator = await records.user(table.creator_id)
         name = escape(creator.name if creator else "?")
-        await message.answer(t(lang, "answer.stop_who", name=name))
+        outbox.reply(message, t(lang, "answer.stop_who", name=name))
         return
     await close_table(tables, records, outbox, table, "closed.stopped", message.chat.title)
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
-    await message.answer(t(lang, "lobby.closed"))
+    outbox.reply(message, t(lang, "lobby.closed"))
 
 
 async def may_stop(message: Message, user_id: int, table: TableRecord, bot: Bot) -> bool | None:
@@ -254,12 +254,12 @@ async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presen
     log.info("user %s %s the bot", update.chat.id, "unblocked" if can else "blocked")
 
 
-async def chat_stats(message: Message, tables: Tables, records: Records) -> None:
+async def chat_stats(message: Message, tables: Tables, records: Records, outbox: Outbox) -> None:
     """The chat's best players by rating (the rating's conservative estimate, mu - 3 sigma)."""
     lang = await group_lang(message, tables)
     top = await records.chat_top(message.chat.id)
     if not top:
-        await message.answer(t(lang, "stats.empty"))
+        outbox.reply(message, t(lang, "stats.empty"))
         return
     lines = [t(lang, "stats.title")]
     for place, s in enumerate(top, 1):
@@ -277,36 +277,38 @@ async def chat_stats(message: Message, tables: Tables, records: Records) -> None
                 rating=number(lang, s.mu - 3 * s.sigma),
             )
         )
-    await message.answer("\n".join(lines))
+    outbox.reply(message, "\n".join(lines))
 
 
-async def my_stats(message: Message, records: Records) -> None:
+async def my_stats(message: Message, records: Records, outbox: Outbox) -> None:
     """In the private chat: the user's results in every chat, with their place there."""
     if message.from_user is None:
         return
     lang = person(message.from_user).lang
     standings = await records.standings(message.from_user.id)
     if not standings:
-        await message.answer(t(lang, "me.none"))
+        outbox.reply(message, t(lang, "me.none"))
         return
     lines = [t(lang, "me.title")]
     lines += [_standing_line(lang, s) for s in standings]
     if len(standings) > 1:
         lines.append(t(lang, "me.total", **_counts(lang, *(s.stats for s in standings))))
-    await message.answer("\n".join(lines))
+    outbox.reply(message, "\n".join(lines))
 
 
-async def my_chat_stats(message: Message, tables: Tables, records: Records) -> None:
+async def my_chat_stats(message: Message, tables: Tables, records: Records, outbox: Outbox) -> None:
     """In a group: the user's results in this chat."""
     if message.from_user is None:
         return
     lang = await group_lang(message, tables)
     s = await records.stats(message.chat.id, message.from_user.id)
     if s is None:
-        await message.reply(t(lang, "stats.none"))
+        outbox.reply(message, t(lang, "stats.none"), quote=True)
         return
-    await message.reply(
-        t(
+    outbox.reply(
+        message,
+        quote=True,
+        text=t(
             lang,
             "stats.mine",
             games=t(lang, "games", n=s.games),
@@ -315,7 +317,7 @@ async def my_chat_stats(message: Message, tables: Tables, records: Records) -> N
             draws=s.draws,
             pogony=_pogony(lang, s),
             rating=number(lang, s.mu - 3 * s.sigma),
-        )
+        ),
     )
 
 
