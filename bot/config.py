@@ -91,7 +91,11 @@ class Config:
             db_path=_db_path(env),
             api_base=_api_base(env),
             log_level=_log_level(env),
-            limits=Limits(per_chat=_seconds(env, "DURAK_CHAT_INTERVAL", "1.0")),
+            limits=Limits(
+                per_chat=_seconds(env, "DURAK_CHAT_INTERVAL", "1.0"),
+                chat_burst=_whole(env, "DURAK_CHAT_BURST", "3", 1, 100),
+                group_per_minute=_whole(env, "DURAK_GROUP_PER_MINUTE", "20", 1, 6000),
+            ),
             webhook_url=url,
             webhook_host=env.get("DURAK_WEBHOOK_HOST", "").strip() or "127.0.0.1",
             webhook_port=_whole(env, "DURAK_WEBHOOK_PORT", "8080", 0, 65535),

@@ -94,6 +94,8 @@ BAD_VALUES = [
     ("DURAK_CHAT_INTERVAL", "nan", "a number of seconds, 0 or more"),  # before: accepted
     ("DURAK_CHAT_INTERVAL", "-1", "a number of seconds, 0 or more"),
     ("DURAK_CHAT_INTERVAL", "inf", "a number of seconds, 0 or more"),
+    ("DURAK_CHAT_BURST", "0", "a whole number (1-100)"),
+    ("DURAK_GROUP_PER_MINUTE", "2.5", "a whole number (1-6000)"),
     ("DURAK_BOT_WORKERS", "0", "a whole number (1 or more)"),
     ("DURAK_BOT_WORKERS", "2.5", "a whole number (1 or more)"),
     ("DURAK_BOT_WORKERS", "many", "a whole number (1 or more)"),
@@ -140,3 +142,6 @@ def test_computer_players_workers_and_pause() -> None:
     assert Config.from_env({**base, "DURAK_BOT_PAUSE": "0"}).bot_pause == (0.0, 0.0)
     assert Config.from_env({**base, "DURAK_BOT_PAUSE": " 0.5 - 2 "}).bot_pause == (0.5, 2.0)
     assert Config.from_env({**base, "DURAK_CHAT_INTERVAL": "0"}).limits.per_chat == 0.0
+    paced = Config.from_env({**base, "DURAK_CHAT_BURST": "1", "DURAK_GROUP_PER_MINUTE": "30"})
+    assert (paced.limits.chat_burst, paced.limits.group_per_minute) == (1, 30)
+    assert (default.limits.chat_burst, default.limits.group_per_minute) == (3, 20)
