@@ -1,0 +1,558 @@
+"""Tables with computer players beside tables of people only (issue 11's figures).
+
+    python -m bench.bot_tables [--bot-tables 20] [--people-tables 100] [--seconds 30]
+
+Two processes, as in production, where Telegram is not on the bot's machine: the real
+bot in this one (Dispatcher and polling loop, SQLite file in a temp dir, the service
+with a real ``Thinker`` whose worker processes decide for «Мастер», the outbox with
+the production ``Limits``), and in a child the fake Bot API server and the people (in
+one process their CPU would slow the bot's event loop). The server answers 429 above
+Telegram's per-chat (1 a second, a burst of 3) and per-group (20 a minute) limits;
+there is no global one. A bot table is one person and two «Мастер» bots, a people
+table two people. Opening the tables and dealing, with the limits lifted, are not
+measured; then the tables join in over ``--ramp`` seconds; each person waits for
+their keyboard to change, thinks (uniform in ``--think``) and presses what a simple
+player would; a table's creator presses «Ещё партию». A second run plays the people
+tables alone: the baseline of the ratio.
+
+press -> answer: until the server got answerCallbackQuery. press -> next person's
+keyboard: from a press that made a move to the first later version at which the game
+waits for a person, until each of them has a hand keyboard of that version or newer
+(at a bot table it includes the bots' pauses and thinking). CPU: the bot process and
+its worker processes (from /proc) over wall time. CLOCK_MONOTONIC is system-wide, so
+both processes' times compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import multiprocessing
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from bot.app import App
+from bot.callbacks import LobbyCb
+from bot.config import Config
+from bot.outbox import Limits
+from service import Update
+from storage.repos import UserRepo
+from tests.e2e_helpers import TOKEN, choose, hand_message
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, RateLimits
+
+TELEGRAM = RateLimits(per_chat=(1, 1.0), chat_burst=3, per_group=(20, 60.0), total=None)
+RELAXED = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
+MADE = "(move made)"
+TARGET_P99_MS = 100
+QUIET = 20.0  # seconds without a commit that make a table count as stalled
+
+
+@dataclass(frozen=True)
+class Load:
+    bot_tables: int
+    people_tables: int
+    seconds: float
+    think: tuple[float, float]  # uniform between these, in seconds
+    ramp: float
+
+    @property
+    def tables(self) -> int:
+        return self.bot_tables + self.people_tables
+
+    def bots(self, table: int) -> bool:
+        return table < self.bot_tables
+
+    def users(self, table: int) -> list[int]:
+        return [10_000 + 2 * table + j for j in range(1 if self.bots(table) else 2)]
+
+
+@dataclass(frozen=True)
+class Press:
+    """One press of the measured window, as the person saw it."""
+
+    bots: bool  # at a table with computer players
+    user: int
+    data: str
+    pressed: float
+    answered: float | None  # None: not answered in 30 s
+    answer: str
+
+
+# --- the world (the child process): the fake Bot API server and the people ----------
+
+
+class WorldTelegram(FakeTelegram):
+    """The fake server, noting when each callback query is answered and waking the
+    people who watch a chat when a bot message in it changes."""
+
+    def __init__(self) -> None:
+        super().__init__(token=TOKEN, callback_timeout=30.0)
+        self.answered: dict[str, float] = {}
+        self._watchers: dict[int, list[asyncio.Event]] = defaultdict(list)
+
+    def watch(self, *chats: FakeChat) -> asyncio.Event:
+        event = asyncio.Event()
+        for chat in chats:
+            self._watchers[chat.id].append(event)
+        return event
+
+    def wake_all(self) -> None:
+        for events in self._watchers.values():
+            for event in events:
+                event.set()
+
+    def _wake(self, result: dict[str, Any]) -> dict[str, Any]:
+        for event in self._watchers.get(result["chat"]["id"], ()):
+            event.set()
+        return result
+
+    def api_answer_callback_query(self, params: dict[str, Any]) -> bool:
+        self.answered.setdefault(str(params.get("callback_query_id")), time.monotonic())
+        return super().api_answer_callback_query(params)
+
+    def api_send_message(self, params: dict[str, Any]) -> dict[str, Any]:
+        return self._wake(super().api_send_message(params))
+
+    def api_edit_message_text(self, params: dict[str, Any]) -> dict[str, Any]:
+        return self._wake(super().api_edit_message_text(params))
+
+    def api_edit_message_reply_markup(self, params: dict[str, Any]) -> dict[str, Any]:
+        return self._wake(super().api_edit_message_reply_markup(params))
+
+
+@dataclass
+class Table:
+    bots: bool
+    group: FakeChat
+    users: list[FakeUser]
+
+
+def lobby_button(table: int, op: str, arg: str = "") -> str:
+    return LobbyCb.model_validate({"table": table, "op": op, "arg": arg}).pack()
+
+
+def again_button(tg: FakeTelegram, group: FakeChat) -> tuple[FakeMessage, str] | None:
+    message = tg.latest_message(group)
+    found = (
+        [d for d in message.button_data() if d.startswith("l:") and ":again" in d]
+        if message
+        else []
+    )
+    return (message, found[0]) if message and found else None
+
+
+def pick(tg: FakeTelegram, table: Table, user: FakeUser) -> tuple[FakeMessage, str] | None:
+    """What the person would press now: a sensible move, else (the creator) «Ещё партию»."""
+    message = hand_message(tg, user)
+    data = choose(tg, message) if message else None
+    if message is not None and data is not None:
+        return message, data
+    return again_button(tg, table.group) if user is table.users[0] else None
+
+
+async def wait_change(event: asyncio.Event, timeout: float) -> None:
+    with suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), timeout)
+
+
+async def person(
+    tg: WorldTelegram, table: Table, user: FakeUser, out: list[Press], load: Load, stop: Any
+) -> None:
+    """Wait for a change, think, press; after each press wait for the next change."""
+    changed = tg.watch(tg.private(user), *([table.group] if user is table.users[0] else []))
+    rng = random.Random(user.id)
+    while not stop.is_set():
+        changed.clear()
+        if pick(tg, table, user) is None:
+            await wait_change(changed, 5.0)
+            continue
+        await asyncio.sleep(rng.uniform(*load.think))
+        found = pick(tg, table, user)  # the keyboard may have changed meanwhile
+        if stop.is_set() or found is None:
+            continue
+        message, data = found
+        changed.clear()
+        handle = await tg.press(user, message, data)
+        with suppress(AssertionError):  # not answered in 30 s: counted below
+            await handle.wait_answer(30.0)
+        answer, when = handle.answer, tg.answered.get(handle.query_id)
+        text = "" if answer is None else answer.text or MADE
+        out.append(Press(table.bots, user.id, data, handle.pressed_at, when, text))
+        await wait_change(changed, 5.0)
+
+
+async def set_up(tg: WorldTelegram, table: Table) -> None:
+    """Open the table; a bot table gets two «Мастер» bots; the people sit down."""
+    creator = table.users[0]
+    await tg.send_text(creator, table.group, "/durak")
+    lobby = await tg.wait_for_message(table.group, lambda m: "Стол для игры" in (m.text or ""), 60)
+    table_id = next(LobbyCb.unpack(d).table for d in lobby.button_data() if d.startswith("l:"))
+
+    async def press(user: FakeUser, op: str, arg: str = "") -> str | None:
+        message = tg.latest_message(table.group)
+        assert message is not None
+        data = lobby_button(table_id, op, arg)
+        return (await (await tg.press(user, message, data)).wait_answer(60)).text
+
+    if table.bots:
+        await press(creator, "bots", "master")
+        await press(creator, "set", "seats+")
+    for user in table.users:
+        answer = await press(user, "join")
+        assert answer == "Вы за столом!", answer
+    for _ in range(2 if table.bots else 0):
+        await press(creator, "bot")
+    for user in table.users:
+        await tg.wait_for_message(tg.private(user), lambda m: bool(m.keyboard), 60)
+
+
+async def world(conn: Connection, load: Load) -> None:
+    """Serve the bot and play; told by the bot when to set up, play and end."""
+    tg = WorldTelegram()
+    async with tg:
+        tables = []
+        for i in range(load.tables):
+            users = [tg.add_user(u, f"Игрок {u}", started=True) for u in load.users(i)]
+            group = tg.add_group(-1_000_000 - i, f"Стол {i}", members=users)
+            tables.append(Table(load.bots(i), group, users))
+        conn.send(tg.base_url)
+        await asyncio.to_thread(conn.recv)  # the bot polls
+        await asyncio.gather(*(set_up(tg, t) for t in tables))
+        conn.send("set up")
+        await asyncio.to_thread(conn.recv)  # the bot plays with its production limits
+        tg.enforce_rate_limits(TELEGRAM)
+        presses: list[Press] = []
+        stop = asyncio.Event()
+        cpu = time.process_time()
+
+        async def plays(table: Table, delay: float) -> None:
+            await asyncio.sleep(delay)
+            await asyncio.gather(*(person(tg, table, u, presses, load, stop) for u in table.users))
+
+        order = list(range(len(tables)))
+        random.Random(0).shuffle(order)  # both kinds join in all through the ramp
+        runs = asyncio.gather(
+            *(plays(tables[i], load.ramp * k / len(tables)) for k, i in enumerate(order))
+        )
+        await asyncio.sleep(load.seconds)
+        stop.set()
+        tg.wake_all()
+        await runs
+        conn.send((presses, tg.rate_limited, time.process_time() - cpu))
+        await asyncio.to_thread(conn.recv)  # the bot has sent everything
+
+
+def world_process(conn: Connection, load: Load) -> None:
+    asyncio.run(world(conn, load))
+
+
+# --- the bot (this process): what it committed and what each hand showed, and when --
+
+
+@dataclass(frozen=True)
+class Commit:
+    when: float
+    chat: int
+    bots: bool  # the game has computer players
+    actor: int | None  # the user whose move it was (None: a computer's)
+    auto: bool
+    waiting: tuple[int, ...]  # the people the game waits for now
+    over: bool
+
+
+@dataclass
+class Watch:
+    app: App
+    commits: dict[tuple[int, int], Commit] = field(default_factory=dict)  # (game, version)
+    hands: dict[tuple[int, int], list[tuple[float, int]]] = field(default_factory=dict)
+    measuring: bool = False  # commits are noted (hands always: the last moves are seen)
+
+    def on_update(self, update: Update) -> None:
+        live = self.app.service.live(update.game_id)
+        if live is None or not self.measuring:
+            return
+        seats, turn = live.seats, update.state.turn()
+        human = [s["user_id"] if s["kind"] == "human" else None for s in seats]
+        action, auto = update.actions[0] if update.actions else (None, False)
+        actor = human[action.seat] if action is not None else None
+        waiting = tuple(u for s in (turn.seats if turn else ()) if (u := human[s]) is not None)
+        when, over = time.monotonic(), update.state.is_over
+        key = (update.game_id, update.version)
+        self.commits[key] = Commit(when, live.chat_id, None in human, actor, auto, waiting, over)
+
+    async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
+        """Notes the game version drawn on each hand keyboard once it is sent."""
+        result = await make_request(bot, method)
+        chat = getattr(method, "chat_id", None)
+        markup = getattr(method, "reply_markup", None)
+        if isinstance(chat, int) and chat > 0 and markup is not None:
+            for row in getattr(markup, "inline_keyboard", None) or ():
+                parts = (row[0].callback_data or "").split(":") if row else []
+                if parts and parts[0] in ("c", "m", "p", "f") and len(parts) >= 3:
+                    key = (int(parts[1]), chat)
+                    self.hands.setdefault(key, []).append((time.monotonic(), int(parts[2])))
+                    break
+        return result
+
+
+def workers_cpu(app: App) -> dict[int, float]:
+    """User + system CPU seconds of each worker process now (from /proc)."""
+    pool = getattr(app.service.autoplay.thinker, "_pool", None)
+    out = {}
+    for pid in getattr(pool, "_processes", None) or {}:  # the executor's own table
+        with suppress(OSError):  # a worker that is gone
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            out[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+async def bot_side(conn: Connection, load: Load, db: Path, args: Any) -> dict[str, Any]:
+    config = Config(token=TOKEN, db_path=str(db), api_base=conn.recv(), bot_pause=args.pause)
+    app = await App.create(config)
+    watch = Watch(app=app)
+    app.bot.session.middleware(watch)
+    async with app.db.tx() as c:  # they pressed Start in the private chat long ago
+        for user in (u for i in range(load.tables) for u in load.users(i)):
+            await UserRepo.upsert(c, user, f"Игрок {user}")
+            await UserRepo.set_can_message(c, user, True)
+    notify = app.service.notify
+    assert notify is not None
+
+    async def observed(update: Update) -> None:
+        watch.on_update(update)
+        await notify(update)
+
+    app.service.notify = observed
+    thinker = app.service.autoplay.thinker
+    assert thinker is not None, "the bench needs the real worker processes"
+    await app.start()
+    polling = asyncio.create_task(app.dp.start_polling(app.bot, handle_signals=False))
+    try:
+        if load.bot_tables:  # the workers start now, not at a measured decision
+            await asyncio.get_running_loop().run_in_executor(thinker._executor(), os.getpid)
+        conn.send("polling")
+        app.outbox.limits = RELAXED
+        await asyncio.to_thread(conn.recv)  # set up
+        await app.presenter.idle()
+        await app.outbox.drain()
+        app.outbox.limits = app.config.limits
+        assert app.outbox.limits == Limits(), "the bot must play with production limits"
+        workers: dict[int, tuple[float, float]] = {}  # pid -> CPU first and last seen
+
+        def sample() -> None:
+            for pid, now in workers_cpu(app).items():
+                workers[pid] = (workers.get(pid, (now, now))[0], now)
+
+        sample()
+        decisions, replaced = app.service.autoplay.decisions, thinker.replaced
+        watch.measuring = True
+        began, cpu = time.monotonic(), time.process_time()
+        load_start, stalls = loadavg(), []
+        conn.send("go")
+        ended = asyncio.create_task(asyncio.to_thread(conn.recv))
+        while not ended.done():
+            before = time.monotonic()
+            await asyncio.sleep(0.05)
+            stalls.append(time.monotonic() - before - 0.05)
+            if len(stalls) % 20 == 0:
+                sample()
+        sample()
+        presses, fake_limited, world_cpu = ended.result()
+        elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
+        figures = {
+            "watch": watch, "presses": presses, "seconds": elapsed, "cpu": cpu,
+            "workers": sum(b - a for a, b in workers.values()), "processes": len(workers),
+            "world_cpu": world_cpu, "stalls": stalls, "fake_limited": fake_limited,
+            "decisions": app.service.autoplay.decisions - decisions,
+            "replaced": thinker.replaced - replaced, "load": (load_start, loadavg()),
+            "end": began + elapsed,
+        }  # fmt: skip
+        watch.measuring = False
+        await app.service.stop()  # no more timeouts or computer moves: only what is due
+        await app.presenter.idle()
+        with suppress(TimeoutError):  # the last keyboards are shown, or the run ends
+            await asyncio.wait_for(app.outbox.drain(), args.drain)
+        await app.dp.stop_polling()
+        await asyncio.wait_for(polling, 10)
+        conn.send("done")
+    finally:
+        if not polling.done():
+            polling.cancel()
+        await app.stop()
+    return figures
+
+
+def loadavg() -> str:
+    with suppress(OSError):
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    return "?"
+
+
+# --- the figures ---------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values) or [float("nan")]
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ms(values: list[float], qs: Sequence[float]) -> str:
+    if not values:
+        return "none"
+    parts = [f"p{round(q * 100)} {1000 * percentile(values, q):6.0f} ms" for q in qs]
+    return "  ".join(parts) + f"  max {1000 * max(values):6.0f} ms  ({len(values)})"
+
+
+def press_to_answer(presses: list[Press], bots: bool) -> list[float]:
+    return [p.answered - p.pressed for p in presses if p.bots == bots and p.answered is not None]
+
+
+def next_keyboard(w: Watch, presses: list[Press], bots: bool) -> tuple[list[float], int]:
+    """For each move made by a press: the time until the people the game next waits for
+    see it on their keyboards. Also the number of such moves never shown by the end."""
+    firsts: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
+    for key, seen in w.hands.items():
+        tops, times, top = [], [], -1
+        for when, version in sorted(seen):
+            if version > top:
+                top = version
+                tops.append(version)
+                times.append(when)
+        firsts[key] = (tops, times)
+    out, unseen = [], 0
+    for p in presses:
+        parts = p.data.split(":")
+        if p.bots != bots or p.answer != MADE or parts[0] not in ("c", "m"):
+            continue
+        game, version = int(parts[1]), int(parts[2]) + 1
+        made = w.commits.get((game, version))
+        if made is None or made.actor != p.user or made.auto:
+            continue  # a card tap that opened a choice of target, or a stale press
+        while (step := w.commits.get((game, version))) is not None and not step.waiting:
+            if step.over:
+                break
+            version += 1
+        if step is None or step.over:
+            continue  # the game ended, or the run did before a person's turn
+        waits = []
+        for user in step.waiting:
+            tops, times = firsts.get((game, user), ([], []))
+            i = bisect.bisect_left(tops, version)
+            waits.append(times[i] - p.pressed if i < len(tops) else None)
+        if None in waits:
+            unseen += 1
+        else:
+            out.append(max(wait for wait in waits if wait is not None))
+    return out, unseen
+
+
+def report(f: dict[str, Any], load: Load) -> None:
+    w: Watch = f["watch"]
+    presses: list[Press] = f["presses"]
+    seconds, cores = f["seconds"], os.cpu_count() or 1
+    start, end = f["load"]
+    print(f"  {seconds:.0f} s of play; load average {start} at the start, {end} at the end")
+    kinds = ((True, "bot", load.bot_tables), (False, "people", load.people_tables))
+    for bots, name, count in (kind for kind in kinds if kind[2]):
+        mine = [p for p in presses if p.bots == bots]
+        refused = sum(1 for p in mine if p.answered is not None and p.answer != MADE)
+        unanswered = sum(1 for p in mine if p.answered is None)
+        games = [(v, c) for (_, v), c in w.commits.items() if c.bots == bots]
+        moves = sum(c.actor is None for v, c in games if v)  # version 0: a deal, no move
+        finished = sum(c.over for _, c in games)
+        shown, unseen = next_keyboard(w, presses, bots)
+        print(
+            f"  {name} tables ({count}): {len(mine)} presses ({refused} refused, {unanswered}"
+            f" unanswered), {moves} computer moves, {finished} games finished"
+            f"\n    press -> answer  {ms(press_to_answer(presses, bots), (0.5, 0.99))}"
+            f"\n    press -> next person's keyboard current  {ms(shown, (0.5, 0.95))}"
+            + (f"; {unseen} moves not shown by the end" if unseen else "")
+        )
+    bot, workers, world = (f[k] / seconds for k in ("cpu", "workers", "world_cpu"))
+    print(
+        f"  computer decisions: {f['decisions']}, {f['decisions'] / seconds:.1f} per second;"
+        f" worker pools replaced: {f['replaced']}"
+        f"\n  CPU: bot process {100 * bot:.0f}% of a core, its {f['processes']} worker processes"
+        f" {100 * workers:.0f}%: {100 * (bot + workers) / cores:.0f}% of the {cores} cores;"
+        f" fake Telegram and people (child process) {100 * world:.0f}% of a core"
+    )
+    stalls = sorted(f["stalls"]) or [0.0]
+    print(
+        f"  event loop stalls p99 {1000 * percentile(stalls, 0.99):.0f} ms,"
+        f" max {1000 * stalls[-1]:.0f} ms; 429 responses {f['fake_limited']}"
+    )
+    if seconds > QUIET + load.ramp:
+        latest: dict[int, float] = defaultdict(float)
+        for c in w.commits.values():
+            latest[c.chat] = max(latest[c.chat], c.when)
+        stalled = load.tables - sum(1 for t in latest.values() if t > f["end"] - QUIET)
+        print(f"  stalled tables (no commit in the last {QUIET:.0f} s): {stalled}")
+
+
+def run(load: Load, args: Any) -> dict[str, Any]:
+    context = multiprocessing.get_context("fork")
+    ours, theirs = context.Pipe()
+    child = context.Process(target=world_process, args=(theirs, load), daemon=True)
+    child.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            figures = asyncio.run(bot_side(ours, load, Path(tmp) / "tables.sqlite3", args))
+        child.join(30)
+    finally:
+        if child.is_alive():
+            child.kill()
+    report(figures, load)
+    return figures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench.bot_tables")
+    parser.add_argument("--bot-tables", type=int, default=20, help="1 person + 2 «Мастер»")
+    parser.add_argument("--people-tables", type=int, default=100, help="2 people")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured play per run")
+    parser.add_argument("--think", type=float, nargs=2, default=[0.5, 1.5], help="LOW HIGH s")
+    parser.add_argument("--pause", type=float, nargs=2, help="LOW HIGH s between bot moves")
+    parser.add_argument("--ramp", type=float, help="seconds over which the tables join in")
+    parser.add_argument("--drain", type=float, default=30.0, help="seconds to send the rest")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the people-only run")
+    args = parser.parse_args(argv)
+    ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
+    think = (args.think[0], args.think[1])
+    production = Config(token=TOKEN, db_path="")
+    args.pause = production.bot_pause if args.pause is None else (args.pause[0], args.pause[1])
+    print(
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}; load average {loadavg()}"
+        f"\npeople think {think[0]:.2f}-{think[1]:.2f} s; computer moves {args.pause[0]:.2f}-"
+        f"{args.pause[1]:.2f} s apart, {production.bot_workers} worker processes;"
+        f" bot {Limits()}; fake Telegram {TELEGRAM}"
+        f"\nrun 1: {args.bot_tables} tables of 1 person + 2 «Мастер» beside"
+        f" {args.people_tables} tables of 2 people (tables join in over {ramp:.0f} s)"
+    )
+    beside = run(Load(args.bot_tables, args.people_tables, args.seconds, think, ramp), args)
+    print(f"targets: press -> answer p99 under {TARGET_P99_MS} ms at both kinds of table")
+    if args.no_baseline or not args.people_tables:
+        return 0
+    print(f"run 2 (baseline): the {args.people_tables} tables of 2 people alone")
+    alone = run(Load(0, args.people_tables, args.seconds, think, ramp), args)
+    with_, base = (press_to_answer(f["presses"], False) for f in (beside, alone))
+    p50, p99 = (percentile(with_, q) / max(percentile(base, q), 1e-9) for q in (0.5, 0.99))
+    print(
+        "people tables' press -> answer with the bot tables beside them / alone:"
+        f" p50 x{p50:.2f}, p99 x{p99:.2f} (target ≈ 1)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

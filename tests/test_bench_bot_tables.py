@@ -1,0 +1,34 @@
+"""The benchmark of tables with computer players runs and prints its figures (no
+timing is asserted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import bot_tables
+
+
+def test_bot_tables_benchmark_runs_and_prints_its_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--bot-tables", "1", "--people-tables", "2", "--seconds", "1.5"]
+    argv += ["--think", "0.1", "0.3", "--pause", "0.05", "0.1", "--drain", "1"]
+    assert bot_tables.main(argv) == 0
+    out = capsys.readouterr().out
+    for figure in (
+        "run 1: 1 tables of 1 person + 2 «Мастер» beside 2 tables of 2 people",
+        "bot tables (1):",
+        "people tables (2):",
+        "press -> answer  p50",
+        "press -> next person's keyboard current  p50",
+        "computer decisions:",
+        "per second",
+        "CPU: bot process",
+        "worker processes",
+        "games finished",
+        "run 2 (baseline): the 2 tables of 2 people alone",
+        "targets: press -> answer p99 under 100 ms",
+        "with the bot tables beside them / alone: p50 x",
+    ):
+        assert figure in out
+    assert out.count("press -> answer  p50") == 3  # both kinds, then the baseline
