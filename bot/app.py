@@ -65,10 +65,10 @@ class App:
             db, clock=clock, thinker=Thinker(config.bot_workers), pause=config.bot_pause
         )
         self.outbox = Outbox(self.bot, config.limits, on_blocked=self._blocked)
-        self.presenter = Presenter(db, self.service, self.outbox, config.zone)
+        self.tables = Tables(db, self.service)
+        self.presenter = Presenter(self.tables.records, self.service, self.outbox, config.zone)
         self.outbox.on_replaced = self.presenter.replaced
         self.service.notify = self.presenter.on_update
-        self.tables = Tables(db, self.service)
         self.dp = Dispatcher()
         self.dp.include_routers(*routers())
         self.dp.errors.register(self._error)

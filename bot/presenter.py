@@ -22,9 +22,8 @@ from aiogram.types import Message
 from engine import Card
 from service import GameService, LiveGame, Update
 from service.logctx import log_scope
+from service.records import Records
 from service.series import pogony_pairs
-from storage.db import Database
-from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
 
 from . import render
 from .config import zone_from_env
@@ -59,9 +58,13 @@ class Shown:
 
 class Presenter:
     def __init__(
-        self, db: Database, service: GameService, outbox: Outbox, zone: tzinfo | None = None
+        self,
+        records: Records,
+        service: GameService,
+        outbox: Outbox,
+        zone: tzinfo | None = None,
     ) -> None:
-        self.db = db
+        self.records = records
         self.service = service
         self.outbox = outbox
         self.zone = zone or zone_from_env()
@@ -233,18 +236,18 @@ class Presenter:
         game = self._games.get(game_id)
         if game is not None and None in news:
             return game  # a move: nothing rendering reads from the database changed
-        table = await TableRepo(self.db).get(live.table_id)
+        table = await self.records.table(live.table_id)
         if table is None or table.status == "closed":
             return None
         if game is None:
-            chat = await ChatRepo(self.db).get(table.chat_id)
+            chat = await self.records.chat(table.chat_id)
             game = Shown(live.table_id, live.chat_id, chat.lang if chat else "ru", {}, {})
             game.ids[None] = table.table_message_id
             for uid in (s.get("user_id") for s in live.seats if s["kind"] == "human"):
                 if uid is not None:
-                    user = await UserRepo(self.db).get(uid)
+                    user = await self.records.user(uid)
                     game.langs[uid] = user.lang if user else "ru"
-                    game.ids[uid] = await GameRepo(self.db).hand_message(game_id, uid)
+                    game.ids[uid] = await self.records.hand_message(game_id, uid)
             for gone in [g for g in self._games if self.service.live(g) is None]:
                 self._forget(gone)  # closed tables' games: no news comes for them
             self._games[game_id] = game
@@ -254,11 +257,10 @@ class Presenter:
 
     async def _remember(self, game_id: int, game: Shown, who: Who, message_id: int) -> None:
         game.ids[who] = message_id
-        async with self.db.tx() as c:
-            if who is None:
-                await TableRepo.update(c, game.table_id, table_message_id=message_id)
-            else:
-                await GameRepo.set_hand_message(c, game_id, who, message_id)
+        if who is None:
+            await self.records.set_table_message(game.table_id, message_id)
+        else:
+            await self.records.set_hand_message(game_id, who, message_id)
 
     def _forget(self, game_id: int) -> None:
         """Drop a game's entries (finished and summed up, or closed): nothing shows it
@@ -278,11 +280,7 @@ class Presenter:
         names = render.seat_names(game.lang, live.seats)
         text = render.outcome_text(game.lang, outcome, names, pogony)
         sent = await self.outbox.send(game.chat_id, text, render.again(game.lang, game.table_id))
-        async with self.db.tx() as c:
-            await TableRepo.update(
-                c,
-                game.table_id,
-                lobby_message_id=sent.message_id if sent else None,
-                lobby_is_summary=True,
-            )
+        await self.records.set_lobby_message(
+            game.table_id, sent.message_id if sent else None, summary=True
+        )
         log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)

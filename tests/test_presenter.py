@@ -17,12 +17,13 @@ from bot.outbox import Render
 from bot.presenter import Page, Presenter
 from engine import Rules, State
 from service import Update
+from service.records import Records
 from tests.service_helpers import humans, new_table, next_move, open_service, play_moves
 
 
 def presenter_with(show: Any) -> Presenter:
     service = SimpleNamespace(live=lambda game_id: None)
-    presenter = Presenter(db=None, service=service, outbox=None)  # type: ignore[arg-type]
+    presenter = Presenter(records=None, service=service, outbox=None)  # type: ignore[arg-type]
     presenter._show = show  # type: ignore[method-assign]
     return presenter
 
@@ -142,7 +143,7 @@ class Outbox:
 
 async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int]:
     service = await open_service(tmp_path / "db.sqlite3")
-    presenter = Presenter(service.db, service, outbox)  # type: ignore[arg-type]
+    presenter = Presenter(Records(service.db), service, outbox)  # type: ignore[arg-type]
     service.notify = presenter.on_update
     presenter.start()
     table_id = await new_table(service)
@@ -165,7 +166,7 @@ async def test_an_edit_shows_the_state_at_its_slot_not_at_the_move(tmp_path: Pat
     for user in (1, 2):
         assert outbox.versions(user) == [0, version]  # nothing in between, nothing twice
     await presenter.stop()
-    await presenter.db.close()
+    await presenter.records.db.close()
 
 
 async def test_a_hand_is_sent_once_and_never_shown_older_than_before(tmp_path: Path) -> None:
@@ -183,7 +184,7 @@ async def test_a_hand_is_sent_once_and_never_shown_older_than_before(tmp_path: P
     versions = outbox.versions(1)
     assert versions == sorted(versions) and versions[-1] == 1
     await presenter.stop()
-    await presenter.db.close()
+    await presenter.records.db.close()
 
 
 async def test_a_failed_send_is_tried_again_at_the_next_news(tmp_path: Path) -> None:
@@ -195,7 +196,7 @@ async def test_a_failed_send_is_tried_again_at_the_next_news(tmp_path: Path) -> 
     await presenter.idle()
     assert [kind for kind, chat, _ in outbox.sent if chat == 2] == ["send"]
     await presenter.stop()
-    await presenter.db.close()
+    await presenter.records.db.close()
 
 
 async def test_a_replaced_message_is_the_one_of_its_chat(tmp_path: Path) -> None:
@@ -211,7 +212,7 @@ async def test_a_replaced_message_is_the_one_of_its_chat(tmp_path: Path) -> None
     await presenter.idle()
     assert set(outbox.queued) == {(1, 555), (2, 777)}
     await presenter.stop()
-    await presenter.db.close()
+    await presenter.records.db.close()
 
 
 async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
@@ -229,4 +230,4 @@ async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
     await presenter.idle()
     assert not presenter._games and not outbox.queued
     await presenter.stop()
-    await presenter.db.close()
+    await presenter.records.db.close()
