@@ -91,15 +91,18 @@ class Database:
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: committed on success, rolled back on any error."""
+        """A write transaction: committed on success, rolled back on any error. So is a
+        cancellation, wherever it comes: aiosqlite's thread still runs every statement
+        it was handed (a BEGIN, a COMMIT), so the rollback is queued after them and no
+        transaction is left open for the next one to trip on."""
         async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
             try:
+                await self.conn.execute("BEGIN IMMEDIATE")
                 yield self.conn
+                await self.conn.commit()
             except BaseException:
-                await self.conn.rollback()
+                await asyncio.shield(self.conn.rollback())  # a no-op after a COMMIT
                 raise
-            await self.conn.commit()
 
     async def fetch_one(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
         async with self._lock, self.conn.execute(sql, tuple(args)) as cur:

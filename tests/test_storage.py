@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -186,3 +187,25 @@ async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: 
         assert (await GameRepo(db).get(1)).seed == 2**63 - 1
     finally:
         await db.close()
+
+
+@pytest.mark.parametrize("ticks", [0, 1, 2, 3, 5, 8])
+async def test_a_transaction_cancelled_anywhere_leaves_the_connection_usable(
+    tmp_path: Path, ticks: int
+) -> None:
+    db = await Database.open(tmp_path / "c.sqlite3")
+
+    async def write() -> None:
+        async with db.tx() as c:
+            await c.execute("INSERT INTO chats (id, title, created_at) VALUES (7, 'a', 0)")
+
+    task = asyncio.create_task(write())
+    for _ in range(ticks):  # cancelled while beginning, writing or committing
+        await asyncio.sleep(0)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    async with db.tx() as c:  # the next transaction works, whatever became of that one
+        await c.execute("INSERT INTO chats (id, title, created_at) VALUES (8, 'b', 0)")
+    rows = await db.fetch_all("SELECT id FROM chats ORDER BY id")
+    assert [r[0] for r in rows] in ([8], [7, 8])
+    await db.close()
