@@ -20,6 +20,7 @@ from engine.bots import decide
 
 log = logging.getLogger(__name__)
 
+NICENESS = 10  # added to the workers' nice value (0 = the loop's, 19 = the lowest)
 Decide = Callable[[str, View, int], Action | None]  # (level, view, seed) -> move
 
 
@@ -60,7 +61,9 @@ class Thinker:
             )
             if "forkserver" in methods:
                 context.set_forkserver_preload(["engine.bots"])
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_yield_to_the_loop
+            )
         return self._pool
 
     async def decide(self, level: str, view: View, seed: int) -> Action | None:
@@ -90,6 +93,12 @@ class Thinker:
         if self._pool is not None:
             _kill(self._pool)
             self._pool = None
+
+
+def _yield_to_the_loop() -> None:
+    """Workers run at a lower priority: when the cores are busy, the event loop that
+    answers every press gets them first, and the bots think a little longer."""
+    os.nice(NICENESS)
 
 
 def _kill(pool: ProcessPoolExecutor) -> None:

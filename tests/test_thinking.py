@@ -10,8 +10,8 @@ from pathlib import Path
 
 from engine import Rules, State
 from engine.bots import decide
-from service.thinking import Thinker
-from tests.thinking_targets import stuck_once
+from service.thinking import NICENESS, Thinker
+from tests.thinking_targets import niceness, stuck_once
 
 VIEW = (lambda s: s.view(s.attacker))(State(Rules(players=2, deck=36), seed=8))
 
@@ -66,3 +66,11 @@ def _alive(pid: int) -> bool:
             return f.read().split()[2] != "Z"
     except FileNotFoundError:
         return False
+
+
+async def test_workers_think_at_a_lower_priority_than_the_event_loop() -> None:
+    thinker = Thinker(1, target=niceness)  # type: ignore[arg-type]
+    try:
+        assert await thinker.decide("novice", VIEW, 0) == min(19, os.nice(0) + NICENESS)
+    finally:
+        thinker.close()

@@ -25,3 +25,8 @@ def signed(folder: str, level: str, view: View, seed: int) -> Action | None:
     """Decides as the bots do and leaves a file named after the deciding process."""
     (Path(folder) / str(os.getpid())).touch()
     return decide(level, view, seed)
+
+
+def niceness(level: str, view: View, seed: int) -> int:
+    """The worker's nice value (returned in place of a move)."""
+    return os.nice(0)
