@@ -283,7 +283,7 @@ class Watch:
         if live is None or not self.measuring:
             return
         seats, turn = live.seats, update.state.turn()
-        human = [s["user_id"] if s["kind"] == "human" else None for s in seats]
+        human = [s.user_id if s.human else None for s in seats]
         action, auto = update.actions[0] if update.actions else (None, False)
         actor = human[action.seat] if action is not None else None
         waiting = tuple(u for s in (turn.seats if turn else ()) if (u := human[s]) is not None)

@@ -161,8 +161,8 @@ class Presenter:
         shown += [
             uid
             for info in live.seats
-            if (uid := info.get("user_id")) is not None
-            and info["kind"] == "human"
+            if (uid := info.user_id) is not None
+            and info.human
             and (everything or uid in news)
             and uid not in self.blocked  # sending would only get 403s
         ]
@@ -203,7 +203,7 @@ class Presenter:
                 game.lang, view, names, idle, self._deadline(game_id), game.settings
             )
             return text, None
-        seat = next(s for s, info in enumerate(live.seats) if info.get("user_id") == who)
+        seat = next(s for s, info in enumerate(live.seats) if info.user_id == who)
         page = self.pages.get((game_id, who))
         if page is not None and page.bout != state.bouts:  # that bout is over
             del self.pages[(game_id, who)]
@@ -243,7 +243,7 @@ class Presenter:
             chat = await self.records.chat(table.chat_id)
             game = Shown(live.table_id, live.chat_id, chat.lang if chat else "ru", {}, {})
             game.ids[None] = table.table_message_id
-            for uid in (s.get("user_id") for s in live.seats if s["kind"] == "human"):
+            for uid in (s.user_id for s in live.seats if s.human):
                 if uid is not None:
                     user = await self.records.user(uid)
                     game.langs[uid] = user.lang if user else "ru"
@@ -252,7 +252,7 @@ class Presenter:
                 self._forget(gone)  # closed tables' games: no news comes for them
             self._games[game_id] = game
         game.settings = table.settings
-        game.seated = {uid for s in table.seats if (uid := s.get("user_id")) is not None}
+        game.seated = {uid for s in table.seats if (uid := s.user_id) is not None}
         return game
 
     async def _remember(self, game_id: int, game: Shown, who: Who, message_id: int) -> None:

@@ -12,6 +12,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import Action, Card, Outcome, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
+from service import Seat
 from service.tables import BOT_LEVELS, DEFAULT_SETTINGS
 
 from .callbacks import CardCb, LobbyCb, MoveCb, tap_meaning
@@ -41,15 +42,15 @@ def cards_text(cards: Sequence[Card], lang: str) -> str:
 # ------------------------------------------------------------------ lobby
 
 
-def seat_names(lang: str, seats: Sequence[Mapping[str, Any]]) -> list[str]:
+def seat_names(lang: str, seats: Sequence[Seat]) -> list[str]:
     """Players' names as shown: a bot is named by its strength and number («Мастер 2»)."""
     names, bots = [], 0
     for seat in seats:
-        if seat["kind"] == "bot":
+        if not seat.human:
             bots += 1
-            names.append(f"{t(lang, 'bots.' + (seat.get('level') or 'novice'))} {bots}")
+            names.append(f"{t(lang, 'bots.' + (seat.level or 'novice'))} {bots}")
         else:
-            names.append(seat["name"])
+            names.append(seat.name)
     return names
 
 
@@ -77,7 +78,7 @@ def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarku
     for i in range(s["seats"]):
         if i < len(table.seats):
             name = escape(names[i])
-            bot = table.seats[i]["kind"] == "bot"
+            bot = not table.seats[i].human
             lines.append(f"{i + 1}. " + (t(lang, "lobby.bot_seat", name=name) if bot else name))
         else:
             lines.append(f"{i + 1}. {t(lang, 'lobby.empty_seat')}")

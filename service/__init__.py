@@ -1,8 +1,10 @@
 """The game service: loads a game, applies a move through the engine, commits it,
 and only then reports what happened. Also the move timers and the ratings."""
 
+from storage.repos import Seat
+
 from .clock import Clock, FakeClock, SystemClock
-from .games import GameService, LiveGame, Refused, Seat, Update
+from .games import GameService, LiveGame, Refused, Update
 from .timers import Timers
 
 __all__ = [

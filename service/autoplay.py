@@ -14,12 +14,13 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine import Action, State, View
 from engine.actions import DONE, PASS
 from engine.bots import make_bot
 from engine.players import Player
+from storage.repos import Seat
 
 from .logctx import log_scope
 from .thinking import Thinker, ThinkingFailed
@@ -37,7 +38,7 @@ class Autoplay:
         self,
         service: GameService,
         thinker: Thinker | None,
-        player_for: Callable[[dict[str, Any]], Player],
+        player_for: Callable[[Seat], Player],
         pause: tuple[float, float],
     ) -> None:
         self.service = service
@@ -112,7 +113,7 @@ class Autoplay:
         waiting = turn.seats if turn else ()
         for seat in [*waiting, *(s for s in range(state.n) if s not in waiting)]:
             info = live.seats[seat]
-            bot = info["kind"] == "bot"
+            bot = not info.human
             if state.place[seat] or not (bot or state.idle(seat)):
                 continue
             view = state.view(seat)
@@ -123,9 +124,9 @@ class Autoplay:
                 return action, not bot
         return None
 
-    async def _decide(self, info: dict[str, Any], view: View, seed: int) -> Action | None:
+    async def _decide(self, info: Seat, view: View, seed: int) -> Action | None:
         self.decisions += 1
-        level = info.get("level") or "novice"
+        level = info.level or "novice"
         if self.thinker is None or level == "novice":  # «Новичок» takes microseconds
             return self.player_for(info).choose(view)
         try:

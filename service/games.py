@@ -15,14 +15,13 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
 from engine import Action, Event, IllegalAction, Rules, State
 from engine.bots import make_bot
 from engine.players import Player
 from storage.db import Database
-from storage.repos import GameRepo, TableRepo
+from storage.repos import GameRepo, Seat, TableRepo
 
 from .autoplay import Autoplay
 from .clock import Clock, SystemClock
@@ -34,17 +33,6 @@ from .thinking import Thinker
 from .timers import Timers
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Seat:
-    kind: str  # "human" or "bot"
-    name: str
-    user_id: int | None = None
-    level: str | None = None  # the bot's strength
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class Refused(Exception):
@@ -71,7 +59,7 @@ class LiveGame:
     state: State
     table_id: int
     chat_id: int
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     bots_seed: int = 0  # the computer players' decisions are seeded from it
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     moved_at: float = 0.0  # loop time of the last committed step (the autoplay's pace)
@@ -80,9 +68,9 @@ class LiveGame:
 Notify = Callable[[Update], Awaitable[None]]
 
 
-def _player(seat: dict[str, Any]) -> Player:
+def _player(seat: Seat) -> Player:
     """The computer player for a bot seat, or the stand-in for an idle human («Новичок»)."""
-    return make_bot(seat.get("level") or "novice")
+    return make_bot(seat.level or "novice")
 
 
 def bots_seed(seed: int) -> int:
@@ -97,7 +85,7 @@ class GameService:
         *,
         clock: Clock | None = None,
         notify: Notify | None = None,
-        player_for: Callable[[dict[str, Any]], Player] | None = None,
+        player_for: Callable[[Seat], Player] | None = None,
         thinker: Thinker | None = None,
         pause: tuple[float, float] = (0.0, 0.0),
     ) -> None:
@@ -158,7 +146,7 @@ class GameService:
 
     async def _give_up(self, game_id: int, table_id: int, chat_id: int) -> None:
         table = await self._tables.get(table_id)
-        users = tuple(s["user_id"] for s in table.seats if s.get("user_id")) if table else ()
+        users = tuple(s.user_id for s in table.seats if s.user_id) if table else ()
         async with self.db.tx() as c:
             await GameRepo.abandon(c, game_id)
             await TableRepo.update(c, table_id, status="lobby")
@@ -214,7 +202,7 @@ class GameService:
             return False
         live = self.games[game_id]
         return any(
-            info.get("user_id") == user_id and not live.state.place[seat]
+            info.user_id == user_id and not live.state.place[seat]
             for seat, info in enumerate(live.seats)
         )
 
@@ -273,13 +261,12 @@ class GameService:
             raise ValueError(f"{rules.players} players need {rules.players} seats")
         seed = self.new_seed() if seed is None else seed
         state = State(rules, seed, last_fool=last_fool, pogony_ranks=pogony_ranks)
-        seat_dicts = [s.to_dict() for s in seats]
         async with self.db.tx() as c:
             game_id = await GameRepo.create(
                 c,
                 table_id,
                 rules.to_dict(),
-                seat_dicts,
+                seats,
                 seed,
                 state.to_dict(),
                 last_fool=last_fool,
@@ -290,7 +277,7 @@ class GameService:
         for old_id, old in list(self.games.items()):
             if old.table_id == table_id and old.state.is_over:
                 del self.games[old_id]
-        live = LiveGame(state, table_id, table.chat_id, seat_dicts, bots_seed(seed))
+        live = LiveGame(state, table_id, table.chat_id, seats, bots_seed(seed))
         self.games[game_id] = live
         with log_scope(table=table_id, game=game_id):
             log.info("game %s started", game_id)  # never the seed: it gives away every hand

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from openskill.models import PlackettLuce
 
 from engine import Outcome
-from storage.repos import Conn, Stats, StatsRepo
+from storage.repos import Conn, Seat, Stats, StatsRepo
 
 _MODEL = PlackettLuce()
 
@@ -29,7 +28,7 @@ def ranks(outcome: Outcome, teams: bool) -> list[float]:
 async def record_game(
     c: Conn,
     chat_id: int,
-    seats: Sequence[dict[str, Any]],
+    seats: Sequence[Seat],
     outcome: Outcome,
     teams: bool,
     pogony: Sequence[tuple[int, int]] = (),
@@ -42,7 +41,7 @@ async def record_game(
     """
     old: list[Stats | None] = []
     for info in seats:
-        user = info.get("user_id") if info.get("kind") == "human" else None
+        user = info.user_id if info.human else None
         if user is None:
             old.append(None)
             continue

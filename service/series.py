@@ -14,23 +14,24 @@ from typing import Any
 from engine import Outcome, Rules
 from engine.cards import DECK_LOW_RANK
 from engine.rules import SeriesOpener
+from storage.repos import Seat
 
 ACE = 12
 
 
-def seat_keys(seats: Sequence[Mapping[str, Any]]) -> list[str]:
+def seat_keys(seats: Sequence[Seat]) -> list[str]:
     keys, bots = [], 0
     for seat in seats:
-        if seat["kind"] == "bot":
+        if not seat.human:
             bots += 1
             keys.append(f"b{bots}")
         else:
-            keys.append(f"u{seat['user_id']}")
+            keys.append(f"u{seat.user_id}")
     return keys
 
 
 def series_start(
-    series: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], rules: Rules
+    series: Mapping[str, Any], seats: Sequence[Seat], rules: Rules
 ) -> tuple[int | None, list[int] | None]:
     """(last_fool, pogony_ranks) for a new game with these seats: the last fool's seat
     under ``series_opener = under_fool`` (None after a draw, a team's loss, or when
@@ -53,7 +54,7 @@ def pogony_pairs(outcome: Outcome, awards: Iterable[tuple[int, int]]) -> list[tu
 
 
 def series_after(
-    series: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], outcome: Outcome
+    series: Mapping[str, Any], seats: Sequence[Seat], outcome: Outcome
 ) -> dict[str, Any]:
     """The series once this game is over: its fool (a single player) and the awards."""
     keys = seat_keys(seats)

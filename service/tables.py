@@ -18,9 +18,9 @@ from engine.bots import NAMES as BOT_NAMES
 from engine.presets import PRESETS
 from engine.rules import DECK_PLAYERS, Mode
 from storage.db import Database
-from storage.repos import ChatRepo, TableRecord, TableRepo, UserRepo
+from storage.repos import ChatRepo, Seat, TableRecord, TableRepo, UserRepo
 
-from .games import GameService, Seat, Update
+from .games import GameService, Update
 from .lobby_rules import (
     OPTIONS,
     TRANSFER_ONLY,
@@ -62,9 +62,9 @@ class TableError(Exception):
         self.params = params
 
 
-def bot_seat(level: str, number: int) -> dict[str, Any]:
+def bot_seat(level: str, number: int) -> Seat:
     """A bot seat named by its strength and number: «Мастер 2»."""
-    return Seat("bot", f"{BOT_NAMES[level]} {number}", level=level).to_dict()
+    return Seat("bot", f"{BOT_NAMES[level]} {number}", level=level)
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ class Tables:
     async def table_of(self, user_id: int) -> TableRecord | None:
         """The open table where this user has a seat."""
         for table in await self._repo.open_tables():
-            if any(s.get("user_id") == user_id for s in table.seats):
+            if any(s.user_id == user_id for s in table.seats):
                 return table
         return None
 
@@ -192,7 +192,7 @@ class Tables:
         table = await self.get(table_id)
         if table.status != "lobby":
             raise TableError("playing")
-        if any(s.get("user_id") == person.id for s in table.seats):
+        if any(s.user_id == person.id for s in table.seats):
             raise TableError("already_seated")
         other = await self.table_of(person.id)
         if other is not None:
@@ -203,7 +203,7 @@ class Tables:
             raise TableError("need_private")
         if len(table.seats) >= table.settings["seats"]:
             raise TableError("table_full")
-        seat = Seat("human", person.name, user_id=person.id).to_dict()
+        seat = Seat("human", person.name, user_id=person.id)
         return await self._set_seats(table, [*table.seats, seat])
 
     @locked
@@ -211,7 +211,7 @@ class Tables:
         """Free the person's seat. During a game only a player out of cards may leave
         (RULES §8); one holding cards can only surrender, which ends the game."""
         table = await self.get(table_id)
-        seats = [s for s in table.seats if s.get("user_id") != person.id]
+        seats = [s for s in table.seats if s.user_id != person.id]
         if len(seats) == len(table.seats):
             raise TableError("not_seated")
         if table.status == "playing" and self.holds_cards(table.id, person.id):
@@ -227,7 +227,7 @@ class Tables:
         table = await self._as_creator(table_id, person)
         if len(table.seats) >= table.settings["seats"]:
             raise TableError("table_full")
-        number = sum(s["kind"] == "bot" for s in table.seats) + 1
+        number = sum(not s.human for s in table.seats) + 1
         level = table.settings.get("bots", "novice")
         return await self._set_seats(table, [*table.seats, bot_seat(level, number)])
 
@@ -240,7 +240,7 @@ class Tables:
         settings = {**table.settings, "bots": level}
         seats, number = [], 0
         for seat in table.seats:
-            if seat["kind"] == "bot":
+            if not seat.human:
                 number += 1
                 seat = bot_seat(level, number)
             seats.append(seat)
@@ -324,7 +324,7 @@ class Tables:
                 await TableRepo.update(c, table.id, table_message_id=table.lobby_message_id)
             else:
                 await TableRepo.update(c, table.id, clear=("table_message_id",))
-        seats = [Seat(**s) for s in table.seats]
+        seats = list(table.seats)
         rules = rules_for(table.settings, len(seats))
         last_fool, ranks = series_start(table.series, table.seats, rules)
         return await self.games.create_game(
@@ -350,7 +350,7 @@ class Tables:
             raise TableError("playing")
         return table
 
-    async def _set_seats(self, table: TableRecord, seats: list[dict[str, Any]]) -> TableRecord:
+    async def _set_seats(self, table: TableRecord, seats: list[Seat]) -> TableRecord:
         async with self.db.tx() as c:
             await TableRepo.update(c, table.id, seats=seats)
         return await self.get(table.id)

@@ -30,6 +30,35 @@ def new_join_token() -> str:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """A place at a table: a person's or a computer player's."""
+
+    kind: str  # "human" or "bot"
+    name: str
+    user_id: int | None = None  # a person's Telegram id
+    level: str | None = None  # a bot's strength
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "user_id": self.user_id, "level": self.level}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(data["kind"], data["name"], data.get("user_id"), data.get("level"))
+
+
+def _seats(text: str) -> list[Seat]:
+    return [Seat.from_dict(s) for s in json.loads(text)]
+
+
+def _seats_json(seats: list[Seat]) -> str:
+    return json.dumps([s.to_dict() for s in seats])
+
+
+@dataclass(frozen=True)
 class Chat:
     id: int
     title: str
@@ -52,7 +81,7 @@ class TableRecord:
     chat_id: int
     creator_id: int
     settings: dict[str, Any]
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     status: str  # lobby, playing, closed
     lobby_message_id: int | None
     table_message_id: int | None
@@ -66,7 +95,7 @@ class GameRecord:
     id: int
     table_id: int
     rules: dict[str, Any]
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     seed: int
     status: str  # playing, over
     version: int
@@ -179,7 +208,7 @@ def _table(row: aiosqlite.Row) -> TableRecord:
         row["chat_id"],
         row["creator_id"],
         json.loads(row["settings"]),
-        json.loads(row["seats"]),
+        _seats(row["seats"]),
         row["status"],
         row["lobby_message_id"],
         row["table_message_id"],
@@ -199,7 +228,7 @@ class TableRepo:
         chat_id: int,
         creator_id: int,
         settings: dict[str, Any],
-        seats: list[Any],
+        seats: list[Seat],
         join_token: str | None = None,
     ) -> int:
         """A new table in the lobby; ``join_token`` is random unless given."""
@@ -210,7 +239,7 @@ class TableRepo:
                 chat_id,
                 creator_id,
                 json.dumps(settings),
-                json.dumps(seats),
+                _seats_json(seats),
                 _now(),
                 join_token or new_join_token(),
             ),
@@ -224,7 +253,7 @@ class TableRepo:
         table_id: int,
         *,
         settings: dict[str, Any] | None = None,
-        seats: list[Any] | None = None,
+        seats: list[Seat] | None = None,
         status: str | None = None,
         lobby_message_id: int | None = None,
         table_message_id: int | None = None,
@@ -237,7 +266,7 @@ class TableRepo:
         changes: dict[str, Any] = {
             "series": None if series is None else json.dumps(series),
             "settings": None if settings is None else json.dumps(settings),
-            "seats": None if seats is None else json.dumps(seats),
+            "seats": None if seats is None else _seats_json(seats),
             "status": status,
             "lobby_message_id": lobby_message_id,
             "table_message_id": table_message_id,
@@ -286,7 +315,7 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         row["id"],
         row["table_id"],
         json.loads(row["rules"]),
-        json.loads(row["seats"]),
+        _seats(row["seats"]),
         int(row["seed_text"]) if row["seed_text"] is not None else row["seed"],
         row["status"],
         row["version"],
@@ -308,7 +337,7 @@ class GameRepo:
         c: Conn,
         table_id: int,
         rules: dict[str, Any],
-        seats: list[Any],
+        seats: list[Seat],
         seed: int,
         snapshot: dict[str, Any],
         *,
@@ -322,7 +351,7 @@ class GameRepo:
             (
                 table_id,
                 json.dumps(rules),
-                json.dumps(seats),
+                _seats_json(seats),
                 str(seed),  # any size (see migration 0006)
                 _dump(snapshot),
                 _now(),
@@ -353,7 +382,7 @@ class GameRepo:
         deadline: float | None,
         deadline_for: str | None,
         outcome: dict[str, Any] | None = None,
-        seats: list[Any] | None = None,
+        seats: list[Seat] | None = None,
     ) -> None:
         await c.execute(
             "UPDATE games SET version = ?, snapshot = ?, deadline = ?, deadline_for = ?,"
@@ -366,7 +395,7 @@ class GameRepo:
                 None if outcome is None else json.dumps(outcome),
                 "playing" if outcome is None else "over",
                 None if outcome is None else _now(),
-                None if seats is None else json.dumps(seats),
+                None if seats is None else _seats_json(seats),
                 game_id,
             ),
         )

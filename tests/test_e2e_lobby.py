@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import LobbyCb
-from service import FakeClock
+from service import FakeClock, Seat
 from tests.e2e_helpers import (
     PRIORITY,
     TOKEN,
@@ -64,8 +64,7 @@ async def test_the_creator_chooses_the_bots_strength(tmp_path: Path) -> None:
             await press(tg, anna, lobby, LobbyCb(table=1, op="bot").pack())  # the table is full
             await settle(app)
             live = app.service.games[1]
-            assert live.seats[1] == {"kind": "bot", "name": "Мастер 1", "user_id": None,
-                                     "level": "master"}  # fmt: skip
+            assert live.seats[1] == Seat("bot", "Мастер 1", level="master")
             assert "Мастер 1" in tg.latest_message(group).text  # the table message
             for _ in range(3):
                 await play_round(tg, app, [anna])
@@ -121,7 +120,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tmp_path: Pat
                 await press(tg, users[0], summary, LobbyCb(table=1, op="again").pack())
                 await settle(app)
             game = app.service.games[attempt]
-            out_id = next(game.seats[s]["user_id"] for s in range(3) if game.state.place[s])
+            out_id = next(game.seats[s].user_id for s in range(3) if game.state.place[s])
             out = next(u for u in users if u.id == out_id)
             players = [u for u in users if u is not out]
             hand = hand_message(tg, out)
@@ -131,7 +130,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tmp_path: Pat
             )
             await settle(app)
             assert hand_message(tg, out) is None  # the hand has no button left
-            assert out.id not in {s["user_id"] for s in (await app.tables.get(1)).seats}
+            assert out.id not in {s.user_id for s in (await app.tables.get(1)).seats}
             await tg.send_text(out, other_group, "/durak")
             other = await tg.wait_for_message(other_group, lambda m: "Стол для игры" in m.text)
             assert await press(tg, out, other, LobbyCb(table=2, op="join").pack()) == (

@@ -102,7 +102,7 @@ async def test_a_second_table_is_refused_naming_the_chat_of_the_first(tmp_path: 
             tg.start_private(anna, payload=f"join_{token}")  # the same by the deep link
             reply = await tg.wait_for_message(anna, lambda m: "за другим столом" in m.text)
             assert reply.text.startswith(refusal)
-            assert [s["user_id"] for s in (await app.tables.get(2)).seats] == []
+            assert [s.user_id for s in (await app.tables.get(2)).seats] == []
         assert tg.unanswered_callbacks() == []
 
 

@@ -126,7 +126,7 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_the_game_ends(
                     await settle(app)
             assert game_over(tg, group)
             state = app.service.games[1].state
-            seat = next(i for i, s in enumerate(app.service.games[1].seats) if s["user_id"] == 2)
+            seat = next(i for i, s in enumerate(app.service.games[1].seats) if s.user_id == 2)
             assert state.idle(seat), "a bot did not take over Boris's seat"
             shown = [text for m in tg.messages(group) for text, _ in [*m.history, (m.text, None)]]
             assert any("🤖 играет бот" in (text or "") for text in shown)

@@ -65,7 +65,7 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(tmp_path: Pa
             found = scenario(live.state)
             assert found is not None
             opening, throw, beat = found
-            user = {s: u for s, u in enumerate((anna, boris)) if live.seats[s]["user_id"] == u.id}
+            user = {s: u for s, u in enumerate((anna, boris)) if live.seats[s].user_id == u.id}
             attacker, defender = user[opening.seat], user[beat.seat]
 
             # Taps on the hands drawn before the opening: the attacker's second card of

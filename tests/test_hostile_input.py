@@ -12,6 +12,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from service import FakeClock
 from storage.db import Database
 from tests.e2e_helpers import (
     TOKEN,
@@ -111,7 +112,8 @@ async def test_random_and_mutated_input_is_answered_and_changes_nothing(
         anna, boris, group = two_friends(tg)
         eve = tg.add_user(66, "Ева")
         lair = tg.add_group(-666, "Логово", members=[eve])
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        # a clock that stands still: no move timer fires while the inputs go in
+        async with running_bot(tg, tmp_path / "db.sqlite3", FakeClock()) as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])  # the game starts
             for _ in range(2):

@@ -15,7 +15,7 @@ from tests.fakes import FakeChat, FakeTelegram, FakeUser
 
 async def seats(app: App) -> list[int]:
     table = await app.tables.get(1)
-    return [s["user_id"] for s in table.seats]
+    return [s.user_id for s in table.seats]
 
 
 async def start_with(tg: FakeTelegram, app: App, user: FakeUser, payload: str) -> str:

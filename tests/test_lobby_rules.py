@@ -13,11 +13,10 @@ from service.lobby_rules import option_values, rules_problem, with_option, with_
 from service.rating import record_game
 from service.series import pogony_pairs, series_after, series_start
 from service.tables import DEFAULT_SETTINGS, Person, TableError, Tables, rules_for
-from storage.repos import StatsRepo, UserRepo
+from storage.repos import Seat, StatsRepo, UserRepo
 from tests.service_helpers import open_service
 
 ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "Вика")
-HUMAN = {"kind": "human", "name": "x", "level": None}
 
 
 @pytest.fixture
@@ -141,10 +140,7 @@ def test_durak_online_shows_trumps_only_in_perevodnoy() -> None:
 
 
 def seats(*keys: str) -> list[dict]:
-    return [
-        {**HUMAN, "user_id": int(k[1:])} if k[0] == "u" else {"kind": "bot", "name": "Бот"}
-        for k in keys
-    ]
+    return [Seat("human", "x", int(k[1:])) if k[0] == "u" else Seat("bot", "Бот") for k in keys]
 
 
 def test_the_next_game_opens_against_the_fool_wherever_they_sit() -> None:
@@ -203,7 +199,7 @@ async def test_pogony_count_in_the_statistics(tables: Tables) -> None:
     pairs = pogony_pairs(outcome, [(0, 1), (2, 1), (0, 2)])
     assert pairs == [(0, 1), (2, 1)]
     await tables.open(-1, "Группа", ANNA)  # the chat and its users
-    people = [{**HUMAN, "user_id": p.id} for p in (ANNA, BORIS, VIKA)]
+    people = [Seat("human", p.name, p.id) for p in (ANNA, BORIS, VIKA)]
     async with tables.db.tx() as c:
         await record_game(c, -1, people, outcome, False, pairs)
     stats = StatsRepo(tables.db)

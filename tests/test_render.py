@@ -17,6 +17,7 @@ from engine import Rules, State
 from engine.actions import THROW
 from engine.cards import CARDS
 from engine.rules import ThrowOrder
+from service import Seat
 from tests.helpers import act, game
 
 NAMES = ["Аня", "Борис", "Вика"]
@@ -42,7 +43,7 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
         id=7,
         settings={"mode": "perevodnoy", "deck": 36, "seats": 3, "throw_in": "neighbors",
                   "pairs": False, "speed": "fast"},
-        seats=[{"kind": "human", "name": "Аня <3"}, {"kind": "bot", "name": "Новичок 1"}],
+        seats=[Seat("human", "Аня <3", 1), Seat("bot", "Новичок 1")],
     )  # fmt: skip
     text, markup = render.lobby("ru", table, "Аня <3")
     assert "переводной, 36 карт, 3 места, подкидывают соседи" in text
@@ -116,7 +117,7 @@ def test_outcome_text_names_the_fool_and_places() -> None:
 def lobby_table(**settings) -> SimpleNamespace:
     base = {"mode": "podkidnoy", "deck": 36, "seats": 3, "throw_in": "all", "pairs": False,
             "speed": "normal", "bots": "novice"}  # fmt: skip
-    seats = [{"kind": "human", "name": "Аня"}, {"kind": "bot", "name": "x", "level": "master"}]
+    seats = [Seat("human", "Аня", 1), Seat("bot", "x", level="master")]
     return SimpleNamespace(id=3, settings={**base, **settings}, seats=seats)
 
 
@@ -136,9 +137,9 @@ def test_lobby_offers_the_three_bot_strengths_and_marks_the_chosen_one() -> None
 
 def test_bots_are_named_by_strength_and_number_in_the_table_language() -> None:
     seats = [
-        {"kind": "bot", "name": "Новичок 1", "level": "novice"},
-        {"kind": "human", "name": "Аня", "user_id": 1},
-        {"kind": "bot", "name": "Мастер 2", "level": "master"},
+        Seat("bot", "Новичок 1", level="novice"),
+        Seat("human", "Аня", 1),
+        Seat("bot", "Мастер 2", level="master"),
     ]
     assert render.seat_names("ru", seats) == ["Новичок 1", "Аня", "Мастер 2"]
     assert render.seat_names("en", seats) == ["Novice 1", "Аня", "Master 2"]

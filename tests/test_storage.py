@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from storage.db import Database, configured_path, migrations
-from storage.repos import ChatRepo, GameRepo, Stats, StatsRepo, TableRepo, UserRepo
+from storage.repos import ChatRepo, GameRepo, Seat, Stats, StatsRepo, TableRepo, UserRepo
+
+BOT = Seat("bot", "Новичок 1", level="novice")
 
 
 @pytest.fixture
@@ -23,7 +25,7 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
     async with db.tx() as c:
         await ChatRepo.upsert(c, chat_id, "Друзья")
         await UserRepo.upsert(c, 1, "Аня")
-        return await TableRepo.create(c, chat_id, 1, {"players": 2}, [{"kind": "human"}])
+        return await TableRepo.create(c, chat_id, 1, {"players": 2}, [Seat("human", "Аня", 1)])
 
 
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
@@ -83,14 +85,14 @@ async def test_chat_user_and_table_round_trip(db: Database) -> None:
     async with db.tx() as c:
         await ChatRepo.set_settings(c, -100, {"deck": 24})
         await UserRepo.set_can_message(c, 1, True)
-        await TableRepo.update(c, table_id, seats=[{"kind": "bot"}], lobby_message_id=7)
+        await TableRepo.update(c, table_id, seats=[BOT], lobby_message_id=7)
     chat = await ChatRepo(db).get(-100)
     assert chat is not None and chat.title == "Друзья" and chat.settings == {"deck": 24}
     user = await UserRepo(db).get(1)
     assert user is not None and user.name == "Аня" and user.can_message
     table = await TableRepo(db).open_in_chat(-100)
     assert table is not None and table.id == table_id
-    assert table.seats == [{"kind": "bot"}] and table.lobby_message_id == 7
+    assert table.seats == [BOT] and table.lobby_message_id == 7
 
 
 async def test_one_open_table_per_chat(db: Database) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.bots import MonteCarloBot
-from service import Update
+from service import Seat, Update
 from service.tables import Person, TableError, Tables
 from storage.repos import UserRepo
 from tests.service_helpers import open_service, play_moves
@@ -87,7 +87,7 @@ async def test_a_game_starts_with_the_seated_players(tables: Tables) -> None:
         await tables.start(table.id, BORIS)
     update = await tables.start(table.id, ANNA)
     assert update.state.rules.players == 2
-    assert [s["kind"] for s in tables.games.games[update.game_id].seats] == ["human", "bot"]
+    assert [s.kind for s in tables.games.games[update.game_id].seats] == ["human", "bot"]
     assert (await tables.get(table.id)).status == "playing"
     with refused("cannot_leave"):
         await tables.leave(table.id, ANNA)
@@ -119,7 +119,7 @@ async def test_the_creator_chooses_the_bots_strength_and_the_bots_play_at_it(
     table = await tables.set_bots(table.id, ANNA, "master")  # the seated bot too
     table = await tables.add_bot(table.id, ANNA)
     assert table.settings["bots"] == "master"
-    assert [(s["name"], s.get("level")) for s in table.seats] == [
+    assert [(s.name, s.level) for s in table.seats] == [
         ("Аня", None),
         ("Мастер 1", "master"),
         ("Мастер 2", "master"),
@@ -127,11 +127,11 @@ async def test_the_creator_chooses_the_bots_strength_and_the_bots_play_at_it(
     levels: list[str | None] = []
     autoplay = tables.games.autoplay
     choose = autoplay.player_for
-    autoplay.player_for = lambda seat: (levels.append(seat.get("level")), choose(seat))[1]
+    autoplay.player_for = lambda seat: (levels.append(seat.level), choose(seat))[1]
     update = await tables.start(table.id, ANNA)
     await play_moves(tables.games, update.game_id, 3)
     assert levels and set(levels) == {"master"}  # every bot move was the Master's
-    assert isinstance(choose({"kind": "bot", "level": "master"}), MonteCarloBot)
+    assert isinstance(choose(Seat("bot", "Мастер", level="master")), MonteCarloBot)
 
 
 async def test_a_chat_remembers_its_bots_strength_for_the_next_table(tables: Tables) -> None:
@@ -141,8 +141,7 @@ async def test_a_chat_remembers_its_bots_strength_for_the_next_table(tables: Tab
     table, _ = await tables.open(-1, "Группа", BORIS)
     assert table.settings["bots"] == "expert"
     table = await tables.add_bot(table.id, BORIS)
-    assert table.seats[0] == {"kind": "bot", "name": "Опытный 1", "user_id": None,
-                              "level": "expert"}  # fmt: skip
+    assert table.seats[0] == Seat("bot", "Опытный 1", level="expert")
 
 
 async def test_a_table_speaks_its_creators_language(tables: Tables) -> None:
@@ -187,7 +186,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tables: Table
         before = live.state.to_dict()
         for seat in range(3):
             with refused("cannot_leave"):
-                await tables.leave(table.id, people[live.seats[seat]["user_id"]])
+                await tables.leave(table.id, people[live.seats[seat].user_id])
         assert live.state.to_dict() == before
         assert len((await tables.get(table.id)).seats) == 3
         while not live.state.is_over and not any(live.state.place):
@@ -196,9 +195,9 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tables: Table
             break
     assert not live.state.is_over
     seat = next(s for s in range(3) if live.state.place[s])
-    out = people[live.seats[seat]["user_id"]]
+    out = people[live.seats[seat].user_id]
     table = await tables.leave(table.id, out)
-    assert out.id not in {s["user_id"] for s in table.seats} and len(table.seats) == 2
+    assert out.id not in {s.user_id for s in table.seats} and len(table.seats) == 2
     assert table.status == "playing" and await tables.table_of(out.id) is None
     other, _ = await tables.open(-2, "Другая", out)
     await tables.join(other.id, out)  # free to sit at another table
@@ -214,7 +213,7 @@ async def test_concurrent_presses_neither_lose_a_seat_nor_start_two_games(
     table, _ = await tables.open(-1, "Группа", ANNA)
     await tables.change(table.id, ANNA, "seats", +1)
     await asyncio.gather(tables.join(table.id, ANNA), tables.join(table.id, BORIS))
-    assert {s["user_id"] for s in (await tables.get(table.id)).seats} == {ANNA.id, BORIS.id}
+    assert {s.user_id for s in (await tables.get(table.id)).seats} == {ANNA.id, BORIS.id}
     results = await asyncio.gather(
         tables.start(table.id, ANNA), tables.start(table.id, None), return_exceptions=True
     )

@@ -215,7 +215,7 @@ async def close_table(
     the table was closed, and the lobby (or the last result) loses its buttons."""
     game_id = tables.games.game_of(table.id)
     live = tables.games.live(game_id) if game_id is not None else None
-    users = [s["user_id"] for s in live.seats if s.get("user_id") is not None] if live else []
+    users = [s.user_id for s in live.seats if s.user_id is not None] if live else []
     hands = [(game_id, uid) for uid in users if game_id is not None]
     await tables.close(table.id)
     if key == "closed.stopped":  # else the bot was removed: the group cannot be edited

@@ -157,7 +157,7 @@ async def lobby_button(
             page, answer = page_of(arg), t(lang, "answer.ok")
         elif op in ("start", "again"):
             table = await tables.get(tid)
-            if op == "again" and not any(s.get("user_id") == who.id for s in table.seats):
+            if op == "again" and not any(s.user_id == who.id for s in table.seats):
                 raise TableError("again_not_seated")
             await start_game(outbox, tables, table, None if op == "again" else who)
             await query.answer()

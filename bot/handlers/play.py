@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from engine import Accused, Card, State
 from engine.actions import ACCUSE, QUIT
-from service import GameService, Refused
+from service import GameService, Refused, Seat
 
 from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, tap_meaning
 from ..i18n import lang_of, t
@@ -29,7 +28,7 @@ def seat_of(service: GameService, game_id: int, user_id: int) -> int | None:
     if live is None:
         return None
     for seat, info in enumerate(live.seats):
-        if info.get("user_id") == user_id and info["kind"] == "human":
+        if info.user_id == user_id and info.human:
             return seat
     return None
 
@@ -41,7 +40,7 @@ def current(service: GameService, game_id: int) -> State:
     return live.state
 
 
-def seats_of(service: GameService, game_id: int) -> list[dict[str, Any]]:
+def seats_of(service: GameService, game_id: int) -> list[Seat]:
     live = service.live(game_id)
     return live.seats if live is not None else []
 
