@@ -12,6 +12,7 @@ from datetime import tzinfo
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from service.thinking import default_workers
 from storage.db import configured_path
 
 from .outbox import Limits
@@ -27,11 +28,6 @@ class ConfigError(Exception):
 
 def _new_secret() -> str:
     return secrets.token_urlsafe(32)
-
-
-def default_workers() -> int:
-    """Worker processes for the computer players: one core is left to the event loop."""
-    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def zone_from_env(env: dict[str, str] | None = None) -> tzinfo:

@@ -48,10 +48,11 @@ class Autoplay:
         self.decisions = 0  # computer decisions asked for
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._rng = random.Random()  # for the pauses only
+        self._stopped = False
 
     def kick(self, game_id: int) -> None:
         """The game moved: let its computer players look whether it is their turn."""
-        if game_id not in self._tasks:
+        if game_id not in self._tasks and not self._stopped:
             self._tasks[game_id] = asyncio.create_task(
                 self._run(game_id), name=f"autoplay-{game_id}"
             )
@@ -61,6 +62,8 @@ class Autoplay:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
     async def stop(self) -> None:
+        """No computer player moves from now on (a late press does not wake them)."""
+        self._stopped = True
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()

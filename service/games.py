@@ -112,18 +112,24 @@ class GameService:
         Each game on its own: one that cannot be loaded is ended, its table goes back
         to the lobby, and it is listed in ``broken`` for the players to be told."""
         for game_id, table_id in await self._games.running_ids():
-            table = await self._tables.get(table_id)
-            if table is None or table.status == "closed":
-                continue
             with log_scope(table=table_id, game=game_id):
                 try:
-                    await self._restore(game_id, table.chat_id)
+                    await self._restore(game_id, table_id)
                 except Exception:
                     log.exception("game %s cannot be restored: it ends here", game_id)
-                    await self._give_up(game_id, table_id, table.chat_id)
+                    try:
+                        await self._give_up(game_id, table_id)
+                    except Exception:
+                        log.exception("game %s could not even be ended", game_id)
         return len(self.games)
 
-    async def _restore(self, game_id: int, chat_id: int) -> None:
+    async def _restore(self, game_id: int, table_id: int) -> None:
+        table = await self._tables.get(table_id)
+        if table is None or table.status == "closed":  # closed while it was being moved
+            async with self.db.tx() as c:
+                await GameRepo.abandon(c, game_id)
+            return
+        chat_id = table.chat_id
         record = await self._games.get(game_id)
         assert record is not None
         state, problem = load(record, await self._games.actions(game_id))
@@ -144,13 +150,14 @@ class GameService:
         if record.deadline is not None:
             self.timers.arm(game_id, len(state.history), record.deadline)
 
-    async def _give_up(self, game_id: int, table_id: int, chat_id: int) -> None:
-        table = await self._tables.get(table_id)
-        users = tuple(s.user_id for s in table.seats if s.user_id) if table else ()
+    async def _give_up(self, game_id: int, table_id: int) -> None:
         async with self.db.tx() as c:
             await GameRepo.abandon(c, game_id)
             await TableRepo.update(c, table_id, status="lobby")
-        self.broken.append(Broken(game_id, table_id, chat_id, users))
+        table = await self._tables.get(table_id)
+        if table is not None:
+            users = tuple(s.user_id for s in table.seats if s.user_id)
+            self.broken.append(Broken(game_id, table_id, table.chat_id, users))
 
     def start(self) -> None:
         """Fire the timers from now on, and let the computer players of the restored
@@ -318,6 +325,8 @@ class GameService:
         cheat: bool,
     ) -> Update:
         async with live.lock:
+            if self.games.get(game_id) is not live:  # its table was closed meanwhile
+                raise Refused("no_game", "this game is not running")
             state = live.state
             if state.is_over:
                 raise Refused("over", "the game is over")
@@ -348,7 +357,9 @@ class GameService:
     async def _timeout(self, game_id: int, live: LiveGame, version: int) -> None:
         async with live.lock:
             state = live.state
-            if state.is_over or len(state.history) != version:
+            if self.games.get(game_id) is not live or state.is_over:
+                return  # its table was closed, or the game is over
+            if len(state.history) != version:
                 return  # a move was made in time: this timer is stale
             trial = state.copy()
             events: list[Event] = []

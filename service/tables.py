@@ -335,8 +335,10 @@ class Tables:
         """The id of the table's running game."""
         return self.games.game_of(table_id)
 
+    @locked
     async def close(self, table_id: int) -> None:
-        """Close the table; its running game ends unfinished and leaves memory."""
+        """Close the table; its running game ends unfinished and leaves memory. Under
+        the table's lock, so a game being started now is started first, then ended."""
         async with self.db.tx() as c:
             await TableRepo.update(c, table_id, status="closed")
         self._locks.pop(table_id, None)

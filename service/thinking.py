@@ -50,6 +50,10 @@ class Thinker:
         self.attempts = attempts
         self.replaced = 0  # pools replaced after a dead or hung worker
         self._pool: ProcessPoolExecutor | None = None
+        # One decision per worker at a time, so that the timeout measures thinking,
+        # not waiting in the queue behind other games' decisions.
+        self._running = asyncio.Semaphore(self.workers)
+        self._closed = False
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -70,15 +74,18 @@ class Thinker:
         """The move of a ``level`` player who sees ``view``."""
         loop = asyncio.get_running_loop()
         for attempt in range(1, self.attempts + 1):
-            pool = self._executor()
-            try:
-                job = loop.run_in_executor(pool, self.target, level, view, seed)
-                return await asyncio.wait_for(job, self.timeout)
-            except BrokenProcessPool:
-                log.warning("a thinking worker died (attempt %s): replacing the pool", attempt)
-            except TimeoutError:
-                log.warning("a thinking worker hung for %s s: replacing the pool", self.timeout)
-            self._replace(pool)
+            async with self._running:
+                if self._closed:
+                    raise ThinkingFailed("the worker processes were shut down")
+                pool = self._executor()
+                try:
+                    job = loop.run_in_executor(pool, self.target, level, view, seed)
+                    return await asyncio.wait_for(job, self.timeout)
+                except BrokenProcessPool:
+                    log.warning("a thinking worker died (attempt %s): new workers", attempt)
+                except TimeoutError:
+                    log.warning("a thinking worker hung for %s s: new workers", self.timeout)
+                self._replace(pool)
         raise ThinkingFailed(f"no decision after {self.attempts} attempts")
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
@@ -90,6 +97,7 @@ class Thinker:
         _kill(pool)
 
     def close(self) -> None:
+        self._closed = True
         if self._pool is not None:
             _kill(self._pool)
             self._pool = None

@@ -11,7 +11,7 @@ from pathlib import Path
 from engine import Rules, State
 from engine.bots import decide
 from service.thinking import NICENESS, Thinker
-from tests.thinking_targets import niceness, stuck_once
+from tests.thinking_targets import niceness, slow, stuck_once
 
 VIEW = (lambda s: s.view(s.attacker))(State(Rules(players=2, deck=36), seed=8))
 
@@ -72,5 +72,15 @@ async def test_workers_think_at_a_lower_priority_than_the_event_loop() -> None:
     thinker = Thinker(1, target=niceness)  # type: ignore[arg-type]
     try:
         assert await thinker.decide("novice", VIEW, 0) == min(19, os.nice(0) + NICENESS)
+    finally:
+        thinker.close()
+
+
+async def test_decisions_waiting_for_a_busy_worker_are_not_taken_for_hung() -> None:
+    thinker = Thinker(1, target=slow, timeout=1.2)  # each takes 0.5 s; four queue up
+    try:
+        moves = await asyncio.gather(*(thinker.decide("novice", VIEW, s) for s in range(4)))
+        assert moves == [decide("novice", VIEW, s) for s in range(4)]
+        assert thinker.replaced == 0
     finally:
         thinker.close()

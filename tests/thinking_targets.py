@@ -30,3 +30,9 @@ def signed(folder: str, level: str, view: View, seed: int) -> Action | None:
 def niceness(level: str, view: View, seed: int) -> int:
     """The worker's nice value (returned in place of a move)."""
     return os.nice(0)
+
+
+def slow(level: str, view: View, seed: int) -> Action | None:
+    """Decides as the bots do, after half a second."""
+    time.sleep(0.5)
+    return decide(level, view, seed)

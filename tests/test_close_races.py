@@ -1,0 +1,72 @@
+"""Closing a table while a move or a start waits: the game stays ended."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from engine import Rules
+from service import FakeClock, Refused
+from service.tables import Person, Tables
+from storage.repos import GameRepo
+from tests.service_helpers import humans, new_table, open_service
+
+ANNA, BORIS = Person(1, "Аня"), Person(2, "Борис")
+
+
+async def status(tables: Tables, game: int) -> str:
+    row = await tables.db.fetch_one("SELECT status FROM games WHERE id = ?", (game,))
+    assert row is not None
+    return str(row[0])
+
+
+async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path) -> None:
+    service = await open_service(tmp_path / "p.sqlite3")
+    tables = Tables(service.db, service)
+    table = await new_table(service)
+    game = (await service.create_game(table, Rules(players=2, deck=36), humans(2), 3)).game_id
+    state = service.games[game].state
+    seat = state.turn().seats[0]  # type: ignore[union-attr]
+    move = state.legal_actions(seat)[0].text
+    live = service.games[game]
+    async with live.lock:  # a computer move is being committed
+        closing = asyncio.create_task(tables.close(table))
+        await asyncio.sleep(0.05)
+        press = asyncio.create_task(service.act(game, seat, move, 0))
+        timer = asyncio.create_task(service._on_timer(game, 0))
+        await asyncio.sleep(0.05)
+    await closing
+    with pytest.raises(Refused) as refused:
+        await press
+    await timer
+    assert refused.value.reason == "no_game"
+    assert await status(tables, game) == "over"
+    assert await GameRepo(service.db).actions(game) == []
+    assert (await tables.record(table)).status == "closed"  # type: ignore[union-attr]
+    await service.db.close()
+
+
+async def test_a_stop_during_a_start_ends_the_new_game(tmp_path: Path) -> None:
+    service = await open_service(tmp_path / "s.sqlite3", FakeClock())
+    tables = Tables(service.db, service)
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    for person in (ANNA, BORIS):
+        await tables.remember(person)
+        await tables.records.set_can_message(person.id, True)
+        await tables.join(table.id, person)
+    for delay in range(0, 40, 4):  # /stop at several points of the start
+        starting = asyncio.create_task(tables.start(table.id, ANNA))
+        for _ in range(delay):
+            await asyncio.sleep(0)
+        await tables.close(table.id)
+        await asyncio.gather(starting, return_exceptions=True)
+        assert (await tables.record(table.id)).status == "closed"  # type: ignore[union-attr]
+        assert service.game_of(table.id) is None
+        rows = await service.db.fetch_all("SELECT status FROM games")
+        assert {r[0] for r in rows} <= {"over"}
+        table, _ = await tables.open(-1, "Группа", ANNA)
+        for person in (ANNA, BORIS):
+            await tables.join(table.id, person)
+    await service.db.close()
