@@ -14,107 +14,50 @@ Then the tables join in one by one over ``--ramp`` seconds; each player waits fo
 keyboard to change, thinks (``--think`` ± ``--jitter``) and presses what a simple player
 would; the creator presses «Ещё партию» when a game ends. The bot's Telegram calls are
 watched by a request middleware: what each keyboard showed and when it was shown.
+The two processes, the fake server and the people are ``bench.load_world``'s.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import bisect
 import gc
-import multiprocessing
 import os
-import random
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from bench.service_speed import percentile
+from bench import load_world
+from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, lobby_button
 from bot.app import App
 from bot.callbacks import LobbyCb
-from bot.config import Config
 from bot.outbox import Limits
 from service import Update
-from storage.repos import UserRepo
-from tests.e2e_helpers import TOKEN, choose, hand_message
-from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, RateLimits
+from tests.e2e_helpers import hand_message
+from tests.fakes import FakeChat, FakeUser, PressHandle
 
-TELEGRAM = RateLimits(per_chat=(1, 1.0), chat_burst=3, per_group=(20, 60.0), total=None)
-RELAXED = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
 SENDS = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup")
-MADE = "(move made)"
 
 
-@dataclass(frozen=True)
-class Load:
+@dataclass(frozen=True, kw_only=True)
+class Load(Pace):
     tables: int
     players: int
-    seconds: float
-    think: tuple[float, float]  # uniform between these, in seconds
-    ramp: float
 
     def users(self, table: int) -> list[int]:
         return [10_000 + self.players * table + j for j in range(self.players)]
 
-
-# --- the world (the child process): the fake Bot API server and the people ----------
-
-
-class LoadTelegram(FakeTelegram):
-    """The fake server, noting when each callback query is handed out and answered,
-    and waking the people watching a chat when a bot message in it changes."""
-
-    def __init__(self) -> None:
-        super().__init__(token=TOKEN, callback_timeout=30.0)
-        self.handed: dict[str, float] = {}
-        self.answered: dict[str, float] = {}
-        self._watchers: dict[int, list[asyncio.Event]] = defaultdict(list)
-
-    def watch(self, *chats: FakeChat) -> asyncio.Event:
-        event = asyncio.Event()
-        for chat in chats:
-            self._watchers[chat.id].append(event)
-        return event
-
-    def wake_all(self) -> None:
-        for events in self._watchers.values():
-            for event in events:
-                event.set()
-
-    def _wake(self, result: dict[str, Any]) -> dict[str, Any]:
-        for event in self._watchers.get(result["chat"]["id"], ()):
-            event.set()
-        return result
-
-    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
-        batch = await super()._get_updates(params)
-        for update in batch:
-            if "callback_query" in update:
-                self.handed.setdefault(update["callback_query"]["id"], time.monotonic())
-        return batch
-
-    def api_answer_callback_query(self, params: dict[str, Any]) -> bool:
-        self.answered.setdefault(str(params.get("callback_query_id")), time.monotonic())
-        return super().api_answer_callback_query(params)
-
-    def api_send_message(self, params: dict[str, Any]) -> dict[str, Any]:
-        return self._wake(super().api_send_message(params))
-
-    def api_edit_message_text(self, params: dict[str, Any]) -> dict[str, Any]:
-        return self._wake(super().api_edit_message_text(params))
+    def bots(self, table: int) -> bool:
+        return False  # people only
 
 
-@dataclass
-class Table:
-    group: FakeChat
-    users: list[FakeUser]
+# --- the world (the child process): how a table opens, what a press notes ----------
 
 
 @dataclass
@@ -125,81 +68,20 @@ class Presses:
     press_to_answer: list[float] = field(default_factory=list)
     answers: Counter[str] = field(default_factory=Counter)
     unanswered: int = 0
-    measuring: bool = False
 
 
-def again_button(tg: FakeTelegram, group: FakeChat) -> tuple[FakeMessage, str] | None:
-    message = tg.latest_message(group)
-    if message is None:
-        return None
-    for data in message.button_data():
-        if data.startswith("l:") and LobbyCb.unpack(data).op == "again":
-            return message, data
-    return None
-
-
-async def wait_change(event: asyncio.Event, timeout: float) -> None:
-    with suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), timeout)
-
-
-async def person(
-    tg: LoadTelegram, table: Table, user: FakeUser, p: Presses, load: Load, stop: asyncio.Event
-) -> None:
-    """Wait for a change, think, press; after each press wait for the next change."""
-    creator = user is table.users[0]
-    changed = tg.watch(tg.private(user), *([table.group] if creator else []))
-    rng = random.Random(user.id)
-    while not stop.is_set():
-        changed.clear()
-        message = hand_message(tg, user)
-        if (message is None or choose(tg, message) is None) and not (
-            creator and again_button(tg, table.group)
-        ):
-            await wait_change(changed, 5.0)
-            continue
-        await asyncio.sleep(rng.uniform(*load.think))
-        if stop.is_set():
-            return
-        message = hand_message(tg, user)  # the keyboard may have changed meanwhile
-        data = choose(tg, message) if message else None
-        if data is None:
-            found = again_button(tg, table.group) if creator else None
-            if found is None:
-                continue
-            message, data = found
-        assert message is not None
-        changed.clear()
-        handle = await tg.press(user, message, data)
-        try:
-            answer = await handle.wait_answer(30.0)
-        except AssertionError:
-            p.unanswered += 1
-            continue
-        if p.measuring:
-            handed, answered = tg.handed[handle.query_id], tg.answered[handle.query_id]
-            p.handed_to_answer.append(answered - handed)
-            p.press_to_answer.append(answered - handle.pressed_at)
-            p.answers[answer.text or MADE] += 1
-        await wait_change(changed, 5.0)
-
-
-async def until(tg: LoadTelegram, chat: FakeChat, found: Any, timeout: float = 300.0) -> Any:
+async def until(tg: WorldTelegram, chat: FakeChat, found: Any, timeout: float = 300.0) -> Any:
     changed = tg.watch(chat)
     deadline = time.monotonic() + timeout
     while not (value := found()):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting in chat {chat.id}")
         changed.clear()
-        await wait_change(changed, 1.0)
+        await load_world.wait_change(changed, 1.0)
     return value
 
 
-def lobby_button(table: int, op: str, arg: str = "") -> str:
-    return LobbyCb.model_validate({"table": table, "op": op, "arg": arg}).pack()
-
-
-async def set_up(tg: LoadTelegram, table: Table) -> None:
+async def set_up(tg: WorldTelegram, table: Table) -> None:
     """Open the table, take the seats and wait for every hand."""
     creator = table.users[0]
     await tg.send_text(creator, table.group, "/durak")
@@ -228,38 +110,19 @@ async def set_up(tg: LoadTelegram, table: Table) -> None:
 
 
 async def world(conn: Connection, load: Load) -> None:
-    """Serve the bot and play; told by the bot when to set up, play and end."""
-    tg = LoadTelegram()
-    async with tg:
-        world = []
-        for i in range(load.tables):
-            users = [tg.add_user(u, f"Игрок {u}", started=True) for u in load.users(i)]
-            world.append(Table(tg.add_group(-1_000_000 - i, f"Стол {i}", members=users), users))
-        conn.send(tg.base_url)
-        await asyncio.to_thread(conn.recv)  # the bot polls
-        await asyncio.gather(*(set_up(tg, t) for t in world))
-        conn.send("set up")
-        await asyncio.to_thread(conn.recv)  # the bot plays with its production limits
-        tg.enforce_rate_limits(TELEGRAM)
-        presses, stop = Presses(measuring=True), asyncio.Event()
-        cpu = time.process_time()
+    """The people of ``load`` play (``bench.load_world.world``), noting their presses."""
+    presses = Presses()
 
-        async def plays(table: Table, delay: float) -> None:
-            await asyncio.sleep(delay)
-            await asyncio.gather(*(person(tg, table, u, presses, load, stop) for u in table.users))
+    def note(tg: WorldTelegram, table: Table, handle: PressHandle) -> None:
+        if handle.answer is None:
+            presses.unanswered += 1
+            return
+        handed, answered = tg.handed[handle.query_id], tg.answered[handle.query_id]
+        presses.handed_to_answer.append(answered - handed)
+        presses.press_to_answer.append(answered - handle.pressed_at)
+        presses.answers[handle.answer.text or MADE] += 1
 
-        tasks = [plays(t, load.ramp * i / len(world)) for i, t in enumerate(world)]
-        runs = asyncio.gather(*tasks)
-        await asyncio.sleep(load.seconds)
-        stop.set()
-        tg.wake_all()
-        await runs
-        conn.send((presses, tg.rate_limited, time.process_time() - cpu))
-        await asyncio.to_thread(conn.recv)  # the bot has sent everything
-
-
-def world_process(conn: Connection, load: Load) -> None:
-    asyncio.run(world(conn, load))
+    await load_world.world(conn, load, set_up, note, presses, shuffle=False)
 
 
 # --- the bot (this process): what it committed and what it sent, and when ----------
@@ -269,7 +132,7 @@ def world_process(conn: Connection, load: Load) -> None:
 class Watch:
     """Commits (from the service) and calls (from a request middleware on the bot)."""
 
-    app: Any
+    app: App
     commits: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, v) -> when
     last: set[tuple[int, int]] = field(default_factory=set)  # the finished games' versions
     games: dict[int, int] = field(default_factory=dict)  # group chat -> its game now
@@ -284,10 +147,10 @@ class Watch:
     started: int = 0
     measuring: bool = False
 
-    def on_update(self, app: App, update: Update) -> None:
+    def on_update(self, update: Update) -> None:
         key = (update.game_id, update.version)
         self.commits[key] = time.monotonic()
-        live = app.service.live(update.game_id)
+        live = self.app.service.live(update.game_id)
         if live is not None:
             self.games[live.chat_id] = update.game_id
         if self.measuring:
@@ -335,23 +198,10 @@ class Watch:
 
 def freshness(commits: Any, shown: dict[Any, list[tuple[float, int]]], users: Any) -> list[float]:
     """For each commit, the time until every watched message showed it (or newer)."""
-    firsts: dict[Any, tuple[list[int], list[float]]] = {}
-    for key, seen in shown.items():
-        tops, times, top = [], [], -1
-        for when, version in sorted(seen):
-            if version > top:
-                top = version
-                tops.append(version)
-                times.append(when)
-        firsts[key] = (tops, times)
-    out = []
+    firsts, out = FirstShown(shown), []
     for (game, version), committed in commits:
-        waits = []
-        for key in users(game):
-            tops, times = firsts.get(key, ([], []))
-            i = bisect.bisect_left(tops, version)
-            if i < len(tops):
-                waits.append(times[i] - committed)
+        seen = (firsts.at(key, version) for key in users(game))
+        waits = [when - committed for when in seen if when is not None]
         if waits:
             out.append(max(waits))
     return out
@@ -384,44 +234,14 @@ def rss_mb() -> float:
     return 0.0
 
 
-async def bot_side(conn: Connection, load: Load, db: Path) -> dict[str, Any]:
-    base = conn.recv()
-    app = await App.create(Config(token=TOKEN, db_path=str(db), api_base=base))
-    watch = Watch(app=app)
-    app.bot.session.middleware(watch)
-    async with app.db.tx() as c:  # they pressed Start in the private chat long ago
-        for user in (u for i in range(load.tables) for u in load.users(i)):
-            await UserRepo.upsert(c, user, f"Игрок {user}")
-            await UserRepo.set_can_message(c, user, True)
-    notify = app.service.notify
-    assert notify is not None
-
-    async def observed(update: Update) -> None:
-        watch.on_update(app, update)
-        await notify(update)
-
-    app.service.notify = observed
-    await app.start()
-    polling = asyncio.create_task(app.dp.start_polling(app.bot, handle_signals=False))
-    try:
-        conn.send("polling")
-        app.outbox.limits = RELAXED
-        await asyncio.to_thread(conn.recv)  # set up
-        await app.presenter.idle()
-        await app.outbox.drain()
-        app.outbox.limits = app.config.limits
-        assert app.outbox.limits == Limits(), "the bot must play with production limits"
+async def bot_side(conn: Connection, db: Path, load: Load) -> dict[str, Any]:
+    async with load_world.running_bot(conn, db, load, Watch) as (app, watch):
+        await load_world.open_tables(conn, app)
         watch.measuring, began, cpu = True, time.monotonic(), time.process_time()
-        memory, stalls, collections = [rss_mb()], [], FullCollections()
-        conn.send("go")
-        ended = asyncio.create_task(asyncio.to_thread(conn.recv))
-        while not ended.done():
-            before = time.monotonic()
-            await asyncio.sleep(0.05)
-            stalls.append(time.monotonic() - before - 0.05)
-            if len(stalls) % 200 == 0:  # every 10 s
-                memory.append(rss_mb())
-        presses, fake_limited, world_cpu = ended.result()
+        memory, collections = [rss_mb()], FullCollections()
+        # the memory every 200 ticks of the loop (10 s)
+        stalls, ended = await load_world.play(conn, 200, lambda: memory.append(rss_mb()))
+        presses, fake_limited, world_cpu = ended
         collections.close()
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
         stopping = getattr(app.service, "stop", None)  # no more timeouts: only what is due
@@ -437,13 +257,6 @@ async def bot_side(conn: Connection, load: Load, db: Path) -> dict[str, Any]:
             "records": len(watch.commits) + sum(map(len, [*watch.hands.values()])),
             "stuck": stuck(app, watch, began + elapsed),
         }  # fmt: skip
-        await app.dp.stop_polling()
-        await asyncio.wait_for(polling, 10)
-        conn.send("done")
-    finally:
-        if not polling.done():
-            polling.cancel()
-        await app.stop()
     return figures
 
 
@@ -459,10 +272,7 @@ def stuck(app: App, watch: Watch, end: float) -> int:
 
 
 def ms(values: list[float], qs: Sequence[float] = (0.5, 0.99)) -> str:
-    if not values:
-        return "none"
-    parts = [f"p{round(q * 100)} {1000 * percentile(values, q):7.0f} ms" for q in qs]
-    return "   ".join(parts) + f"   max {1000 * max(values):7.0f} ms   ({len(values)})"
+    return load_world.ms(values, qs, width=7, gap="   ")
 
 
 def report(f: dict[str, Any], load: Load) -> None:
@@ -516,12 +326,10 @@ def report(f: dict[str, Any], load: Load) -> None:
         f"  429 responses: {w.limited} (target 0; the server counted {f['fake_limited']});"
         f" global rate at the end {f['rate']:.0f} calls/s"
     )
-    stalls = sorted(f["stalls"]) or [0.0]
-    memory = f["memory"]
+    memory, stalls = f["memory"], load_world.stall_figures(f["stalls"])
     print(
         f"  CPU: bot {100 * f['cpu'] / seconds:.0f}% of a core, fake Telegram and people"
-        f" {100 * f['world_cpu'] / seconds:.0f}%; event loop stalls p99"
-        f" {1000 * percentile(stalls, 0.99):.0f} ms, max {1000 * stalls[-1]:.0f} ms; full garbage"
+        f" {100 * f['world_cpu'] / seconds:.0f}%; {stalls}; full garbage"
         f" collections {len(f['gc'])}, longest {1000 * max(f['gc'], default=0):.0f} ms"
     )
     print(
@@ -550,15 +358,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"think {think[0]:.2f}-{think[1]:.2f} s, {args.seconds:.0f} s of play per run (tables"
         f" join in over the first {ramp:.0f} s); bot {Limits()}; fake Telegram {TELEGRAM}"
     )
-    context = multiprocessing.get_context("fork")
     for tables in args.tables:
-        load = Load(tables, args.players, args.seconds, think, ramp)
-        ours, theirs = context.Pipe()
-        child = context.Process(target=world_process, args=(theirs, load), daemon=True)
-        child.start()
-        with tempfile.TemporaryDirectory() as tmp:
-            figures = asyncio.run(bot_side(ours, load, Path(tmp) / "load.sqlite3"))
-        child.join(30)
+        load = Load(
+            tables=tables, players=args.players, seconds=args.seconds, think=think, ramp=ramp
+        )
+        bot = partial(bot_side, load=load)
+        figures = load_world.run_apart(partial(world, load=load), bot, "load.sqlite3")
         report(figures, load)
     return 0
 

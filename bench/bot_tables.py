@@ -20,51 +20,44 @@ keyboard: from a press that made a move to the first later version at which the 
 waits for a person, until each of them has a hand keyboard of that version or newer
 (at a bot table it includes the bots' pauses and thinking). CPU: the bot process and
 its worker processes (from /proc) over wall time. CLOCK_MONOTONIC is system-wide, so
-both processes' times compare.
+both processes' times compare. The two processes, the fake server and the people are
+``bench.load_world``'s.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import bisect
-import multiprocessing
 import os
-import random
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from bench import load_world
+from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, ms, percentile
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
 from bot.outbox import Limits
 from service import Update
-from storage.repos import UserRepo
-from tests.e2e_helpers import TOKEN, choose, hand_message
-from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, RateLimits
+from tests.e2e_helpers import TOKEN
+from tests.fakes import FakeUser, PressHandle
 
-TELEGRAM = RateLimits(per_chat=(1, 1.0), chat_burst=3, per_group=(20, 60.0), total=None)
-RELAXED = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
-MADE = "(move made)"
 TARGET_P99_MS = 100
 QUIET = 20.0  # seconds without a commit that make a table count as stalled
 
 
-@dataclass(frozen=True)
-class Load:
+@dataclass(frozen=True, kw_only=True)
+class Load(Pace):
     bot_tables: int
     people_tables: int
-    seconds: float
-    think: tuple[float, float]  # uniform between these, in seconds
-    ramp: float
 
     @property
     def tables(self) -> int:
@@ -89,107 +82,7 @@ class Press:
     answer: str
 
 
-# --- the world (the child process): the fake Bot API server and the people ----------
-
-
-class WorldTelegram(FakeTelegram):
-    """The fake server, noting when each callback query is answered and waking the
-    people who watch a chat when a bot message in it changes."""
-
-    def __init__(self) -> None:
-        super().__init__(token=TOKEN, callback_timeout=30.0)
-        self.answered: dict[str, float] = {}
-        self._watchers: dict[int, list[asyncio.Event]] = defaultdict(list)
-
-    def watch(self, *chats: FakeChat) -> asyncio.Event:
-        event = asyncio.Event()
-        for chat in chats:
-            self._watchers[chat.id].append(event)
-        return event
-
-    def wake_all(self) -> None:
-        for events in self._watchers.values():
-            for event in events:
-                event.set()
-
-    def _wake(self, result: dict[str, Any]) -> dict[str, Any]:
-        for event in self._watchers.get(result["chat"]["id"], ()):
-            event.set()
-        return result
-
-    def api_answer_callback_query(self, params: dict[str, Any]) -> bool:
-        self.answered.setdefault(str(params.get("callback_query_id")), time.monotonic())
-        return super().api_answer_callback_query(params)
-
-    def api_send_message(self, params: dict[str, Any]) -> dict[str, Any]:
-        return self._wake(super().api_send_message(params))
-
-    def api_edit_message_text(self, params: dict[str, Any]) -> dict[str, Any]:
-        return self._wake(super().api_edit_message_text(params))
-
-    def api_edit_message_reply_markup(self, params: dict[str, Any]) -> dict[str, Any]:
-        return self._wake(super().api_edit_message_reply_markup(params))
-
-
-@dataclass
-class Table:
-    bots: bool
-    group: FakeChat
-    users: list[FakeUser]
-
-
-def lobby_button(table: int, op: str, arg: str = "") -> str:
-    return LobbyCb.model_validate({"table": table, "op": op, "arg": arg}).pack()
-
-
-def again_button(tg: FakeTelegram, group: FakeChat) -> tuple[FakeMessage, str] | None:
-    message = tg.latest_message(group)
-    found = (
-        [d for d in message.button_data() if d.startswith("l:") and ":again" in d]
-        if message
-        else []
-    )
-    return (message, found[0]) if message and found else None
-
-
-def pick(tg: FakeTelegram, table: Table, user: FakeUser) -> tuple[FakeMessage, str] | None:
-    """What the person would press now: a sensible move, else (the creator) «Ещё партию»."""
-    message = hand_message(tg, user)
-    data = choose(tg, message) if message else None
-    if message is not None and data is not None:
-        return message, data
-    return again_button(tg, table.group) if user is table.users[0] else None
-
-
-async def wait_change(event: asyncio.Event, timeout: float) -> None:
-    with suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), timeout)
-
-
-async def person(
-    tg: WorldTelegram, table: Table, user: FakeUser, out: list[Press], load: Load, stop: Any
-) -> None:
-    """Wait for a change, think, press; after each press wait for the next change."""
-    changed = tg.watch(tg.private(user), *([table.group] if user is table.users[0] else []))
-    rng = random.Random(user.id)
-    while not stop.is_set():
-        changed.clear()
-        if pick(tg, table, user) is None:
-            await wait_change(changed, 5.0)
-            continue
-        await asyncio.sleep(rng.uniform(*load.think))
-        found = pick(tg, table, user)  # the keyboard may have changed meanwhile
-        if stop.is_set() or found is None:
-            continue
-        message, data = found
-        changed.clear()
-        handle = await tg.press(user, message, data)
-        with suppress(AssertionError):  # not answered in 30 s: counted below
-            await handle.wait_answer(30.0)
-        answer, when = handle.answer, tg.answered.get(handle.query_id)
-        text = "" if answer is None else answer.text or MADE
-        out.append(Press(table.bots, user.id, data, handle.pressed_at, when, text))
-        await wait_change(changed, 5.0)
+# --- the world (the child process): how a table opens, what a press notes ----------
 
 
 async def set_up(tg: WorldTelegram, table: Table) -> None:
@@ -202,7 +95,7 @@ async def set_up(tg: WorldTelegram, table: Table) -> None:
     async def press(user: FakeUser, op: str, arg: str = "") -> str | None:
         message = tg.latest_message(table.group)
         assert message is not None
-        data = lobby_button(table_id, op, arg)
+        data = load_world.lobby_button(table_id, op, arg)
         return (await (await tg.press(user, message, data)).wait_answer(60)).text
 
     if table.bots:
@@ -218,43 +111,17 @@ async def set_up(tg: WorldTelegram, table: Table) -> None:
 
 
 async def world(conn: Connection, load: Load) -> None:
-    """Serve the bot and play; told by the bot when to set up, play and end."""
-    tg = WorldTelegram()
-    async with tg:
-        tables = []
-        for i in range(load.tables):
-            users = [tg.add_user(u, f"Игрок {u}", started=True) for u in load.users(i)]
-            group = tg.add_group(-1_000_000 - i, f"Стол {i}", members=users)
-            tables.append(Table(load.bots(i), group, users))
-        conn.send(tg.base_url)
-        await asyncio.to_thread(conn.recv)  # the bot polls
-        await asyncio.gather(*(set_up(tg, t) for t in tables))
-        conn.send("set up")
-        await asyncio.to_thread(conn.recv)  # the bot plays with its production limits
-        tg.enforce_rate_limits(TELEGRAM)
-        presses: list[Press] = []
-        stop = asyncio.Event()
-        cpu = time.process_time()
+    """The people of ``load`` play (``bench.load_world.world``), noting their presses."""
+    presses: list[Press] = []
 
-        async def plays(table: Table, delay: float) -> None:
-            await asyncio.sleep(delay)
-            await asyncio.gather(*(person(tg, table, u, presses, load, stop) for u in table.users))
-
-        order = list(range(len(tables)))
-        random.Random(0).shuffle(order)  # both kinds join in all through the ramp
-        runs = asyncio.gather(
-            *(plays(tables[i], load.ramp * k / len(tables)) for k, i in enumerate(order))
+    def note(tg: WorldTelegram, table: Table, handle: PressHandle) -> None:
+        answer, when = handle.answer, tg.answered.get(handle.query_id)
+        text = "" if answer is None else answer.text or MADE
+        presses.append(
+            Press(table.bots, handle.user.id, handle.data, handle.pressed_at, when, text)
         )
-        await asyncio.sleep(load.seconds)
-        stop.set()
-        tg.wake_all()
-        await runs
-        conn.send((presses, tg.rate_limited, time.process_time() - cpu))
-        await asyncio.to_thread(conn.recv)  # the bot has sent everything
 
-
-def world_process(conn: Connection, load: Load) -> None:
-    asyncio.run(world(conn, load))
+    await load_world.world(conn, load, set_up, note, presses, shuffle=True)
 
 
 # --- the bot (this process): what it committed and what each hand showed, and when --
@@ -317,37 +184,13 @@ def workers_cpu(app: App) -> dict[int, float]:
     return out
 
 
-async def bot_side(conn: Connection, load: Load, db: Path, args: Any) -> dict[str, Any]:
-    config = Config(token=TOKEN, db_path=str(db), api_base=conn.recv(), bot_pause=args.pause)
-    app = await App.create(config)
-    watch = Watch(app=app)
-    app.bot.session.middleware(watch)
-    async with app.db.tx() as c:  # they pressed Start in the private chat long ago
-        for user in (u for i in range(load.tables) for u in load.users(i)):
-            await UserRepo.upsert(c, user, f"Игрок {user}")
-            await UserRepo.set_can_message(c, user, True)
-    notify = app.service.notify
-    assert notify is not None
-
-    async def observed(update: Update) -> None:
-        watch.on_update(update)
-        await notify(update)
-
-    app.service.notify = observed
-    thinker = app.service.autoplay.thinker
-    assert thinker is not None, "the bench needs the real worker processes"
-    await app.start()
-    polling = asyncio.create_task(app.dp.start_polling(app.bot, handle_signals=False))
-    try:
+async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[str, Any]:
+    async with load_world.running_bot(conn, db, load, Watch, bot_pause=args.pause) as (app, watch):
+        thinker = app.service.autoplay.thinker
+        assert thinker is not None, "the bench needs the real worker processes"
         if load.bot_tables:  # the workers start now, not at a measured decision
             await asyncio.get_running_loop().run_in_executor(thinker._executor(), os.getpid)
-        conn.send("polling")
-        app.outbox.limits = RELAXED
-        await asyncio.to_thread(conn.recv)  # set up
-        await app.presenter.idle()
-        await app.outbox.drain()
-        app.outbox.limits = app.config.limits
-        assert app.outbox.limits == Limits(), "the bot must play with production limits"
+        await load_world.open_tables(conn, app)
         workers: dict[int, tuple[float, float]] = {}  # pid -> CPU first and last seen
 
         def sample() -> None:
@@ -357,18 +200,10 @@ async def bot_side(conn: Connection, load: Load, db: Path, args: Any) -> dict[st
         sample()
         decisions, replaced = app.service.autoplay.decisions, thinker.replaced
         watch.measuring = True
-        began, cpu = time.monotonic(), time.process_time()
-        load_start, stalls = loadavg(), []
-        conn.send("go")
-        ended = asyncio.create_task(asyncio.to_thread(conn.recv))
-        while not ended.done():
-            before = time.monotonic()
-            await asyncio.sleep(0.05)
-            stalls.append(time.monotonic() - before - 0.05)
-            if len(stalls) % 20 == 0:
-                sample()
+        began, cpu, load_start = time.monotonic(), time.process_time(), loadavg()
+        stalls, ended = await load_world.play(conn, 20, sample)
         sample()
-        presses, fake_limited, world_cpu = ended.result()
+        presses, fake_limited, world_cpu = ended
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
         figures = {
             "watch": watch, "presses": presses, "seconds": elapsed, "cpu": cpu,
@@ -383,13 +218,6 @@ async def bot_side(conn: Connection, load: Load, db: Path, args: Any) -> dict[st
         await app.presenter.idle()
         with suppress(TimeoutError):  # the last keyboards are shown, or the run ends
             await asyncio.wait_for(app.outbox.drain(), args.drain)
-        await app.dp.stop_polling()
-        await asyncio.wait_for(polling, 10)
-        conn.send("done")
-    finally:
-        if not polling.done():
-            polling.cancel()
-        await app.stop()
     return figures
 
 
@@ -402,18 +230,6 @@ def loadavg() -> str:
 # --- the figures ---------------------------------------------------------------------
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values) or [float("nan")]
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def ms(values: list[float], qs: Sequence[float]) -> str:
-    if not values:
-        return "none"
-    parts = [f"p{round(q * 100)} {1000 * percentile(values, q):6.0f} ms" for q in qs]
-    return "  ".join(parts) + f"  max {1000 * max(values):6.0f} ms  ({len(values)})"
-
-
 def press_to_answer(presses: list[Press], bots: bool) -> list[float]:
     return [p.answered - p.pressed for p in presses if p.bots == bots and p.answered is not None]
 
@@ -421,16 +237,7 @@ def press_to_answer(presses: list[Press], bots: bool) -> list[float]:
 def next_keyboard(w: Watch, presses: list[Press], bots: bool) -> tuple[list[float], int]:
     """For each move made by a press: the time until the people the game next waits for
     see it on their keyboards. Also the number of such moves never shown by the end."""
-    firsts: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
-    for key, seen in w.hands.items():
-        tops, times, top = [], [], -1
-        for when, version in sorted(seen):
-            if version > top:
-                top = version
-                tops.append(version)
-                times.append(when)
-        firsts[key] = (tops, times)
-    out, unseen = [], 0
+    firsts, out, unseen = FirstShown(w.hands), [], 0
     for p in presses:
         parts = p.data.split(":")
         if p.bots != bots or p.answer != MADE or parts[0] not in ("c", "m"):
@@ -445,15 +252,11 @@ def next_keyboard(w: Watch, presses: list[Press], bots: bool) -> tuple[list[floa
             version += 1
         if step is None or step.over:
             continue  # the game ended, or the run did before a person's turn
-        waits = []
-        for user in step.waiting:
-            tops, times = firsts.get((game, user), ([], []))
-            i = bisect.bisect_left(tops, version)
-            waits.append(times[i] - p.pressed if i < len(tops) else None)
-        if None in waits:
+        seen = [firsts.at((game, user), version) for user in step.waiting]
+        if None in seen:
             unseen += 1
         else:
-            out.append(max(wait for wait in waits if wait is not None))
+            out.append(max(when - p.pressed for when in seen if when is not None))
     return out, unseen
 
 
@@ -487,11 +290,7 @@ def report(f: dict[str, Any], load: Load) -> None:
         f" {100 * workers:.0f}%: {100 * (bot + workers) / cores:.0f}% of the {cores} cores;"
         f" fake Telegram and people (child process) {100 * world:.0f}% of a core"
     )
-    stalls = sorted(f["stalls"]) or [0.0]
-    print(
-        f"  event loop stalls p99 {1000 * percentile(stalls, 0.99):.0f} ms,"
-        f" max {1000 * stalls[-1]:.0f} ms; 429 responses {f['fake_limited']}"
-    )
+    print(f"  {load_world.stall_figures(f['stalls'])}; 429 responses {f['fake_limited']}")
     if seconds > QUIET + load.ramp:
         latest: dict[int, float] = defaultdict(float)
         for c in w.commits.values():
@@ -501,17 +300,8 @@ def report(f: dict[str, Any], load: Load) -> None:
 
 
 def run(load: Load, args: Any) -> dict[str, Any]:
-    context = multiprocessing.get_context("fork")
-    ours, theirs = context.Pipe()
-    child = context.Process(target=world_process, args=(theirs, load), daemon=True)
-    child.start()
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            figures = asyncio.run(bot_side(ours, load, Path(tmp) / "tables.sqlite3", args))
-        child.join(30)
-    finally:
-        if child.is_alive():
-            child.kill()
+    bot = partial(bot_side, load=load, args=args)
+    figures = load_world.run_apart(partial(world, load=load), bot, "tables.sqlite3")
     report(figures, load)
     return figures
 
@@ -539,12 +329,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"\nrun 1: {args.bot_tables} tables of 1 person + 2 «Мастер» beside"
         f" {args.people_tables} tables of 2 people (tables join in over {ramp:.0f} s)"
     )
-    beside = run(Load(args.bot_tables, args.people_tables, args.seconds, think, ramp), args)
+    first = Load(
+        bot_tables=args.bot_tables, people_tables=args.people_tables,
+        seconds=args.seconds, think=think, ramp=ramp,
+    )  # fmt: skip
+    beside = run(first, args)
     print(f"targets: press -> answer p99 under {TARGET_P99_MS} ms at both kinds of table")
     if args.no_baseline or not args.people_tables:
         return 0
     print(f"run 2 (baseline): the {args.people_tables} tables of 2 people alone")
-    alone = run(Load(0, args.people_tables, args.seconds, think, ramp), args)
+    alone = run(replace(first, bot_tables=0), args)
     with_, base = (press_to_answer(f["presses"], False) for f in (beside, alone))
     p50, p99 = (percentile(with_, q) / max(percentile(base, q), 1e-9) for q in (0.5, 0.99))
     print(
