@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine import Action, State, View
+from engine import Action, View
 from engine.actions import DONE, PASS
 from engine.bots import make_bot
 from engine.players import Player
@@ -99,7 +99,7 @@ class Autoplay:
 
     async def _move(self, game_id: int, live: LiveGame, version: int) -> bool:
         """Decide and make one computer move; False if none was made."""
-        choice = await self._choose(live, live.state)
+        choice = await self._choose(live)
         if choice is None:
             return False
         action, auto = choice
@@ -110,8 +110,9 @@ class Autoplay:
                 await asyncio.sleep(wait)
         return await self.service.step(game_id, live, version, action, auto)
 
-    async def _choose(self, live: LiveGame, state: State) -> tuple[Action, bool] | None:
+    async def _choose(self, live: LiveGame) -> tuple[Action, bool] | None:
         """The first computer seat's move: those the game waits for first."""
+        state = live.state
         turn = state.turn()
         waiting = turn.seats if turn else ()
         for seat in [*waiting, *(s for s in range(state.n) if s not in waiting)]:

@@ -116,7 +116,6 @@ class Tables:
         self.db = db
         self.games = games
         self._repo = TableRepo(db)
-        self._users = UserRepo(db)
         self.records = Records(db)  # people, chats, statistics, message ids
         self._locks: dict[int, asyncio.Lock] = {}  # table id -> its lock (see ``locked``)
         # person id -> the lock their joins take turns on (gone once no join holds it)
@@ -134,7 +133,7 @@ class Tables:
         existing = await self._repo.open_in_chat(chat_id)
         if existing is not None:
             return existing, False
-        chat = await ChatRepo(self.db).get(chat_id)
+        chat = await self.records.chat(chat_id)
         settings = {**DEFAULT_SETTINGS, **(chat.settings if chat else {})}
         try:
             async with self.db.tx() as c:
@@ -153,7 +152,7 @@ class Tables:
 
     async def lang(self, chat_id: int, default: str = "ru") -> str:
         """The language of the chat's group texts: its last table's creator's."""
-        chat = await ChatRepo(self.db).get(chat_id)
+        chat = await self.records.chat(chat_id)
         return chat.lang if chat else default
 
     async def in_chat(self, chat_id: int) -> TableRecord | None:
@@ -196,9 +195,9 @@ class Tables:
             raise TableError("already_seated")
         other = await self.table_of(person.id)
         if other is not None:
-            chat = await ChatRepo(self.db).get(other.chat_id)
+            chat = await self.records.chat(other.chat_id)
             raise TableError("other_table", chat_id=other.chat_id, title=chat.title if chat else "")
-        user = await self._users.get(person.id)
+        user = await self.records.user(person.id)
         if user is None or not user.can_message:
             raise TableError("need_private")
         if len(table.seats) >= table.settings["seats"]:
