@@ -25,7 +25,7 @@ from service.logctx import log_scope
 from service.records import Records
 from service.series import pogony_pairs
 
-from . import render
+from . import render, render_hand
 from .config import zone_from_env
 from .outbox import Outbox, Rendered
 
@@ -209,7 +209,7 @@ class Presenter:
             del self.pages[(game_id, who)]
             page = None
         lang = game.langs.get(who, "ru")
-        return render.hand(
+        return render_hand.hand(
             lang,
             state.view(seat),
             game_id,

@@ -1,7 +1,7 @@
 """Pure rendering of the option ``cheating``: the defender's cheat page, the
 «Антимухлёж» buttons and the words of an accusation.
 
-A cheat shows only on its player's own keyboard, and only when ``render.hand`` is
+A cheat shows only on its player's own keyboard, and only when ``render_hand.hand`` is
 given that seat's ``State.cheat_actions``: views never list cheats. The words of
 an accusation come from public facts alone (see ``accusation_exposed``).
 """

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-from bot import render, rules_text
+from bot import render, render_hand, rules_text
 from bot.callbacks import CheatCb, MoveCb, PageCb
 from bot.render_cheating import accusation_exposed
 from engine import Accused, Action, Card, State
@@ -31,7 +31,7 @@ def opened(**rules: object) -> State:
 
 
 def hand(state: State, seat: int, game_id: int = 5, **kw: object):
-    return render.hand(
+    return render_hand.hand(
         "ru", state.view(seat), game_id, names=NAMES, cheats=state.cheat_actions(seat), **kw
     )
 
@@ -50,7 +50,7 @@ def test_without_the_option_the_keyboards_are_as_before() -> None:
     state = opened()
     for seat in (0, 1):
         assert not any("🤫" in t or "🕵" in t for t, _ in buttons(hand(state, seat)[1]))
-    assert render.hand("ru", state.view(1), 5)[1] == hand(state, 1)[1]
+    assert render_hand.hand("ru", state.view(1), 5)[1] == hand(state, 1)[1]
 
 
 def test_the_cheat_page_offers_every_card_marked_as_a_cheat() -> None:

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot import render, rules_text
+from bot import render, render_hand, rules_text
 from bot.callbacks import LobbyCb, MoveCb
 from bot.i18n import LANGS, t
 from engine import Action, Outcome, State
@@ -104,7 +104,7 @@ def test_the_defender_may_transfer_by_showing_a_trump() -> None:
     state = game(["7S 8D", "7H 7C 10S", "9S JS QS KS"], trump="6H", stock="QD KD",
                  players=3, mode="perevodnoy", transfer_by_trump_show=True)  # fmt: skip
     act(state, "0 a 7S")
-    text, markup = render.hand("ru", state.view(1), 5)
+    text, markup = render_hand.hand("ru", state.view(1), 5)
     moves = {label: MoveCb.unpack(d).a for label, d in buttons(markup) if d.startswith("m:")}
     assert moves["Показать 7♥ (перевод)"] == "s 7H"
     assert moves["Перевести 7♥"] == "x 7H" and moves["Перевести 7♣"] == "x 7C"

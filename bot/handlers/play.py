@@ -15,8 +15,9 @@ from service import GameService, Refused, Seat
 from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, tap_meaning
 from ..i18n import lang_of, t
 from ..presenter import Page, Presenter
-from ..render import is_tap, seat_names
+from ..render import seat_names
 from ..render_cheating import accusation_answer
+from ..render_hand import is_tap
 
 log = logging.getLogger(__name__)
 CONFIRM_SECONDS = 10.0
