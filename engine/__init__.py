@@ -10,8 +10,8 @@ from .cards import CARDS, Card
 from .events import Accused, BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
 from .legal import Turn
 from .rules import Mode, Rules, Speed, ThrowIn
-from .serialize import SnapshotError, replay
-from .state import State
+from .serialize import SnapshotError
+from .state import State, replay
 from .view import View, make_view
 
 __all__ = [

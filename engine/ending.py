@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .bout import CLOCKWISE, next_active, start_bout
 from .cards import RANK_MASK, SUIT_MASK, cards_of
 from .deal import HAND_SIZE
 from .events import BoutEnded, Drew, Event, GameOver, Left, Outcome
@@ -16,14 +17,26 @@ if TYPE_CHECKING:
 
 # Hot-path events are built by tuple.__new__, a C call, not the NamedTuple's Python one.
 fast_event = tuple.__new__
-# CLOCKWISE[n][seat]: the n seats clockwise from ``seat``.
-CLOCKWISE = tuple(tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(7))
 # DRAW_ORDER[n][opener][defender]: who draws, in order: the defender last.
 DRAW_ORDER = tuple(
     tuple(tuple((*(s for s in way if s != d), d) for d in range(n)) for way in ways)
     for n, ways in enumerate(CLOCKWISE)
 )
 DROPPED: list[Event] = []  # the events of ``State.play``, not kept
+
+
+def settle(state: State, events: list[Event]) -> None:
+    """End the bout if nothing more can happen in it (RULES §4)."""
+    if state.unbeaten and not state.taking:
+        return
+    if len(state.att) < state.limit and (state.taking or state.hands[state.defender]):
+        free, hands = state.throwers & ~state.said, state.hands
+        while free:
+            low = free & -free
+            if hands[low.bit_length() - 1]:
+                return  # a thrower with cards has not decided yet
+            free ^= low
+    end_bout(state, events, taken=state.taking)
 
 
 def end_bout(state: State, events: list[Event], *, taken: bool) -> None:
@@ -49,9 +62,9 @@ def end_bout(state: State, events: list[Event], *, taken: bool) -> None:
     if leave(state, events):
         return
     if taken or state.place[d]:
-        state._start_bout(state._next_active(d))
+        start_bout(state, next_active(state, d))
     else:
-        state._start_bout(d)
+        start_bout(state, d)
 
 
 def draw(state: State, events: list[Event]) -> None:

@@ -1,7 +1,7 @@
 """What may be done now: legal moves, the reasons a move is refused, the timers.
 
-``legal_actions`` lists what a seat may do now (``State.legal_actions`` is this
-function); ``check`` says why an action may not be made now. ``State.apply``
+``legal_actions`` lists what a seat may do now (``State.legal_actions`` calls
+it); ``check`` says why an action may not be made now. ``State.apply``
 calls ``check`` before it changes anything, so the moves themselves need no checks.
 """
 
@@ -33,6 +33,7 @@ from .actions import (
     Action,
     IllegalAction,
 )
+from .bout import may_throw, next_opponent
 from .cards import RANK_MASK, SUIT_MASK, Card, lowest
 from .rules import ThrowOrder
 
@@ -99,26 +100,6 @@ def all_legal_actions(state: State) -> list[Action]:
         if cheating and not state.place[seat]:
             _add_accusations(state, seat, out)
     return out
-
-
-def may_throw(state: State) -> int:
-    """The seats that may throw in or say «Бито»/«Пас» now, as a mask (RULES §4)."""
-    free = state.throwers & ~state.said
-    order = state.rules.throw_in_order
-    if order is ThrowOrder.FREE or not free:
-        return free
-    hands = state.hands
-    if order is ThrowOrder.ATTACKER_FIRST:
-        a = state.attacker
-        if not state.spoke and free >> a & 1 and hands[a]:
-            return 1 << a  # the attacker has the first word
-        return free
-    n = state.n
-    for i in range(n):  # circle: the first seat from the token on that has a say
-        s = (state.token + i) % n
-        if free >> s & 1 and hands[s]:
-            return 1 << s
-    return 0
 
 
 def _add_openings(state: State, out: list[Action]) -> None:
@@ -243,7 +224,7 @@ def _transfer_target(state: State, adds: int = 1) -> int | None:
     count = len(state.att) + adds
     if count > state.cap:
         return None
-    target = state._next_opponent(state.defender)
+    target = next_opponent(state, state.defender)
     if state.hands[target].bit_count() < count:
         return None
     return target

@@ -22,8 +22,9 @@ from .actions import (
     TRANSFER,
     Action,
 )
+from .bout import next_opponent, throw_rights
 from .cards import RANK_MASK
-from .ending import end_bout, finish
+from .ending import end_bout, finish, settle
 from .events import Accused, Event
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def throw_in(state: State, action: Action, events: list[Event]) -> None:
     state.dfn.append(-1)
     state.unbeaten += 1
     state.said = 0
-    state._settle(events)
+    settle(state, events)
 
 
 def beat(state: State, action: Action, events: list[Event]) -> None:
@@ -67,7 +68,7 @@ def beat(state: State, action: Action, events: list[Event]) -> None:
     state.dfn[state.att.index(target)] = c  # type: ignore[arg-type]
     state.unbeaten -= 1
     state.cover |= RANK_MASK[c >> 2]
-    state._settle(events)
+    settle(state, events)
 
 
 def transfer(state: State, action: Action, events: list[Event]) -> None:
@@ -75,7 +76,7 @@ def transfer(state: State, action: Action, events: list[Event]) -> None:
     if c >> 2 != state.att[0] >> 2:  # accepted only with the option ``cheating``
         state.cheats |= 1 << seat
         state.cover |= RANK_MASK[c >> 2]
-    target = state._next_opponent(state.defender)
+    target = next_opponent(state, state.defender)
     state.hands[seat] &= ~(1 << c)
     state.att.append(c)
     state.dfn.append(-1)
@@ -87,14 +88,14 @@ def show(state: State, action: Action, events: list[Event]) -> None:
     seat, c = action.seat, action.cards[0]
     state.known[seat] |= 1 << c  # shown to everyone, kept in hand
     state.shows |= 1 << c
-    pass_bout(state, seat, state._next_opponent(state.defender))
+    pass_bout(state, seat, next_opponent(state, state.defender))
 
 
 def pass_bout(state: State, seat: int, target: int) -> None:
     """After a transfer: ``seat`` attacks, ``target`` defends every card on the table."""
     state.attacker, state.defender = seat, target
     state.limit = min(state.cap, state.hands[target].bit_count())
-    state.throwers = state._throw_rights(target)
+    state.throwers = throw_rights(state, target)
     state.said = 0
     state.spoke = False
     state.token = (target + 1) % state.n
@@ -105,7 +106,7 @@ def take(state: State, action: Action, events: list[Event]) -> None:
     state.said = 0
     if state.rules.no_throw_in_after_take:
         state.throwers = 0
-    state._settle(events)
+    settle(state, events)
 
 
 def done(state: State, action: Action, events: list[Event]) -> None:
@@ -114,7 +115,7 @@ def done(state: State, action: Action, events: list[Event]) -> None:
     if seat == state.attacker:
         state.spoke = True
     state.token = (seat + 1) % state.n  # circle: the right passes on
-    state._settle(events)
+    settle(state, events)
 
 
 def quit_game(state: State, action: Action, events: list[Event]) -> None:

@@ -1,13 +1,14 @@
-"""JSON-safe snapshots of a game (cards as ``"10S"``) and replay from the action log."""
+"""JSON-safe snapshots of a game (cards as ``"10S"``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import CARDS, RANK_MASK, Card, cards_of, mask_of
+from .cards import CARDS, Card, cards_of, mask_of
 from .events import Outcome
+from .position import Bout, Position
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -68,88 +69,66 @@ class SnapshotError(ValueError):
     """A snapshot that cannot be loaded; the message says what is wrong with it."""
 
 
-def state_from_dict(data: dict[str, Any]) -> State:
+def state_from_dict(cls: type[State], data: dict[str, Any]) -> State:
+    """The ``cls`` (``State``) of a snapshot; raises ``SnapshotError`` saying what is wrong."""
     if not isinstance(data, dict):
         raise SnapshotError(f"a snapshot is a JSON object, not {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise SnapshotError(f"unsupported snapshot format {data.get('format')!r}")
     try:
-        return _state(data)
+        return _state(cls, data)
     except KeyError as e:
         raise SnapshotError(f"the snapshot has no {e.args[0]!r}") from None
     except (TypeError, ValueError, IndexError, AttributeError) as e:
         raise SnapshotError(f"the snapshot is damaged: {e}") from None
 
 
-def _state(data: dict[str, Any]) -> State:
-    from .state import State
-
-    s = State.__new__(State)
-    rules = Rules.from_dict(data["rules"])
-    s._setup(
-        rules,
-        data["seed"],
-        [_mask(h) for h in data["hands"]],
-        [Card.parse(c) for c in data["stock"]],
-        Card.parse(data["trump_card"]),
+def _state(cls: type[State], data: dict[str, Any]) -> State:
+    n = len(data["place"])
+    dfn = [-1 if c is None else Card.parse(c) for c in data["defence"]]
+    defender = data["defender"]
+    bout = Bout(
+        attacker=data["attacker"],
+        defender=defender,
+        cap=data["cap"],
+        limit=data["limit"],
+        att=[Card.parse(c) for c in data["attack"]],
+        dfn=dfn,
+        taking=data["taking"],
+        said=_seats(data["said"]),
+        throwers=_seats(data["throwers"]),
+        # Snapshots made before the optional rules lack these: their defaults.
+        spoke=data.get("spoke", False),
+        token=data.get("token", (defender + 1) % n),
+        shows=_mask(data.get("shows", ())),
+        cheats=_seats(data.get("cheats", ())),
+        barred=[_seats(b) for b in data.get("barred", [[]] * n)],
+        bout_attacks=[_mask(m) for m in data.get("bout_attacks", [[]] * n)],
     )
-    s.discard = _mask(data["discard"])
-    s.known = [_mask(k) for k in data["known"]]
-    s.shown = None if data["shown"] is None else Card.parse(data["shown"])
-    s.place = list(data["place"])
-    s.out = sum(1 << i for i, p in enumerate(s.place) if p)
-    s.missed = list(data["missed"])
-    s.bito_seen = data["bito_seen"]
-    s.bouts = data.get("bouts", 0)  # snapshots before the optional rules lack it
-    s.opener, s.attacker, s.defender = data["opener"], data["attacker"], data["defender"]
-    s.cap, s.limit = data["cap"], data["limit"]
-    s.att = [Card.parse(c) for c in data["attack"]]
-    s.dfn = [-1 if c is None else Card.parse(c) for c in data["defence"]]
-    s.unbeaten = s.dfn.count(-1)
-    s.cover = 0
-    for c in s.att + s.dfn:
-        if c >= 0:
-            s.cover |= RANK_MASK[c >> 2]
-    s.taking = data["taking"]
-    s.said = sum(1 << i for i in data["said"])
-    s.throwers = sum(1 << i for i in data["throwers"])
-    # Snapshots made before the optional rules lack these: their defaults.
-    s.spoke = data.get("spoke", False)
-    s.token = data.get("token", (s.defender + 1) % s.n)
-    s.shows = _mask(data.get("shows", ()))
-    s.last_fool = data.get("last_fool")
-    s.cheats = sum(1 << i for i in data.get("cheats", ()))
-    s.barred = [sum(1 << i for i in b) for b in data.get("barred", [[]] * s.n)]
-    if "pogony_ranks" in data:
-        s.pogony_ranks = tuple(data["pogony_ranks"])
-        s.bout_attacks = [_mask(m) for m in data["bout_attacks"]]
-        s.pogony_awards = [(a, b) for a, b in data["pogony_awards"]]
-    s.history = [Action.parse(a) for a in data["history"]]
+    history = [Action.parse(a) for a in data["history"]]
     autos = set(data["auto"])
-    s.auto = [i in autos for i in range(len(s.history))]
-    s.outcome = None if data["outcome"] is None else Outcome.from_dict(data["outcome"])
-    return s
+    position = Position(
+        hands=[_mask(h) for h in data["hands"]],
+        stock=[Card.parse(c) for c in data["stock"]],
+        trump_card=Card.parse(data["trump_card"]),
+        opener=data["opener"],
+        known=[_mask(k) for k in data["known"]],
+        shown=None if data["shown"] is None else Card.parse(data["shown"]),
+        discard=_mask(data["discard"]),
+        place=list(data["place"]),
+        missed=list(data["missed"]),
+        bito_seen=data["bito_seen"],
+        bouts=data.get("bouts", 0),  # snapshots before the optional rules lack it
+        last_fool=data.get("last_fool"),
+        pogony_ranks=data.get("pogony_ranks"),
+        pogony_awards=[(a, b) for a, b in data.get("pogony_awards", ())],
+        history=history,
+        auto=[i in autos for i in range(len(history))],
+        outcome=None if data["outcome"] is None else Outcome.from_dict(data["outcome"]),
+        bout=bout,
+    )
+    return cls(Rules.from_dict(data["rules"]), data["seed"], position=position)
 
 
-def replay(
-    rules: Rules,
-    seed: int,
-    log: Iterable[Action | str | tuple[Action | str, bool]],
-    *,
-    last_fool: int | None = None,
-    pogony_ranks: Sequence[int] | None = None,
-) -> State:
-    """Rebuild a game from its deal and its action log (the series as for ``State``).
-
-    Log entries are actions, logged texts (``"1 d 9H>7H"``) or ``(action, auto)``.
-    """
-    from .state import State
-
-    s = State(rules, seed, last_fool=last_fool, pogony_ranks=pogony_ranks)
-    for entry in log:
-        auto = False
-        if isinstance(entry, tuple) and not isinstance(entry, Action):
-            entry, auto = entry
-        action = Action.parse(entry) if isinstance(entry, str) else entry
-        s.apply(action, auto=auto)
-    return s
+def _seats(seats: Iterable[int]) -> int:
+    return sum(1 << i for i in seats)

@@ -1,5 +1,6 @@
 """The position of one game (RULES §4-8): the deal, the bout, ``apply`` and ``play``.
-The moves themselves are in ``moves``, the end of a bout in ``ending``.
+The moves themselves are in ``moves``, the end of a bout in ``ending``, the bout's
+bookkeeping in ``bout``; all of them use ``State`` only through its fields.
 
 Hands, the table and the discard are bit masks of cards (see ``cards``), so
 the hot path of ``legal_actions`` and ``apply`` is integer arithmetic. Seats
@@ -9,23 +10,21 @@ are bit masks too (``out``, ``partners``, ``said``, ``throwers``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from . import legal
 from .actions import BACK, BEAT, OPEN, SHOW, TAKE, TRANSFER, Action
-from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, Card
+from .bout import start_bout, waiting
+from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, RANK_MASK, Card
 from .deal import deal, first_attacker
-from .ending import CLOCKWISE, DROPPED, end_bout, fast_event
+from .ending import DROPPED, fast_event
 from .events import Event, Idle, Outcome, Played
-from .legal import MISSES_TO_IDLE, Turn, check, may_throw
-from .legal import all_legal_actions as _all_legal_actions
-from .legal import cheat_actions as _cheat_actions
-from .legal import legal_actions as _legal_actions
-from .legal import timeout_actions as _timeout_actions
+from .legal import MISSES_TO_IDLE, Turn, check
 from .moves import MOVES
-from .rules import Rules, SeriesOpener, ThrowIn, ThrowOrder
-
-if TYPE_CHECKING:
-    from .view import View
+from .position import Bout, Position
+from .rules import Rules, SeriesOpener, ThrowOrder
+from .serialize import state_from_dict, state_to_dict
+from .view import View, make_view
 
 _DEFENCE = (BEAT, TRANSFER, SHOW, TAKE)
 
@@ -133,30 +132,71 @@ class State:
         *,
         last_fool: int | None = None,
         pogony_ranks: Sequence[int] | None = None,
+        position: Position | None = None,
     ) -> None:
         """A new game dealt from ``seed``. The table's series goes on with ``last_fool``,
         the fool of its last game (None after a draw), attacked first under
         ``series_opener = under_fool``, and ``pogony_ranks``, each seat's rank of
-        «погоны» (the deck's lowest by default; it grows with every award)."""
-        d = deal(rules, seed)
-        self._setup(rules, seed, d.hands, d.stock, d.trump_card)
-        if pogony_ranks is not None:
-            if len(pogony_ranks) != self.n or not all(0 <= r <= 12 for r in pogony_ranks):
-                raise ValueError(f"pogony_ranks needs a rank 0-12 per seat: {pogony_ranks!r}")
-            self.pogony_ranks = tuple(pogony_ranks)
-        if d.trump_holder is not None:
-            self.known[d.trump_holder] |= 1 << d.trump_card
-        if last_fool is not None and rules.series_opener is SeriesOpener.UNDER_FOOL:
-            self.last_fool = last_fool
-            self._start_bout((last_fool - 1) % self.n)  # the fool's right neighbour
+        «погоны» (the deck's lowest by default; it grows with every award).
+
+        With ``position`` the game is that position instead of a deal (``seed`` is
+        only recorded); its lists are copied. Every ``State`` is built here."""
+        if position is None:
+            position = _dealt(rules, seed, last_fool, pogony_ranks)
+        elif last_fool is not None or pogony_ranks is not None:
+            raise ValueError("a position carries its own last_fool and pogony_ranks")
+        n = rules.players
+        p = position
+        if len(p.hands) != n:
+            raise ValueError(f"{n} players need {n} hands, got {len(p.hands)}")
+        self.rules = rules
+        self.seed = seed
+        self.n = n
+        teams = [sum(1 << s for s in range(t, n, 2)) for t in (0, 1)]
+        self.partners = tuple(teams[s % 2] if rules.teams else 1 << s for s in range(n))
+        self.transfers = rules.transfer
+        self.free_order = rules.throw_in_order is ThrowOrder.FREE
+        self.cheating = rules.cheating
+        self.hands = p.hands[:]
+        self.stock = p.stock[:]
+        self.trump_card = CARDS[p.trump_card]
+        self.trump = rules.trump_suit(p.trump_card)
+        self.beats = BEAT_MASKS[rules.spades_by_spades][self.trump]
+        self.discard = p.discard
+        self.known = [0] * n if p.known is None else p.known[:]
+        self.shown = p.shown
+        self.place = [0] * n if p.place is None else p.place[:]
+        self.out = sum(1 << s for s, rank in enumerate(self.place) if rank)
+        self.missed = [0] * n if p.missed is None else p.missed[:]
+        self.bito_seen = p.bito_seen
+        self.bouts = p.bouts
+        self.last_fool = p.last_fool
+        low = DECK_LOW_RANK[rules.deck]
+        self.pogony_ranks = (low,) * n if p.pogony_ranks is None else tuple(p.pogony_ranks)
+        self.pogony_awards = list(p.pogony_awards)
+        self.history = list(p.history)
+        self.auto = list(p.auto)
+        self.outcome = p.outcome
+        b = p.bout
+        if b is None:
+            self.barred = [0] * n
+            self.bout_attacks = [0] * n
+            start_bout(self, p.opener)
             return
-        opener, shown = first_attacker(self.hands, self.trump)
-        if shown is not None:
-            self.shown = CARDS[shown]
-            self.known[opener] |= 1 << shown
-        elif d.random_opener is not None:
-            opener = d.random_opener
-        self._start_bout(opener)
+        self.opener, self.attacker, self.defender = p.opener, b.attacker, b.defender
+        self.cap, self.limit = b.cap, b.limit
+        self.att, self.dfn = b.att[:], b.dfn[:]
+        self.unbeaten = self.dfn.count(-1)
+        cover = 0
+        for c in self.att + self.dfn:
+            if c >= 0:
+                cover |= RANK_MASK[c >> 2]
+        self.cover = cover
+        self.taking, self.said, self.throwers = b.taking, b.said, b.throwers
+        self.spoke, self.token, self.shows = b.spoke, b.token, b.shows
+        self.cheats = b.cheats
+        self.barred = b.barred[:]
+        self.bout_attacks = b.bout_attacks[:]
 
     @classmethod
     def scripted(
@@ -175,119 +215,47 @@ class State:
         masks = [sum(1 << c for c in h) for h in hands]
         order = list(stock)
         pile = [trump_card, *reversed(order)] if order else []
-        self = cls.__new__(cls)
-        self._setup(rules, seed, masks, pile, trump_card)
-        self._start_bout(opener)
-        return self
+        return cls(rules, seed, position=Position(masks, pile, trump_card, opener))
 
-    def _setup(
-        self, rules: Rules, seed: int, hands: list[int], stock: list[int], trump_card: int
-    ) -> None:
-        n = rules.players
-        if len(hands) != n:
-            raise ValueError(f"{n} players need {n} hands, got {len(hands)}")
-        self.rules = rules
-        self.seed = seed
-        self.n = n
-        teams = [sum(1 << s for s in range(t, n, 2)) for t in (0, 1)]
-        self.partners = tuple(teams[s % 2] if rules.teams else 1 << s for s in range(n))
-        self.transfers = rules.transfer
-        self.free_order = rules.throw_in_order is ThrowOrder.FREE
-        self.cheating = rules.cheating
-        self.barred = [0] * n
-        self.last_fool = None
-        self.hands = hands
-        self.stock = stock
-        self.trump_card = CARDS[trump_card]
-        self.trump = rules.trump_suit(trump_card)
-        self.beats = BEAT_MASKS[rules.spades_by_spades][self.trump]
-        self.discard = 0
-        self.known = [0] * n
-        self.shown = None
-        self.place = [0] * n
-        self.out = 0
-        self.missed = [0] * n
-        self.bito_seen = False
-        self.bouts = 0
-        self.pogony_ranks = (DECK_LOW_RANK[rules.deck],) * n
-        self.bout_attacks = [0] * n
-        self.pogony_awards = []
-        self.history = []
-        self.auto = []
-        self.outcome: Outcome | None = None
-
-    # ----------------------------------------------------------------- bouts
-
-    def _start_bout(self, opener: int) -> None:
-        self.opener = self.attacker = opener
-        self.defender = d = self._next_opponent(opener)
-        self.cap = cap = 6 if self.bito_seen or not self.rules.first_bout_cap_5 else 5
-        held = self.hands[d].bit_count()
-        self.limit = cap if cap < held else held
-        self.att = []
-        self.dfn = []
-        self.unbeaten = 0
-        self.cover = 0
-        self.taking = False
-        self.said = 0
-        self.throwers = self._throw_rights(d)
-        self.spoke = False
-        self.token = (d + 1) % self.n
-        self.shows = 0
-        self.cheats = 0
-        if self.cheating:
-            self.barred = [0] * self.n
-        if self.rules.pogony:
-            self.bout_attacks = [0] * self.n
-
-    def _next_active(self, seat: int) -> int:
-        """The next player clockwise still in the game (``seat`` itself if alone)."""
-        out = self.out
-        for s in CLOCKWISE[self.n][seat][1:]:
-            if not out >> s & 1:
-                return s
-        return seat
-
-    def _next_opponent(self, seat: int) -> int:
-        """The next player clockwise still in the game, passing over partners."""
-        skip = self.out | self.partners[seat]
-        for s in CLOCKWISE[self.n][seat]:
-            if not skip >> s & 1:
-                return s
-        raise RuntimeError("no opponent left")
-
-    def _throw_rights(self, d: int) -> int:
-        """Bit mask of the seats that may throw in against defender ``d``."""
-        if self.rules.simple:
-            return 0
-        seats = ((1 << self.n) - 1) & ~self.out & ~self.partners[d]
-        if self.rules.throw_in is ThrowIn.NEIGHBORS:
-            right = d
-            for s in reversed(CLOCKWISE[self.n][d]):
-                if not self.out >> s & 1:
-                    right = s
-                    break
-            seats &= 1 << self._next_active(d) | 1 << right
-        return seats
-
-    def _waiting(self) -> tuple[int, ...]:
-        """Throwers who hold cards, have not said «Бито»/«Пас» yet and have the right now."""
-        free = self.throwers & ~self.said if self.free_order else may_throw(self)
-        hands = self.hands
-        return tuple(s for s in range(self.n) if free >> s & 1 and hands[s])
-
-    def _settle(self, events: list[Event]) -> None:
-        """End the bout if nothing more can happen in it (RULES §4)."""
-        if self.unbeaten and not self.taking:
-            return
-        if len(self.att) < self.limit and (self.taking or self.hands[self.defender]):
-            free, hands = self.throwers & ~self.said, self.hands
-            while free:
-                low = free & -free
-                if hands[low.bit_length() - 1]:
-                    return  # a thrower with cards has not decided yet
-                free ^= low
-        end_bout(self, events, taken=self.taking)
+    def position(self) -> Position:
+        """The position as plain values: ``State(rules, seed, position=...)`` rebuilds it."""
+        bout = Bout(
+            self.attacker,
+            self.defender,
+            self.cap,
+            self.limit,
+            self.att,
+            self.dfn,
+            self.taking,
+            self.said,
+            self.throwers,
+            self.spoke,
+            self.token,
+            self.shows,
+            self.cheats,
+            self.barred,
+            self.bout_attacks,
+        )
+        return Position(
+            self.hands,
+            self.stock,
+            self.trump_card,
+            self.opener,
+            self.known,
+            self.shown,
+            self.discard,
+            self.place,
+            self.missed,
+            self.bito_seen,
+            self.bouts,
+            self.last_fool,
+            self.pogony_ranks,
+            self.pogony_awards,
+            self.history,
+            self.auto,
+            self.outcome,
+            bout,
+        )
 
     # ------------------------------------------------------------ questions
 
@@ -309,23 +277,28 @@ class State:
             return Turn("attack", (self.attacker,))
         if self.unbeaten and not self.taking:
             return Turn("defend", (self.defender,))
-        return Turn("throw", self._waiting())
+        return Turn("throw", waiting(self))
 
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` may know; ``None`` gives the spectators' view."""
-        from .view import make_view
-
         return make_view(self, seat)
 
     def idle(self, seat: int) -> bool:
         """True when the seat should be played by a bot (two missed moves)."""
         return self.missed[seat] >= MISSES_TO_IDLE
 
-    # Made in ``actions`` beside the checks that ``apply`` makes.
-    legal_actions = _legal_actions
-    cheat_actions = _cheat_actions
-    all_legal_actions = _all_legal_actions
-    timeout_actions = _timeout_actions
+    # Listed in ``legal`` beside the checks that ``apply`` makes.
+    def legal_actions(self, seat: int) -> list[Action]:
+        return legal.legal_actions(self, seat)
+
+    def cheat_actions(self, seat: int) -> list[Action]:
+        return legal.cheat_actions(self, seat)
+
+    def all_legal_actions(self) -> list[Action]:
+        return legal.all_legal_actions(self)
+
+    def timeout_actions(self) -> list[Action]:
+        return legal.timeout_actions(self)
 
     # -------------------------------------------------------------- moves
 
@@ -362,22 +335,7 @@ class State:
     # -------------------------------------------------------- copy, compare
 
     def copy(self) -> State:
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.hands = self.hands[:]
-        new.stock = self.stock[:]
-        new.known = self.known[:]
-        new.place = self.place[:]
-        new.missed = self.missed[:]
-        new.att = self.att[:]
-        new.dfn = self.dfn[:]
-        new.history = self.history[:]
-        new.auto = self.auto[:]
-        new.bout_attacks = self.bout_attacks[:]
-        new.barred = self.barred[:]
-        new.pogony_awards = self.pogony_awards[:]
-        return new
+        return State(self.rules, self.seed, position=self.position())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -387,12 +345,59 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
-        from .serialize import state_to_dict
-
         return state_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> State:
-        from .serialize import state_from_dict
+        """A snapshot of ``to_dict`` back; raises ``SnapshotError`` saying what is wrong."""
+        return state_from_dict(cls, data)
 
-        return state_from_dict(data)
+
+def _dealt(
+    rules: Rules, seed: int, last_fool: int | None, pogony_ranks: Sequence[int] | None
+) -> Position:
+    """The position of a new game dealt from ``seed`` (see ``State``)."""
+    n = rules.players
+    d = deal(rules, seed)
+    if pogony_ranks is not None and (
+        len(pogony_ranks) != n or not all(0 <= r <= 12 for r in pogony_ranks)
+    ):
+        raise ValueError(f"pogony_ranks needs a rank 0-12 per seat: {pogony_ranks!r}")
+    known = [0] * n
+    if d.trump_holder is not None:
+        known[d.trump_holder] |= 1 << d.trump_card
+    ranks = None if pogony_ranks is None else tuple(pogony_ranks)
+    if last_fool is not None and rules.series_opener is SeriesOpener.UNDER_FOOL:
+        opener = (last_fool - 1) % n  # the fool's right neighbour
+        return Position(
+            d.hands, d.stock, d.trump_card, opener, known, last_fool=last_fool, pogony_ranks=ranks
+        )
+    opener, shown = first_attacker(d.hands, rules.trump_suit(d.trump_card))
+    if shown is not None:
+        known[opener] |= 1 << shown
+    elif d.random_opener is not None:
+        opener = d.random_opener
+    shown_card = None if shown is None else CARDS[shown]
+    return Position(d.hands, d.stock, d.trump_card, opener, known, shown_card, pogony_ranks=ranks)
+
+
+def replay(
+    rules: Rules,
+    seed: int,
+    log: Iterable[Action | str | tuple[Action | str, bool]],
+    *,
+    last_fool: int | None = None,
+    pogony_ranks: Sequence[int] | None = None,
+) -> State:
+    """Rebuild a game from its deal and its action log (the series as for ``State``).
+
+    Log entries are actions, logged texts (``"1 d 9H>7H"``) or ``(action, auto)``.
+    """
+    s = State(rules, seed, last_fool=last_fool, pogony_ranks=pogony_ranks)
+    for entry in log:
+        auto = False
+        if isinstance(entry, tuple) and not isinstance(entry, Action):
+            entry, auto = entry
+        action = Action.parse(entry) if isinstance(entry, str) else entry
+        s.apply(action, auto=auto)
+    return s

@@ -9,13 +9,17 @@ once someone holds it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .actions import Action
+from .bout import may_throw
 from .cards import Card, cards_of
 from .events import Outcome
-from .legal import Turn, may_throw
+from .legal import Turn
 from .rules import Rules
-from .state import State
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 @dataclass(frozen=True)

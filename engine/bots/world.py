@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from ..cards import RANK_MASK, cards_of
+from ..cards import cards_of
+from ..position import Bout, Position
 from ..state import State
 from ..view import View
 from .tracker import Tracker
@@ -37,39 +38,41 @@ def sample_hands(tracker: Tracker, rng: random.Random) -> tuple[list[int], list[
 
 def build_state(view: View, hands: list[int], stock: list[int]) -> State:
     """The position of ``view`` with the given hands and stock, ready to play on."""
-    rules, n = view.rules, view.rules.players
-    state = State.scripted(rules, [()] * n, view.trump_card, (), opener=view.opener)
-    state.hands = hands
-    state.stock = stock
-    state.discard = sum(1 << c for c in view.discard)
-    state.known = [sum(1 << c for c in k) for k in view.known]
-    state.shown = view.shown
-    state.place = list(view.places)
-    state.out = sum(1 << s for s, p in enumerate(view.places) if p)
-    state.missed = list(view.missed)
+    rules = view.rules
     # Only «Бито» puts cards in the discard, so a discard means the cap is 6.
-    state.bito_seen = bool(view.discard)
-    state.cap = 6 if state.bito_seen or not rules.first_bout_cap_5 else 5
-    state.bouts = view.bouts
-    state.opener, state.attacker, state.defender = view.opener, view.attacker, view.defender
-    state.limit = view.limit
-    state.att = [int(a) for a, _ in view.table]
-    state.dfn = [-1 if d is None else int(d) for _, d in view.table]
-    state.unbeaten = state.dfn.count(-1)
-    cover = 0
-    for a, d in view.table:
-        cover |= RANK_MASK[a >> 2]
-        if d is not None:
-            cover |= RANK_MASK[d >> 2]
-    state.cover = cover
-    state.taking = view.taking
-    state.said = sum(1 << s for s in view.said)
-    state.throwers = sum(1 << s for s in view.throwers)
-    state.spoke = view.spoke
-    state.token = view.token
-    state.shows = sum(1 << c for c in view.shows)
-    state.barred = [sum(1 << x for x in b) for b in view.barred]
-    return state
+    bito_seen = bool(view.discard)
+    bout = Bout(
+        attacker=view.attacker,
+        defender=view.defender,
+        cap=6 if bito_seen or not rules.first_bout_cap_5 else 5,
+        limit=view.limit,
+        att=[int(a) for a, _ in view.table],
+        dfn=[-1 if d is None else int(d) for _, d in view.table],
+        taking=view.taking,
+        said=sum(1 << s for s in view.said),
+        throwers=sum(1 << s for s in view.throwers),
+        spoke=view.spoke,
+        token=view.token,
+        shows=sum(1 << c for c in view.shows),
+        cheats=0,  # nobody's cheats are known
+        barred=[sum(1 << x for x in b) for b in view.barred],
+        bout_attacks=[0] * rules.players,
+    )
+    position = Position(
+        hands=hands,
+        stock=stock,
+        trump_card=view.trump_card,
+        opener=view.opener,
+        known=[sum(1 << c for c in k) for k in view.known],
+        shown=view.shown,
+        discard=sum(1 << c for c in view.discard),
+        place=list(view.places),
+        missed=list(view.missed),
+        bito_seen=bito_seen,
+        bouts=view.bouts,
+        bout=bout,
+    )
+    return State(rules, 0, position=position)
 
 
 def sample_state(view: View, tracker: Tracker, rng: random.Random) -> State:

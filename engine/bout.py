@@ -1,0 +1,101 @@
+"""The bout's bookkeeping that the moves, the checks and the end of a bout share.
+
+Functions of a ``State`` (RULES §4): who attacks and defends, who may throw in.
+They read and write the state's fields and import nothing above ``cards``/``rules``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .rules import ThrowIn, ThrowOrder
+
+if TYPE_CHECKING:
+    from .state import State
+
+# CLOCKWISE[n][seat]: the n seats clockwise from ``seat``.
+CLOCKWISE = tuple(tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(7))
+
+
+def start_bout(state: State, opener: int) -> None:
+    """A new bout: ``opener`` attacks the next opponent clockwise."""
+    state.opener = state.attacker = opener
+    state.defender = d = next_opponent(state, opener)
+    state.cap = cap = 6 if state.bito_seen or not state.rules.first_bout_cap_5 else 5
+    held = state.hands[d].bit_count()
+    state.limit = cap if cap < held else held
+    state.att = []
+    state.dfn = []
+    state.unbeaten = 0
+    state.cover = 0
+    state.taking = False
+    state.said = 0
+    state.throwers = throw_rights(state, d)
+    state.spoke = False
+    state.token = (d + 1) % state.n
+    state.shows = 0
+    state.cheats = 0
+    if state.cheating:
+        state.barred = [0] * state.n
+    if state.rules.pogony:
+        state.bout_attacks = [0] * state.n
+
+
+def next_active(state: State, seat: int) -> int:
+    """The next player clockwise still in the game (``seat`` itself if alone)."""
+    out = state.out
+    for s in CLOCKWISE[state.n][seat][1:]:
+        if not out >> s & 1:
+            return s
+    return seat
+
+
+def next_opponent(state: State, seat: int) -> int:
+    """The next player clockwise still in the game, passing over partners."""
+    skip = state.out | state.partners[seat]
+    for s in CLOCKWISE[state.n][seat]:
+        if not skip >> s & 1:
+            return s
+    raise RuntimeError("no opponent left")
+
+
+def throw_rights(state: State, d: int) -> int:
+    """Bit mask of the seats that may throw in against defender ``d``."""
+    if state.rules.simple:
+        return 0
+    seats = ((1 << state.n) - 1) & ~state.out & ~state.partners[d]
+    if state.rules.throw_in is ThrowIn.NEIGHBORS:
+        right = d
+        for s in reversed(CLOCKWISE[state.n][d]):
+            if not state.out >> s & 1:
+                right = s
+                break
+        seats &= 1 << next_active(state, d) | 1 << right
+    return seats
+
+
+def may_throw(state: State) -> int:
+    """The seats that may throw in or say «Бито»/«Пас» now, as a mask (RULES §4)."""
+    free = state.throwers & ~state.said
+    order = state.rules.throw_in_order
+    if order is ThrowOrder.FREE or not free:
+        return free
+    hands = state.hands
+    if order is ThrowOrder.ATTACKER_FIRST:
+        a = state.attacker
+        if not state.spoke and free >> a & 1 and hands[a]:
+            return 1 << a  # the attacker has the first word
+        return free
+    n = state.n
+    for i in range(n):  # circle: the first seat from the token on that has a say
+        s = (state.token + i) % n
+        if free >> s & 1 and hands[s]:
+            return 1 << s
+    return 0
+
+
+def waiting(state: State) -> tuple[int, ...]:
+    """Throwers who hold cards, have not said «Бито»/«Пас» yet and have the right now."""
+    free = state.throwers & ~state.said if state.free_order else may_throw(state)
+    hands = state.hands
+    return tuple(s for s in range(state.n) if free >> s & 1 and hands[s])
