@@ -6,15 +6,22 @@ import itertools
 
 import pytest
 
-from engine import cli
+from cli import main as cli
+from engine import Action, Card
+from engine.actions import BEAT, OPEN
+from engine.events import BoutEnded
 
 
-def test_plural_forms_follow_russian_grammar() -> None:
-    forms = [cli.plural(n, "карта", "карты", "карт") for n in (1, 2, 5, 11, 12, 21, 22, 25, 111)]
-    assert forms == [
-        "1 карта", "2 карты", "5 карт", "11 карт", "12 карт",
-        "21 карта", "22 карты", "25 карт", "111 карт",
-    ]  # fmt: skip
+def test_the_persons_own_moves_are_told_in_the_second_person() -> None:
+    names = cli.Names("ru", human=0)
+    beat = Action(0, BEAT, (Card.parse("9H"),), target=Card.parse("8H"))
+    assert cli.action_text(beat, names) == "Вы отбиваетесь: 9♥ на 8♥"
+    beat = Action(1, BEAT, (Card.parse("9H"),), target=Card.parse("8H"))
+    assert cli.action_text(beat, names) == "Бот 2 отбивается: 9♥ на 8♥"
+    assert cli.action_text(Action(0, OPEN, (Card.parse("7S"),)), names) == "Вы ходите: 7♠"
+    cards = tuple(Card.parse(c) for c in ("7S", "7D", "8S", "8D", "9S"))
+    assert cli.event_text(BoutEnded(True, 1, cards), names) == ("Бот 2 забирает 5 карт")
+    assert cli.event_text(BoutEnded(True, 0, cards[:2]), names) == ("Вы забираете 2 карты")
 
 
 def test_simulate_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,6 +50,18 @@ def test_play_runs_a_whole_game_in_russian(
     assert "Ваши карты:" in out and "Козырь" in out
     assert "Введите номер хода." in out
     assert "Дурак" in out or "Ничья" in out
+
+
+def test_play_speaks_english_when_asked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = itertools.cycle(["x", "1"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert cli.main(["play", "--seed", "5", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Your cards:" in out and "Trump" in out and "Type the number of a move." in out
+    assert "The fool" in out or "A draw" in out
+    assert not any("а" <= ch <= "я" for ch in out)
 
 
 def test_play_refuses_impossible_settings(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,7 @@ import pytest
 from bot import render, render_hand
 from bot.callbacks import CardCb, LobbyCb, MoveCb
 from bot.config import ConfigError, zone_from_env
-from bot.i18n import catalog, lang_of, t
+from bot.i18n import lang_of, t
 from engine import Rules, State
 from engine.actions import THROW
 from engine.cards import CARDS
@@ -191,19 +191,6 @@ def test_the_fool_is_not_congratulated() -> None:
     for seat in (0, 1):
         text, markup = render_hand.hand("ru", state.view(seat), 5, leave=3)
         assert "Партия окончена" in text and "оздравля" not in text and markup is None
-
-
-def test_both_locales_have_the_same_texts() -> None:
-    def keys(node, prefix=""):
-        out = set()
-        for key, value in node.items():
-            if isinstance(value, dict) and not {"one", "other", "few", "many"} & set(value):
-                out |= keys(value, f"{prefix}{key}.")
-            else:
-                out.add(prefix + key)
-        return out
-
-    assert keys(catalog("ru")) == keys(catalog("en"))
 
 
 def test_a_thrower_is_told_when_there_is_nothing_to_throw_in() -> None:

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bot.handlers.commands import _standing_line
 from bot.handlers.lobby import error_text
-from bot.i18n import catalog, number
+from bot.i18n import number
 from service.tables import TableError
 from storage.repos import Standing, Stats
-
-
-def texts(node: Any) -> list[str]:
-    if isinstance(node, dict):
-        return [text for value in node.values() for text in texts(value)]
-    return [node]
+from tests.locale_files import texts
 
 
 @pytest.mark.parametrize(
@@ -28,7 +21,10 @@ def test_a_deck_is_named_with_the_right_plural_form(
 ) -> None:
     e = TableError("bad_settings", reason="deck_players", deck=deck, low=low, high=high)
     assert error_text("ru", e) == f"Так нельзя: колода в {cards} — для {low}–{high} игроков"
-    assert error_text("en", e) == f"Not possible: a {deck}-card deck is for {low} to {high} players"
+    assert (
+        error_text("en", e)
+        == f"Not possible: a deck of {deck} cards is for {low} to {high} players"
+    )
     e = TableError("bad_settings", reason="preset_deck", preset="durak_online", deck=deck)
     assert error_text("ru", e).startswith(f"Так нельзя: в «Дурак онлайн» играют колодой в {cards}.")
 
@@ -41,7 +37,7 @@ def test_ratings_are_written_with_the_languages_decimal_mark() -> None:
 
 
 def test_quotes_inside_quotes_are_low_quotes() -> None:
-    for text in texts(catalog("ru")):
+    for text in (m.text for m in texts("ru").values()):
         depth = 0
         for char in text:
             depth += {"«": 1, "»": -1}.get(char, 0)
@@ -49,9 +45,9 @@ def test_quotes_inside_quotes_are_low_quotes() -> None:
 
 
 def test_a_bout_is_a_kon_and_the_discard_pile_an_otboy() -> None:
-    ru = catalog("ru")
-    assert "коне" in ru["explain"]["cheating"] and "кон " in ru["rule"]["first_bout_no_transfer"]
+    ru = {key: m.text for key, m in texts("ru").items()}
+    assert "коне" in ru["explain-cheating"] and "кон " in ru["rule-first-bout-no-transfer"]
     # The cap of 5 lasts until the first «Бито», not just the first bout (RULES §4).
-    for text in (ru["rule"]["no_first_bout_cap_5"], ru["opt"]["first_bout_cap_5"]):
+    for text in (ru["rule-no-first-bout-cap-5"], ru["opt-first-bout-cap-5"]):
         assert "«Бито»" in text and "коне" not in text
-    assert not [t for t in texts(ru) if "отбое" in t and "В отбое" not in t]
+    assert not [t for t in ru.values() if "отбое" in t and "в отбое" not in t.lower()]

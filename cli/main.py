@@ -11,114 +11,141 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from .actions import ACCUSE, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER, Action
-from .cards import SUIT_SYMBOLS, Card, sort_for_hand
-from .events import Accused, BoutEnded, Drew, Event, GameOver, Left, Outcome, Played
-from .players import GreedyPlayer, Player, RandomPlayer
-from .presets import PRESETS
-from .rules import Rules
-from .state import State
+from engine.actions import (
+    ACCUSE,
+    BEAT,
+    DONE,
+    OPEN,
+    PASS,
+    QUIT,
+    SHOW,
+    TAKE,
+    THROW,
+    TRANSFER,
+    Action,
+)
+from engine.cards import SUIT_SYMBOLS, Card, sort_for_hand
+from engine.events import Accused, BoutEnded, Drew, Event, GameOver, Left, Outcome, Played
+from engine.players import GreedyPlayer, Player, RandomPlayer
+from engine.presets import PRESETS
+from engine.rules import Rules
+from engine.state import State
+from locales import LANGS, t
 
 
-def plural(n: int, one: str, few: str, many: str) -> str:
-    """Russian plural: 1 карта, 2 карты, 5 карт."""
-    if n % 10 == 1 and n % 100 != 11:
-        return f"{n} {one}"
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return f"{n} {few}"
-    return f"{n} {many}"
+class Names:
+    """How the tool names the seats: «Вы» for the person, «Бот 2» for the others."""
+
+    def __init__(self, lang: str, human: int) -> None:
+        self.lang, self.human = lang, human
+
+    def __call__(self, seat: int) -> str:
+        if seat == self.human:
+            return t(self.lang, "cli.you")
+        return t(self.lang, "cli.bot", n=seat + 1)
+
+    def text(self, key: str, seat: int, **params: object) -> str:
+        """``key`` said of ``seat``: its verb agrees with «Вы» when that is the person."""
+        who = "you" if seat == self.human else "other"
+        return t(self.lang, key, who=who, name=self(seat), **params)
 
 
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(c.label() for c in cards)
+def cards_text(cards: Sequence[Card], lang: str) -> str:
+    return " ".join(c.label(lang) for c in cards)
 
 
-def action_text(a: Action, name: Callable[[int], str]) -> str:
-    who = name(a.seat)
-    words = {
-        OPEN: f"{who} ходит: {cards_text(a.cards)}",
-        THROW: f"{who} подкидывает {cards_text(a.cards)}",
-        TRANSFER: f"{who} переводит: {cards_text(a.cards)}",
-        SHOW: f"{who} переводит, показав козырь {cards_text(a.cards)}",
-        TAKE: f"{who}: «Беру»",
-        DONE: f"{who}: «Бито»",
-        PASS: f"{who}: «Пас»",
-        QUIT: f"{who} сдаётся",
-    }
+CARD_KINDS = {OPEN: "open", THROW: "throw", TRANSFER: "transfer", SHOW: "show"}
+WORD_KINDS = {TAKE: "take", DONE: "done", PASS: "pass"}
+
+
+def action_text(a: Action, names: Names) -> str:
+    lang = names.lang
     if a.kind == BEAT and a.target is not None:
-        return f"{who} бьёт {a.target.label()} картой {a.cards[0].label()}"
+        return names.text(
+            "cli.beat", a.seat, card=a.cards[0].label(lang), target=a.target.label(lang)
+        )
     if a.kind == ACCUSE and a.accused is not None:
-        return f"{who}: «Антимухлёж» против игрока {name(a.accused)}"
-    return words.get(a.kind, f"{who}: {a.text}")
+        return names.text("cli.accuse", a.seat, accused=names(a.accused))
+    if a.kind in CARD_KINDS:
+        return names.text(f"cli.{CARD_KINDS[a.kind]}", a.seat, cards=cards_text(a.cards, lang))
+    if a.kind in WORD_KINDS or a.kind == QUIT:
+        return names.text(f"cli.{WORD_KINDS.get(a.kind, 'quit')}", a.seat)
+    return f"{names(a.seat)}: {a.text}"
 
 
-def event_text(e: Event, name: Callable[[int], str]) -> str | None:
+def event_text(e: Event, names: Names) -> str | None:
+    lang = names.lang
     if isinstance(e, BoutEnded):
         if e.taken:
-            return f"{name(e.defender)} забирает {plural(len(e.cards), 'карту', 'карты', 'карт')}"
-        return "Бито: карты уходят в отбой"
+            return names.text("cli.taken", e.defender, n=len(e.cards))
+        return t(lang, "cli.discarded")
     if isinstance(e, Drew):
-        return f"{name(e.seat)} добирает {plural(e.number, 'карту', 'карты', 'карт')}"
+        return names.text("cli.drew", e.seat, n=e.number)
     if isinstance(e, Left):
-        return f"{name(e.seat)} выходит из игры ({e.place}-е место)"
+        return names.text("cli.left", e.seat, place=e.place)
     if isinstance(e, Accused):
-        if e.exposed:
-            return f"Поймали! {name(e.accused)} забирает карты со стола"
-        return f"Мимо: {name(e.accused)} играет честно"
+        return t(lang, "cli.caught" if e.exposed else "cli.missed", name=names(e.accused))
     if isinstance(e, GameOver):
-        return outcome_text(e.outcome, name)
+        return outcome_text(e.outcome, names)
     return None
 
 
-def outcome_text(o: Outcome, name: Callable[[int], str]) -> str:
+def outcome_text(o: Outcome, names: Names) -> str:
     if o.draw:
-        return "Ничья: дурака нет, выиграли все"
-    fools = ", ".join(name(s) for s in o.fools)
-    return f"Дурак: {fools}" if len(o.fools) == 1 else f"Дураки: {fools}"
+        return t(names.lang, "cli.draw")
+    fools = ", ".join(names(s) for s in o.fools)
+    return t(names.lang, "cli.fool" if len(o.fools) == 1 else "cli.fools", names=fools)
 
 
-def show_table(state: State, seat: int, name: Callable[[int], str]) -> None:
-    v = state.view(seat)
+def show_table(state: State, seat: int, names: Names) -> None:
+    v, lang = state.view(seat), names.lang
     print()
+    trump = v.trump_card.label(lang)
     print(
-        f"Козырь {v.trump_card.label()} ({SUIT_SYMBOLS[v.trump]}), в колоде {v.stock_size},"
-        f" в отбое {len(v.discard)}"
+        t(
+            lang,
+            "cli.trump",
+            card=trump,
+            suit=SUIT_SYMBOLS[v.trump],
+            stock=v.stock_size,
+            discard=len(v.discard),
+        )
     )
     for s, size in enumerate(v.hand_sizes):
-        role = "отбивается" if s == v.defender else ("ходит" if s == v.attacker else "")
+        line = names.text("cli.player", s, n=size)
         if v.places[s]:
-            role = "вышел"
-        print(f"  {name(s)}: {plural(size, 'карта', 'карты', 'карт')} {role}")
+            line += " " + t(lang, "cli.out")
+        elif s in (v.defender, v.attacker):
+            line += " " + names.text("cli.defends" if s == v.defender else "cli.attacks", s)
+        print("  " + line)
     if v.table:
-        pairs = [a.label() + (f"/{d.label()}" if d else "") for a, d in v.table]
-        print("На столе: " + "  ".join(pairs))
-    print("Ваши карты: " + cards_text(sort_for_hand(v.hand, v.trump)))
+        pairs = [a.label(lang) + (f"/{d.label(lang)}" if d else "") for a, d in v.table]
+        print(t(lang, "cli.on_table", pairs="  ".join(pairs)))
+    print(t(lang, "cli.hand", cards=cards_text(sort_for_hand(v.hand, v.trump), lang)))
 
 
-def option_text(a: Action, name: Callable[[int], str]) -> str:
+def option_text(a: Action, names: Names) -> str:
+    lang = names.lang
     if a.kind == BEAT and a.target is not None:
-        return f"побить {a.target.label()} картой {a.cards[0].label()}"
+        card, target = a.cards[0].label(lang), a.target.label(lang)
+        return t(lang, "cli.option_beat", card=card, target=target)
     if a.kind == ACCUSE and a.accused is not None:
-        return f"«Антимухлёж» против игрока {name(a.accused)}"
-    words = {
-        OPEN: "сходить",
-        THROW: "подкинуть",
-        TRANSFER: "перевести",
-        SHOW: "перевести, показав козырь",
-    }
-    if a.kind in words:
-        return f"{words[a.kind]} {cards_text(a.cards)}"
-    return {TAKE: "«Беру»", DONE: "«Бито»", PASS: "«Пас»"}.get(a.kind, a.text)
+        return t(lang, "cli.option_accuse", accused=names(a.accused))
+    if a.kind in CARD_KINDS:
+        return t(lang, f"cli.option_{CARD_KINDS[a.kind]}", cards=cards_text(a.cards, lang))
+    if a.kind in WORD_KINDS:
+        return t(lang, f"cli.option_{WORD_KINDS[a.kind]}")
+    return a.text
 
 
-def ask(options: list[Action], optional: bool, name: Callable[[int], str]) -> Action | None:
+def ask(options: list[Action], optional: bool, names: Names) -> Action | None:
     for i, a in enumerate(options, 1):
-        print(f"  {i}. {option_text(a, name)}")
+        print(f"  {i}. {option_text(a, names)}")
     if optional:
-        print("  0. ничего не подкидывать")
-    print("  q. сдаться")
+        print(f"  0. {t(names.lang, 'cli.option_none')}")
+    print(f"  q. {t(names.lang, 'cli.option_quit')}")
     while True:
         answer = input("> ").strip().lower()
         if answer == "q":
@@ -127,15 +154,13 @@ def ask(options: list[Action], optional: bool, name: Callable[[int], str]) -> Ac
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             return options[int(answer) - 1]
-        print("Введите номер хода.")
+        print(t(names.lang, "cli.ask"))
 
 
-def play(rules: Rules, seed: int, human: int) -> Outcome:
+def play(rules: Rules, seed: int, human: int, lang: str = "ru") -> Outcome:
     state = State(rules, seed)
     bots: dict[int, Player] = {s: GreedyPlayer() for s in range(rules.players) if s != human}
-
-    def name(s: int) -> str:
-        return "Вы" if s == human else f"Бот {s + 1}"
+    name = Names(lang, human)
 
     skipped_at = -1
     while state.outcome is None:
@@ -163,7 +188,7 @@ def play(rules: Rules, seed: int, human: int) -> Outcome:
     return state.outcome
 
 
-def report(state: State, events: list[Event], name: Callable[[int], str]) -> None:
+def report(state: State, events: list[Event], name: Names) -> None:
     for e in events:
         text = action_text(e.action, name) if isinstance(e, Played) else event_text(e, name)
         if text:
@@ -218,6 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.add_argument("--policy", choices=("random", "greedy"), default="random")
         else:
             p.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
+            p.add_argument("--lang", choices=LANGS, default="ru", help="the game's language")
         p.add_argument("--preset", choices=tuple(PRESETS), default="classic")
         p.add_argument("--players", type=int, default=2)
         p.add_argument("--deck", type=int, choices=(24, 36, 52), default=36)
@@ -240,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 <= args.seat < rules.players:
         parser.error(f"--seat must be between 0 and {rules.players - 1}")
     try:
-        play(rules, seed, args.seat)
+        play(rules, seed, args.seat, args.lang)
     except (EOFError, KeyboardInterrupt):
         print()
     return 0
