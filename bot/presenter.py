@@ -15,12 +15,12 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from aiogram.types import Message
 
 from engine import Card
-from service import GameService, LiveGame, Update
+from service import GameService, LiveGame, TableSettings, Update
 from service.logctx import log_scope
 from service.records import Records
 from service.series import pogony_pairs
@@ -52,7 +52,7 @@ class Shown:
     lang: str  # of the group's texts
     langs: dict[int, str]  # user -> the hand's language, read once per game
     ids: dict[Who, int | None]  # the messages: table (None) and hands
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: TableSettings = field(default_factory=TableSettings)
     seated: set[int] = field(default_factory=set)  # users still at the table
 
 

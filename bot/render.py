@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from html import escape
-from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Action, Card, Outcome, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
-from service import Seat
-from service.tables import BOT_LEVELS, DEFAULT_SETTINGS
+from service import Seat, TableSettings
+from service.tables import BOT_LEVELS
+from storage.records import TableRecord
 
 from .callbacks import LobbyCb
 from .i18n import t
@@ -46,28 +46,49 @@ def seat_names(lang: str, seats: Sequence[Seat]) -> list[str]:
     return names
 
 
-def settings_text(lang: str, s: Mapping[str, Any]) -> str:
+def settings_text(lang: str, s: TableSettings) -> str:
     """The table's settings in three lines: the table, the bots' strength, the rules."""
-    s = {**DEFAULT_SETTINGS, **s}
     rules = t(
         lang,
         "lobby.settings",
-        mode=t(lang, f"mode.{s['mode']}"),
-        deck=t(lang, "cards", n=s["deck"]),
-        seats=t(lang, "seats", n=s["seats"]),
-        throw_in=t(lang, f"throw_in.{s['throw_in']}"),
-        pairs=t(lang, "lobby.pairs" if s["seats"] != 6 else "lobby.threes") if s["pairs"] else "",
-        speed=t(lang, f"speed.{s['speed']}"),
+        mode=t(lang, f"mode.{s.mode}"),
+        deck=t(lang, "cards", n=s.deck),
+        seats=t(lang, "seats", n=s.seats),
+        throw_in=t(lang, f"throw_in.{s.throw_in}"),
+        pairs=", " + setting_value(lang, s, "pairs") if s.pairs else "",
+        speed=t(lang, f"speed.{s.speed}"),
     )
-    level = t(lang, f"bots.{s.get('bots', 'novice')}")
+    level = t(lang, f"bots.{s.bots}")
     return "\n".join([rules, t(lang, "lobby.bots", level=level), lobby_rules_line(lang, s)])
 
 
-def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarkup]:
+def setting_value(lang: str, s: TableSettings, name: str) -> str:
+    """One of the settings a preset may change, in words: «переводной», «3 места»."""
+    if name == "mode":
+        return t(lang, f"mode.{s.mode}")
+    if name == "deck":
+        return t(lang, "cards", n=s.deck)
+    if name == "seats":
+        return t(lang, "seats", n=s.seats)
+    if not s.pairs:
+        return t(lang, "lobby.no_pairs")
+    return t(lang, "lobby.threes" if s.seats == 6 else "lobby.pairs")
+
+
+def preset_answer(lang: str, s: TableSettings, changed: Sequence[str]) -> str:
+    """The answer to a preset's press: its name and what it changed at the table."""
+    name = t(lang, f"preset.{s.preset}")
+    if not changed:
+        return t(lang, "answer.preset", name=name)
+    changes = ", ".join(setting_value(lang, s, field) for field in changed)
+    return t(lang, "answer.preset_changed", name=name, changes=changes)
+
+
+def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, InlineKeyboardMarkup]:
     s = table.settings
     lines = [t(lang, "lobby.title"), settings_text(lang, s), "", t(lang, "lobby.seats_title")]
     names = seat_names(lang, table.seats)
-    for i in range(s["seats"]):
+    for i in range(s.seats):
         if i < len(table.seats):
             name = escape(names[i])
             bot = not table.seats[i].human
@@ -80,7 +101,7 @@ def lobby(lang: str, table: Any, creator: str) -> tuple[str, InlineKeyboardMarku
     def cb(op: str, arg: str = "") -> str:
         return LobbyCb(table=tid, op=op, arg=arg).pack()
 
-    chosen = s.get("bots", "novice")
+    chosen = s.bots
     rows = [
         [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.leave"), cb("leave"))],
         [button(t(lang, "lobby.add_bot"), cb("bot")), button(t(lang, "lobby.start"), cb("start"))],
@@ -173,7 +194,7 @@ def table_message(
     names: Sequence[str],
     idle: Sequence[bool],
     deadline: datetime | None = None,
-    settings: Mapping[str, Any] | None = None,
+    settings: TableSettings | None = None,
 ) -> str:
     """The group's one message about the game: public information only. The move's
     deadline is a clock time: the message is edited only on moves, so a count of
@@ -189,8 +210,8 @@ def table_message(
         ),
         "",
     ]
-    table_settings = {**DEFAULT_SETTINGS, **(settings or {})}
-    if table_settings["preset"] != "classic" or in_force(view.rules):
+    table_settings = settings or TableSettings()
+    if table_settings.preset != "classic" or in_force(view.rules):
         lines[1:1] = [rules_line(lang, view.rules, table_settings)]
     for seat, name in enumerate(names):
         if view.places[seat]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -19,6 +18,7 @@ from service.lobby_rules import (
     preset_of_table,
     table_rules,
 )
+from storage.records import TableRecord, TableSettings
 
 from .callbacks import LobbyCb
 from .i18n import t
@@ -47,12 +47,12 @@ def in_force(rules: Rules) -> list[str]:
     return keys
 
 
-def preset_label(lang: str, settings: Mapping[str, Any]) -> str:
+def preset_label(lang: str, settings: TableSettings) -> str:
     name = t(lang, f"preset.{preset_of_table(settings).key}")
     return name if is_plain_preset(settings) else t(lang, "rules.based_on", name=name)
 
 
-def rules_line(lang: str, rules: Rules, settings: Mapping[str, Any]) -> str:
+def rules_line(lang: str, rules: Rules, settings: TableSettings) -> str:
     """«Правила: Дурак онлайн — подкидывают по кругу, первый кон без перевода, погоны»."""
     preset = preset_label(lang, settings)
     phrases = [t(lang, f"rule.{k}") for k in in_force(rules)]
@@ -61,11 +61,11 @@ def rules_line(lang: str, rules: Rules, settings: Mapping[str, Any]) -> str:
     return t(lang, "rules.line", preset=preset, rules=", ".join(phrases))
 
 
-def lobby_rules_line(lang: str, settings: Mapping[str, Any]) -> str:
+def lobby_rules_line(lang: str, settings: TableSettings) -> str:
     return rules_line(lang, table_rules(settings), settings)
 
 
-def explained(lang: str, rules: Rules, settings: Mapping[str, Any]) -> str:
+def explained(lang: str, rules: Rules, settings: TableSettings) -> str:
     """/rules: the main rules, the mode, then each option of this table in a sentence."""
     lines = [t(lang, "help.rules"), "", t(lang, f"help.rules_{rules.mode}")]
     keys = in_force(rules)
@@ -93,7 +93,7 @@ def option_label(lang: str, name: str, value: Any) -> str:
     return ("✅ " if on else "⬜ ") + t(lang, f"opt.{name}")
 
 
-def rules_page(lang: str, table: Any, page: str) -> tuple[str, InlineKeyboardMarkup]:
+def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, InlineKeyboardMarkup]:
     """The lobby message as a rules page: ``rules`` (presets and the options of the
     bout) or ``house`` (house rules). Every button changes something or navigates."""
     settings, tid = table.settings, table.id
@@ -111,7 +111,7 @@ def rules_page(lang: str, table: Any, page: str) -> tuple[str, InlineKeyboardMar
         ]
         rows += [presets[i : i + 2] for i in range(0, len(presets), 2)]
         names = [n for n in OPTIONS if n not in HOUSE]
-        if settings["mode"] != Mode.PEREVODNOY:
+        if settings.mode != Mode.PEREVODNOY:
             names = [n for n in names if n not in TRANSFER_ONLY]
     wide = [n for n in names if n == "throw_in_order"]
     narrow = [

@@ -1,7 +1,7 @@
 """The game service: loads a game, applies a move through the engine, commits it,
 and only then reports what happened. Also the move timers and the ratings."""
 
-from storage.repos import Seat
+from storage.repos import Seat, TableSettings
 
 from .clock import Clock, FakeClock, SystemClock
 from .games import GameService, LiveGame, Refused, Update
@@ -15,6 +15,7 @@ __all__ = [
     "Refused",
     "Seat",
     "SystemClock",
+    "TableSettings",
     "Timers",
     "Update",
 ]

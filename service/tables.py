@@ -9,7 +9,7 @@ import asyncio
 import sqlite3
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -18,12 +18,13 @@ from engine.bots import NAMES as BOT_NAMES
 from engine.presets import PRESETS
 from engine.rules import DECK_PLAYERS, Mode
 from storage.db import Database
-from storage.repos import ChatRepo, Seat, TableRecord, TableRepo, UserRepo
+from storage.repos import ChatRepo, Seat, TableRecord, TableRepo, TableSettings, UserRepo
 
 from .games import GameService, Update
 from .lobby_rules import (
     OPTIONS,
     TRANSFER_ONLY,
+    changed,
     rules_problem,
     table_rules,
     with_option,
@@ -32,23 +33,13 @@ from .lobby_rules import (
 from .records import Records
 from .series import series_start
 
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "mode": "podkidnoy",
-    "deck": 36,
-    "seats": 2,
-    "throw_in": "all",
-    "pairs": False,
-    "speed": "normal",
-    "bots": "novice",  # the strength of every bot at the table
-    "preset": "classic",  # with "options": see lobby_rules
-    "options": {},
-}
-CYCLES: dict[str, list[Any]] = {
-    "mode": ["podkidnoy", "perevodnoy"],
-    "deck": [24, 36, 52],
-    "throw_in": ["all", "neighbors"],
-    "pairs": [False, True],
-    "speed": ["normal", "fast"],
+# A setting's values, in the order its button cycles them.
+CYCLES: dict[str, tuple[str | int | bool, ...]] = {
+    "mode": ("podkidnoy", "perevodnoy"),
+    "deck": (24, 36, 52),
+    "throw_in": ("all", "neighbors"),
+    "pairs": (False, True),
+    "speed": ("normal", "fast"),
 }
 BOT_LEVELS = tuple(BOT_NAMES)  # novice, expert, master
 
@@ -75,15 +66,15 @@ class Person:
     lang: str = "ru"
 
 
-def settings_problem(settings: dict[str, Any]) -> TableError | None:
-    """Why these settings cannot be played, or None."""
-    deck, seats = settings["deck"], settings["seats"]
+def settings_problem(settings: TableSettings, players: int | None = None) -> TableError | None:
+    """Why these settings cannot be played (by ``players``; the seats by default), or None."""
+    deck, seats = settings.deck, settings.seats if players is None else players
     low, high = DECK_PLAYERS[deck]
     if not low <= seats <= high:
         return TableError("bad_settings", reason="deck_players", deck=deck, low=low, high=high)
-    if settings["pairs"] and seats not in (4, 6):
+    if settings.pairs and seats not in (4, 6):
         return TableError("bad_settings", reason="pairs_players")
-    problem = rules_problem(settings)
+    problem = rules_problem(settings, players)
     if problem is not None:
         return TableError("bad_settings", reason=problem[0], **problem[1])
     return None
@@ -107,8 +98,8 @@ def locked(
     return run
 
 
-def rules_for(settings: dict[str, Any], players: int) -> Rules:
-    return table_rules({**DEFAULT_SETTINGS, **settings}, players)
+def rules_for(settings: TableSettings, players: int) -> Rules:
+    return table_rules(settings, players)
 
 
 class Tables:
@@ -134,7 +125,7 @@ class Tables:
         if existing is not None:
             return existing, False
         chat = await self.records.chat(chat_id)
-        settings = {**DEFAULT_SETTINGS, **(chat.settings if chat else {})}
+        settings = chat.settings if chat else TableSettings()
         try:
             async with self.db.tx() as c:
                 await ChatRepo.upsert(c, chat_id, title)
@@ -200,7 +191,7 @@ class Tables:
         user = await self.records.user(person.id)
         if user is None or not user.can_message:
             raise TableError("need_private")
-        if len(table.seats) >= table.settings["seats"]:
+        if len(table.seats) >= table.settings.seats:
             raise TableError("table_full")
         seat = Seat("human", person.name, user_id=person.id)
         return await self._set_seats(table, [*table.seats, seat])
@@ -224,10 +215,10 @@ class Tables:
     @locked
     async def add_bot(self, table_id: int, person: Person) -> TableRecord:
         table = await self._as_creator(table_id, person)
-        if len(table.seats) >= table.settings["seats"]:
+        if len(table.seats) >= table.settings.seats:
             raise TableError("table_full")
         number = sum(not s.human for s in table.seats) + 1
-        level = table.settings.get("bots", "novice")
+        level = table.settings.bots
         return await self._set_seats(table, [*table.seats, bot_seat(level, number)])
 
     @locked
@@ -236,7 +227,7 @@ class Tables:
         table = await self._as_creator(table_id, person)
         if level not in BOT_LEVELS:
             raise TableError("not_now")
-        settings = {**table.settings, "bots": level}
+        settings = replace(table.settings, bots=level)
         seats, number = [], 0
         for seat in table.seats:
             if not seat.human:
@@ -249,15 +240,17 @@ class Tables:
         return await self.get(table.id)
 
     @locked
-    async def set_preset(self, table_id: int, person: Person, key: str) -> TableRecord:
-        """Choose a preset: its options, and the players, deck and mode it fixes."""
+    async def set_preset(
+        self, table_id: int, person: Person, key: str
+    ) -> tuple[TableRecord, list[str]]:
+        """Choose a preset: its options, and the players, deck and mode it fixes. Also
+        says which of the table's mode, deck, seats and pairs changed with it."""
         table = await self._as_creator(table_id, person)
         if key not in PRESETS:
             raise TableError("not_now")
-        settings = with_preset({**DEFAULT_SETTINGS, **table.settings}, key, len(table.seats))
-        if len(table.seats) > settings["seats"]:
-            settings["seats"] = len(table.seats)
-        return await self._save_settings(table, settings)
+        settings = with_preset(table.settings, key, len(table.seats))
+        saved = await self._save_settings(table, settings)
+        return saved, changed(table.settings, saved.settings)
 
     @locked
     async def set_option(self, table_id: int, person: Person, option: str) -> TableRecord:
@@ -265,8 +258,8 @@ class Tables:
         table = await self._as_creator(table_id, person)
         if option not in OPTIONS:
             raise TableError("not_now")
-        settings = {**DEFAULT_SETTINGS, **table.settings}
-        if option in TRANSFER_ONLY and settings["mode"] != Mode.PEREVODNOY:
+        settings = table.settings
+        if option in TRANSFER_ONLY and settings.mode != Mode.PEREVODNOY:
             raise TableError("bad_settings", reason="transfer_only")
         return await self._save_settings(table, with_option(settings, option))
 
@@ -274,19 +267,20 @@ class Tables:
     async def change(self, table_id: int, person: Person, field: str, step: int = 1) -> TableRecord:
         """Move one setting to its next value (``seats`` by ``step``)."""
         table = await self._as_creator(table_id, person)
-        settings = {**DEFAULT_SETTINGS, **table.settings}
+        settings = table.settings
         if field == "seats":
-            settings["seats"] += step
-            if settings["seats"] < max(2, len(table.seats)):
-                raise TableError("need_two" if settings["seats"] < 2 else "seats_taken")
+            value: Any = settings.seats + step
+            if value < max(2, len(table.seats)):
+                raise TableError("need_two" if value < 2 else "seats_taken")
         elif field in CYCLES:
             values = CYCLES[field]
-            settings[field] = values[(values.index(settings[field]) + 1) % len(values)]
+            value = values[(values.index(getattr(settings, field)) + 1) % len(values)]
         else:
             raise TableError("not_now")
-        return await self._save_settings(table, settings)
+        own = {k: v for k, v in settings.own.items() if k != field}  # the creator's choice now
+        return await self._save_settings(table, replace(settings, own=own, **{field: value}))
 
-    async def _save_settings(self, table: TableRecord, settings: dict[str, Any]) -> TableRecord:
+    async def _save_settings(self, table: TableRecord, settings: TableSettings) -> TableRecord:
         """Store playable settings with the table and as the chat's default."""
         problem = settings_problem(settings)
         if problem is not None:
@@ -305,9 +299,7 @@ class Tables:
             raise TableError("playing")
         if len(table.seats) < 2:
             raise TableError("need_two")
-        problem = settings_problem(
-            {**DEFAULT_SETTINGS, **table.settings, "seats": len(table.seats)}
-        )
+        problem = settings_problem(table.settings, len(table.seats))
         if problem is not None:
             raise problem
 

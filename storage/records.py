@@ -3,8 +3,11 @@ into the service and the bot (no database code here)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+OptionValue = bool | str | None  # an optional rule's value, as ``engine.Rules`` holds it
 
 
 @dataclass(frozen=True)
@@ -29,11 +32,41 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class TableSettings:
+    """A table's settings: the table (mode, deck, seats, ...), the bots' strength and
+    the rules: a preset (a key of ``engine.presets.PRESETS``) with ``options``, only
+    those switched away from the preset's value (see ``service.lobby_rules``).
+    ``own``: the creator's own mode, deck, seats or pairs where the preset had to
+    change them; choosing another preset brings back what it allows of them."""
+
+    mode: str = "podkidnoy"
+    deck: int = 36
+    seats: int = 2
+    throw_in: str = "all"
+    pairs: bool = False
+    speed: str = "normal"
+    bots: str = "novice"  # the strength of every bot at the table
+    preset: str = "classic"
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    own: Mapping[str, int | str | bool] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "options": dict(self.options), "own": dict(self.own)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableSettings:
+        """Settings as stored; a key this version does not know is dropped, a missing
+        one takes its default (rows written before it existed)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
 class Chat:
     id: int
     title: str
     lang: str
-    settings: dict[str, Any]
+    settings: TableSettings  # the chat's last table's: the next table starts with them
 
 
 @dataclass(frozen=True)
@@ -50,7 +83,7 @@ class TableRecord:
     id: int
     chat_id: int
     creator_id: int
-    settings: dict[str, Any]
+    settings: TableSettings
     seats: list[Seat]
     status: str  # lobby, playing, closed
     lobby_message_id: int | None

@@ -22,6 +22,7 @@ from .records import (
     Standing,
     Stats,
     TableRecord,
+    TableSettings,
     User,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "StatsRepo",
     "TableRecord",
     "TableRepo",
+    "TableSettings",
     "User",
     "UserRepo",
     "new_join_token",
@@ -76,9 +78,10 @@ class ChatRepo:
         )
 
     @staticmethod
-    async def set_settings(c: Conn, chat_id: int, settings: dict[str, Any]) -> None:
+    async def set_settings(c: Conn, chat_id: int, settings: TableSettings) -> None:
         await c.execute(
-            "UPDATE chats SET settings = ? WHERE id = ?", (json.dumps(settings), chat_id)
+            "UPDATE chats SET settings = ? WHERE id = ?",
+            (json.dumps(settings.to_dict()), chat_id),
         )
 
     @staticmethod
@@ -94,7 +97,8 @@ class ChatRepo:
         row = await self.db.fetch_one("SELECT * FROM chats WHERE id = ?", (chat_id,))
         if row is None:
             return None
-        return Chat(row["id"], row["title"], row["lang"], json.loads(row["settings"]))
+        settings = TableSettings.from_dict(json.loads(row["settings"]))
+        return Chat(row["id"], row["title"], row["lang"], settings)
 
 
 class UserRepo:
@@ -128,7 +132,7 @@ def _table(row: aiosqlite.Row) -> TableRecord:
         row["id"],
         row["chat_id"],
         row["creator_id"],
-        json.loads(row["settings"]),
+        TableSettings.from_dict(json.loads(row["settings"])),
         _seats(row["seats"]),
         row["status"],
         row["lobby_message_id"],
@@ -148,7 +152,7 @@ class TableRepo:
         c: Conn,
         chat_id: int,
         creator_id: int,
-        settings: dict[str, Any],
+        settings: TableSettings,
         seats: list[Seat],
         join_token: str | None = None,
     ) -> int:
@@ -159,7 +163,7 @@ class TableRepo:
             (
                 chat_id,
                 creator_id,
-                json.dumps(settings),
+                json.dumps(settings.to_dict()),
                 _seats_json(seats),
                 _now(),
                 join_token or new_join_token(),
@@ -173,7 +177,7 @@ class TableRepo:
         c: Conn,
         table_id: int,
         *,
-        settings: dict[str, Any] | None = None,
+        settings: TableSettings | None = None,
         seats: list[Seat] | None = None,
         status: str | None = None,
         lobby_message_id: int | None = None,
@@ -186,7 +190,7 @@ class TableRepo:
         id columns to empty)."""
         changes: dict[str, Any] = {
             "series": None if series is None else json.dumps(series),
-            "settings": None if settings is None else json.dumps(settings),
+            "settings": None if settings is None else json.dumps(settings.to_dict()),
             "seats": None if seats is None else _seats_json(seats),
             "status": status,
             "lobby_message_id": lobby_message_id,

@@ -8,7 +8,7 @@ from engine import Rules, State
 from engine.players import GreedyPlayer
 from service import Clock, FakeClock, GameService, Seat, Update
 from storage.db import Database
-from storage.repos import ChatRepo, TableRepo, UserRepo
+from storage.repos import ChatRepo, TableRepo, TableSettings, UserRepo
 
 CHAT = -1001
 
@@ -23,7 +23,7 @@ async def new_table(service: GameService, users: int = 2, chat: int = CHAT) -> i
         await ChatRepo.upsert(c, chat, "Стол")
         for u in range(1, users + 1):
             await UserRepo.upsert(c, u, f"Игрок {u}")
-        return await TableRepo.create(c, chat, 1, {}, [])
+        return await TableRepo.create(c, chat, 1, TableSettings(), [])
 
 
 def humans(n: int) -> list[Seat]:

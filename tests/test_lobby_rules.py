@@ -3,17 +3,19 @@ table's series (the last fool, «погоны») carried from one game to the ne
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot import render
 from engine import Outcome, Rules
 from engine.presets import durak_online
 from service.lobby_rules import option_values, rules_problem, with_option, with_preset
 from service.rating import record_game
 from service.series import pogony_pairs, series_after, series_start
-from service.tables import DEFAULT_SETTINGS, Person, TableError, Tables, rules_for
-from storage.repos import Seat, StatsRepo, UserRepo
+from service.tables import Person, TableError, Tables, rules_for
+from storage.repos import Seat, StatsRepo, TableSettings, UserRepo
 from tests.service_helpers import open_service
 
 ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "Вика")
@@ -39,9 +41,9 @@ async def test_duraka_net_sets_two_players_36_cards_and_podkidnoy(tables: Tables
     table, _ = await tables.open(-1, "Группа", ANNA)
     for field in ("seats", "mode", "deck"):  # 3 seats, perevodnoy, 52 cards
         await tables.change(table.id, ANNA, field)
-    table = await tables.set_preset(table.id, ANNA, "duraka_net")
+    table, _ = await tables.set_preset(table.id, ANNA, "duraka_net")
     s = table.settings
-    assert (s["preset"], s["seats"], s["deck"], s["mode"]) == ("duraka_net", 2, 36, "podkidnoy")
+    assert (s.preset, s.seats, s.deck, s.mode) == ("duraka_net", 2, 36, "podkidnoy")
     rules = rules_for(s, 2)
     assert rules.single_card_opening and not rules.first_bout_cap_5
     assert rules.no_trump_opener == "random"
@@ -59,8 +61,8 @@ async def test_a_preset_refuses_the_settings_it_does_not_play(tables: Tables) ->
     with refused("bad_settings") as info:
         await tables.change(table.id, ANNA, "deck")
     assert info.value.params == {"reason": "preset_deck", "preset": "duraka_net", "deck": 36}
-    table = await tables.set_preset(table.id, ANNA, "classic")  # «Классика» plays anything
-    assert (await tables.change(table.id, ANNA, "seats", +1)).settings["seats"] == 3
+    table, _ = await tables.set_preset(table.id, ANNA, "classic")  # «Классика» plays anything
+    assert (await tables.change(table.id, ANNA, "seats", +1)).settings.seats == 3
 
 
 async def test_a_preset_for_fewer_players_than_seated_is_refused(tables: Tables) -> None:
@@ -71,23 +73,23 @@ async def test_a_preset_for_fewer_players_than_seated_is_refused(tables: Tables)
     with refused("bad_settings") as info:
         await tables.set_preset(table.id, ANNA, "duraka_net")
     assert info.value.params["reason"] == "preset_players"
-    table = await tables.set_preset(table.id, ANNA, "transfer_cheating")  # 2-4 players
-    assert (table.settings["seats"], table.settings["mode"]) == (3, "perevodnoy")
+    table, _ = await tables.set_preset(table.id, ANNA, "transfer_cheating")  # 2-4 players
+    assert (table.settings.seats, table.settings.mode) == (3, "perevodnoy")
 
 
 async def test_options_switch_one_by_one_and_back(tables: Tables) -> None:
     table, _ = await tables.open(-1, "Группа", ANNA)
     await tables.set_preset(table.id, ANNA, "durak_online")
     table = await tables.set_option(table.id, ANNA, "pogony")
-    assert table.settings["options"] == {"pogony": False}
+    assert table.settings.options == {"pogony": False}
     assert not rules_for(table.settings, 2).pogony
     table = await tables.set_option(table.id, ANNA, "pogony")
-    assert table.settings["options"] == {}  # back to the preset's own value
+    assert table.settings.options == {}  # back to the preset's own value
     for _ in range(2):  # circle -> free -> attacker_first
         table = await tables.set_option(table.id, ANNA, "throw_in_order")
     assert rules_for(table.settings, 2).throw_in_order == "attacker_first"
-    table = await tables.set_preset(table.id, ANNA, "durak_online")  # a preset clears them
-    assert table.settings["options"] == {}
+    table, _ = await tables.set_preset(table.id, ANNA, "durak_online")  # a preset clears them
+    assert table.settings.options == {}
 
 
 async def test_conflicting_options_are_refused_with_a_reason(tables: Tables) -> None:
@@ -122,15 +124,15 @@ async def test_the_chosen_rules_are_the_chats_default_for_its_next_table(tables:
     await tables.set_option(table.id, ANNA, "spades_by_spades")
     await tables.close(table.id)
     table, _ = await tables.open(-1, "Группа", BORIS)
-    assert table.settings["preset"] == "durak_online"
-    assert table.settings["options"] == {"spades_by_spades": True}
+    assert table.settings.preset == "durak_online"
+    assert table.settings.options == {"spades_by_spades": True}
 
 
 def test_durak_online_shows_trumps_only_in_perevodnoy() -> None:
-    settings = with_preset(DEFAULT_SETTINGS, "durak_online", 0)
+    settings = with_preset(TableSettings(), "durak_online", 0)
     assert not rules_for(settings, 2).transfer_by_trump_show
-    assert rules_for({**settings, "mode": "perevodnoy"}, 2).transfer_by_trump_show
-    off = with_option({**settings, "mode": "perevodnoy"}, "transfer_by_trump_show")
+    assert rules_for(replace(settings, mode="perevodnoy"), 2).transfer_by_trump_show
+    off = with_option(replace(settings, mode="perevodnoy"), "transfer_by_trump_show")
     assert not rules_for(off, 2).transfer_by_trump_show
     assert option_values(off)["transfer_by_trump_show"] is False
     assert rules_problem(off) is None
@@ -213,7 +215,57 @@ async def test_teams_of_three_at_six_seats(tables: Tables) -> None:
     for _ in range(4):
         await tables.change(table.id, ANNA, "seats", +1)
     table = await tables.change(table.id, ANNA, "pairs")
-    assert table.settings["pairs"] and rules_for(table.settings, 6).teams
+    assert table.settings.pairs and rules_for(table.settings, 6).teams
     with refused("bad_settings") as info:
         await tables.change(table.id, ANNA, "seats", -1)
     assert info.value.params == {"reason": "pairs_players"}
+
+
+async def test_a_preset_changes_only_what_it_fixes_and_another_brings_the_rest_back(
+    tables: Tables,
+) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    await tables.change(table.id, ANNA, "seats", +1)  # podkidnoy, 3 seats
+    table, changed = await tables.set_preset(table.id, ANNA, "transfer_cheating")
+    assert (table.settings.mode, table.settings.seats, changed) == ("perevodnoy", 3, ["mode"])
+    table, changed = await tables.set_preset(table.id, ANNA, "duraka_net")
+    s = table.settings
+    assert (s.mode, s.seats, changed) == ("podkidnoy", 2, ["mode", "seats"])
+    table, changed = await tables.set_preset(table.id, ANNA, "classic")
+    s = table.settings
+    assert (s.mode, s.seats, s.own, changed) == ("podkidnoy", 3, {}, ["seats"])
+    for p in (ANNA, BORIS):
+        table = await tables.join(table.id, p)
+    assert len(table.seats) < table.settings.seats  # two joins do not fill the table
+
+
+async def test_a_setting_the_creator_changes_under_a_preset_is_their_own_choice(
+    tables: Tables,
+) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    await tables.change(table.id, ANNA, "seats", +1)  # 3 seats
+    await tables.set_preset(table.id, ANNA, "duraka_net")  # 2 seats, the 3 remembered
+    await tables.set_preset(table.id, ANNA, "durak_online")  # any count: 3 again
+    table = await tables.change(table.id, ANNA, "seats", +1)
+    assert (table.settings.seats, table.settings.own) == (4, {})
+    table, changed = await tables.set_preset(table.id, ANNA, "classic")
+    assert (table.settings.seats, changed) == (4, [])
+
+
+def test_the_answer_to_a_preset_says_what_it_changed() -> None:
+    settings = with_preset(replace(TableSettings(), seats=4, pairs=True), "duraka_net", 0)
+    changed = ["seats", "pairs"]
+    assert render.preset_answer("ru", settings, changed) == (
+        "Выбрано: «DURAKA.NET» — теперь 2 места, каждый сам за себя."
+    )
+    assert render.preset_answer("en", settings, changed) == (
+        "DURAKA.NET chosen: now 2 seats, every player for themselves."
+    )
+    assert render.preset_answer("ru", settings, []) == "Выбрано: «DURAKA.NET»."
+
+
+def test_stored_settings_of_an_older_version_read_with_defaults() -> None:
+    old = {"deck": 24, "seats": 3, "players": 3}  # "players": a key no longer written
+    assert TableSettings.from_dict(old) == TableSettings(deck=24, seats=3)
+    online = with_option(with_preset(TableSettings(), "durak_online", 0), "pogony")
+    assert TableSettings.from_dict(online.to_dict()) == online

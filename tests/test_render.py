@@ -17,7 +17,7 @@ from engine import Rules, State
 from engine.actions import THROW
 from engine.cards import CARDS
 from engine.rules import ThrowOrder
-from service import Seat
+from service import Seat, TableSettings
 from tests.helpers import act, game
 
 NAMES = ["Аня", "Борис", "Вика"]
@@ -41,8 +41,7 @@ def test_russian_plurals_and_language_choice() -> None:
 def test_lobby_shows_settings_seats_and_buttons() -> None:
     table = SimpleNamespace(
         id=7,
-        settings={"mode": "perevodnoy", "deck": 36, "seats": 3, "throw_in": "neighbors",
-                  "pairs": False, "speed": "fast"},
+        settings=TableSettings("perevodnoy", 36, 3, "neighbors", speed="fast"),
         seats=[Seat("human", "Аня <3", 1), Seat("bot", "Новичок 1")],
     )  # fmt: skip
     text, markup = render.lobby("ru", table, "Аня <3")
@@ -115,10 +114,8 @@ def test_outcome_text_names_the_fool_and_places() -> None:
 
 
 def lobby_table(**settings) -> SimpleNamespace:
-    base = {"mode": "podkidnoy", "deck": 36, "seats": 3, "throw_in": "all", "pairs": False,
-            "speed": "normal", "bots": "novice"}  # fmt: skip
     seats = [Seat("human", "Аня", 1), Seat("bot", "x", level="master")]
-    return SimpleNamespace(id=3, settings={**base, **settings}, seats=seats)
+    return SimpleNamespace(id=3, settings=TableSettings(seats=3, **settings), seats=seats)
 
 
 def test_lobby_offers_the_three_bot_strengths_and_marks_the_chosen_one() -> None:

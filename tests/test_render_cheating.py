@@ -11,8 +11,8 @@ from bot.callbacks import CheatCb, MoveCb, PageCb
 from bot.render_cheating import accusation_exposed
 from engine import Accused, Action, Card, State
 from engine.presets import transfer_cheating
+from service import TableSettings
 from service.lobby_rules import option_values, with_option, with_preset
-from service.tables import DEFAULT_SETTINGS
 from tests.helpers import act, game
 
 NAMES = ["Аня", "Борис", "Вика"]
@@ -187,7 +187,7 @@ def test_the_words_of_an_accusation_agree_with_the_engine() -> None:
 
 
 def test_the_option_has_its_lobby_button_rules_line_and_explanation() -> None:
-    preset = with_preset(DEFAULT_SETTINGS, "transfer_cheating", 0)
+    preset = with_preset(TableSettings(), "transfer_cheating", 0)
     assert option_values(preset)["cheating"] is True
     assert "мухлёж и «Антимухлёж»" in rules_text.lobby_rules_line("ru", preset)
     _, markup = rules_text.rules_page(

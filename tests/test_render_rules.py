@@ -4,6 +4,7 @@ transfer by a shown trump, who may throw in now, and «погоны» in the res
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -13,12 +14,12 @@ from bot.callbacks import LobbyCb, MoveCb
 from bot.i18n import LANGS, t
 from engine import Action, Outcome, State
 from engine.presets import durak_online
+from service import TableSettings
 from service.lobby_rules import OPTIONS, table_rules, with_option, with_preset
-from service.tables import DEFAULT_SETTINGS
 from tests.helpers import act, game
 
 NAMES = ["Аня", "Борис", "Вика"]
-ONLINE = with_preset(DEFAULT_SETTINGS, "durak_online", 0)
+ONLINE = with_preset(TableSettings(), "durak_online", 0)
 
 
 def buttons(markup) -> list[tuple[str, str]]:
@@ -26,7 +27,7 @@ def buttons(markup) -> list[tuple[str, str]]:
 
 
 def test_the_rules_line_names_the_preset_and_the_options_in_force() -> None:
-    line = rules_text.lobby_rules_line("ru", {**ONLINE, "mode": "perevodnoy"})
+    line = rules_text.lobby_rules_line("ru", replace(ONLINE, mode="perevodnoy"))
     assert line == (
         "Правила: Дурак онлайн — подкидывают по кругу, первый кон без перевода, "
         "перевод показом козыря, ходят под дурака, погоны"
@@ -37,7 +38,7 @@ def test_the_rules_line_names_the_preset_and_the_options_in_force() -> None:
     assert rules_text.lobby_rules_line("ru", custom).startswith(
         "Правила: свои, на основе «Дурак онлайн» — подкидывают по кругу"
     )
-    assert rules_text.lobby_rules_line("ru", DEFAULT_SETTINGS) == "Правила: Классика"
+    assert rules_text.lobby_rules_line("ru", TableSettings()) == "Правила: Классика"
     assert rules_text.lobby_rules_line("en", ONLINE).startswith("Rules: Durak Online — ")
 
 
@@ -52,27 +53,28 @@ def test_every_option_value_has_its_words(lang: str) -> None:
 
 
 def test_rules_explains_each_option_of_the_table() -> None:
-    settings = with_option({**ONLINE, "mode": "perevodnoy"}, "spades_by_spades")
+    settings = with_option(replace(ONLINE, mode="perevodnoy"), "spades_by_spades")
     text = rules_text.explained("ru", table_rules(settings), settings)
     assert "переводного" in text and "свои, на основе «Дурак онлайн»" in text
     assert text.count("\n• ") == 6
     assert "показав козырь того же достоинства" in text and "пику бьют только" in text
-    plain = rules_text.explained("ru", table_rules(DEFAULT_SETTINGS), DEFAULT_SETTINGS)
+    plain = rules_text.explained("ru", table_rules(TableSettings()), TableSettings())
     assert "Дополнительных правил нет." in plain
 
 
-def lobby_table(**settings) -> SimpleNamespace:
-    return SimpleNamespace(id=123456789, settings={**DEFAULT_SETTINGS, **settings}, seats=[])
+def lobby_table(settings: TableSettings | None = None, **changes) -> SimpleNamespace:
+    settings = replace(settings or TableSettings(), **changes)
+    return SimpleNamespace(id=123456789, settings=settings, seats=[])
 
 
 def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> None:
-    text, markup = render.lobby("ru", lobby_table(**ONLINE), "Аня")
+    text, markup = render.lobby("ru", lobby_table(ONLINE), "Аня")
     assert "Правила: Дурак онлайн — подкидывают по кругу" in text
     assert ("Правила…", LobbyCb(table=123456789, op="rules").pack()) in buttons(markup)
     seen = set()
-    for settings in (ONLINE, {**ONLINE, "mode": "perevodnoy"}):
+    for settings in (ONLINE, replace(ONLINE, mode="perevodnoy")):
         for page in ("rules", "house"):
-            text, markup = rules_text.rules_page("ru", lobby_table(**settings), page)
+            text, markup = rules_text.rules_page("ru", lobby_table(settings), page)
             for _, data in buttons(markup):
                 assert len(data.encode()) <= 64
                 cb = LobbyCb.unpack(data)
@@ -84,12 +86,12 @@ def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> No
     assert {arg for op, arg in seen if op == "preset"} == {
         "classic", "duraka_net", "transfer_cheating", "durak_online"
     }  # fmt: skip
-    text, markup = rules_text.rules_page("ru", lobby_table(**ONLINE), "rules")
+    text, markup = rules_text.rules_page("ru", lobby_table(ONLINE), "rules")
     labels = [label for label, _ in buttons(markup)]
     assert "✓ Дурак онлайн" in labels and "Подкидывают: по кругу" in labels
     assert "✅ Погоны" in labels and "⬜ Ход одной картой" in labels
     assert "✅ Перевод показом" not in labels  # podkidnoy: no transfer options to press
-    _, markup = rules_text.rules_page("ru", lobby_table(**ONLINE), "house")
+    _, markup = rules_text.rules_page("ru", lobby_table(ONLINE), "house")
     assert "⬜ Вини винями" in [label for label, _ in buttons(markup)]
 
 

@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 from storage.db import Database, configured_path, migrations
-from storage.repos import ChatRepo, GameRepo, Seat, Stats, StatsRepo, TableRepo, UserRepo
+from storage.repos import (
+    ChatRepo,
+    GameRepo,
+    Seat,
+    Stats,
+    StatsRepo,
+    TableRepo,
+    TableSettings,
+    UserRepo,
+)
 
 BOT = Seat("bot", "Новичок 1", level="novice")
 
@@ -25,7 +34,7 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
     async with db.tx() as c:
         await ChatRepo.upsert(c, chat_id, "Друзья")
         await UserRepo.upsert(c, 1, "Аня")
-        return await TableRepo.create(c, chat_id, 1, {"players": 2}, [Seat("human", "Аня", 1)])
+        return await TableRepo.create(c, chat_id, 1, TableSettings(), [Seat("human", "Аня", 1)])
 
 
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
@@ -83,11 +92,11 @@ async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
 async def test_chat_user_and_table_round_trip(db: Database) -> None:
     table_id = await make_table(db)
     async with db.tx() as c:
-        await ChatRepo.set_settings(c, -100, {"deck": 24})
+        await ChatRepo.set_settings(c, -100, TableSettings(deck=24))
         await UserRepo.set_can_message(c, 1, True)
         await TableRepo.update(c, table_id, seats=[BOT], lobby_message_id=7)
     chat = await ChatRepo(db).get(-100)
-    assert chat is not None and chat.title == "Друзья" and chat.settings == {"deck": 24}
+    assert chat is not None and chat.title == "Друзья" and chat.settings == TableSettings(deck=24)
     user = await UserRepo(db).get(1)
     assert user is not None and user.name == "Аня" and user.can_message
     table = await TableRepo(db).open_in_chat(-100)
@@ -99,10 +108,10 @@ async def test_one_open_table_per_chat(db: Database) -> None:
     table_id = await make_table(db)
     with pytest.raises(sqlite3.IntegrityError):
         async with db.tx() as c:
-            await TableRepo.create(c, -100, 1, {}, [])
+            await TableRepo.create(c, -100, 1, TableSettings(), [])
     async with db.tx() as c:
         await TableRepo.update(c, table_id, status="closed")
-        assert await TableRepo.create(c, -100, 1, {}, []) != table_id
+        assert await TableRepo.create(c, -100, 1, TableSettings(), []) != table_id
 
 
 async def test_game_and_action_log_round_trip(db: Database) -> None:

@@ -36,7 +36,7 @@ async def test_one_open_table_per_chat(tables: Tables) -> None:
     first, created = await tables.open(-1, "Группа", ANNA)
     again, created_again = await tables.open(-1, "Группа", BORIS)
     assert created and not created_again and again.id == first.id
-    assert again.creator_id == ANNA.id and again.settings["deck"] == 36
+    assert again.creator_id == ANNA.id and again.settings.deck == 36
 
 
 async def test_joining_needs_the_private_chat_and_one_table_at_a_time(tables: Tables) -> None:
@@ -69,7 +69,7 @@ async def test_impossible_settings_are_refused_with_a_reason(tables: Tables) -> 
     assert info.value.params == {"reason": "pairs_players"}
     with refused("only_creator"):
         await tables.change(table.id, BORIS, "mode")
-    assert (await tables.get(table.id)).settings["seats"] == 3
+    assert (await tables.get(table.id)).settings.seats == 3
     for p in (ANNA, BORIS, VIKA):
         await tables.join(table.id, p)
     with refused("seats_taken"):
@@ -118,7 +118,7 @@ async def test_the_creator_chooses_the_bots_strength_and_the_bots_play_at_it(
         await tables.set_bots(table.id, ANNA, "grandmaster")
     table = await tables.set_bots(table.id, ANNA, "master")  # the seated bot too
     table = await tables.add_bot(table.id, ANNA)
-    assert table.settings["bots"] == "master"
+    assert table.settings.bots == "master"
     assert [(s.name, s.level) for s in table.seats] == [
         ("Аня", None),
         ("Мастер 1", "master"),
@@ -139,7 +139,7 @@ async def test_a_chat_remembers_its_bots_strength_for_the_next_table(tables: Tab
     await tables.set_bots(table.id, ANNA, "expert")
     await tables.close(table.id)
     table, _ = await tables.open(-1, "Группа", BORIS)
-    assert table.settings["bots"] == "expert"
+    assert table.settings.bots == "expert"
     table = await tables.add_bot(table.id, BORIS)
     assert table.seats[0] == Seat("bot", "Опытный 1", level="expert")
 

@@ -21,7 +21,7 @@ from aiogram.types import (
 from service import GameService
 from service.lobby_rules import table_rules
 from service.records import Records
-from service.tables import DEFAULT_SETTINGS, Person, TableError, Tables
+from service.tables import Person, TableError, Tables
 from storage.repos import Standing, Stats, TableRecord
 
 from ..i18n import number, t
@@ -136,7 +136,7 @@ async def rules(message: Message, tables: Tables, outbox: Outbox) -> None:
         outbox.reply(message, t(lang, "help.rules"))
         return
     game = tables.game_of(table.id)
-    settings = {**DEFAULT_SETTINGS, **table.settings}
+    settings = table.settings
     live = tables.games.live(game) if game is not None else None
     game_rules = live.state.rules if live is not None else None
     outbox.reply(message, explained(lang, game_rules or table_rules(settings), settings))

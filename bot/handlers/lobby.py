@@ -150,8 +150,8 @@ async def lobby_button(
             page = None if op == "back" else "house" if arg == "house" else "rules"
             answer = ""
         elif op == "preset":
-            table = await tables.set_preset(tid, who, arg)
-            page, answer = "rules", t(lang, "answer.preset", name=t(lang, f"preset.{arg}"))
+            table, changed = await tables.set_preset(tid, who, arg)
+            page, answer = "rules", render.preset_answer(lang, table.settings, changed)
         elif op == "opt":
             table = await tables.set_option(tid, who, arg)
             page, answer = page_of(arg), t(lang, "answer.ok")
@@ -195,7 +195,7 @@ async def start_game(
 async def seat_taken(outbox: Outbox, tables: Tables, table: TableRecord) -> TableError | None:
     """After a seat was taken: start the game once every seat is, else show the lobby.
     Returns why the game could not start (a game started by a concurrent press is fine)."""
-    if len(table.seats) < table.settings["seats"]:
+    if len(table.seats) < table.settings.seats:
         await show_lobby(outbox, tables, table, new=False)
         return None
     try:
