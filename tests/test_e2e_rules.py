@@ -50,7 +50,7 @@ async def test_a_game_with_a_preset_chosen_in_the_lobby(tmp_path: Path) -> None:
                 "Это может только создатель стола."
             )
             assert await press(tg, anna, message, lobby("preset", "duraka_net")) == (
-                "Выбрано: «DURAKA.NET»."
+                "Выбрано: «DURAKA.NET» — теперь подкидной."  # it was perevodnoy
             )
             await settle(app)
             assert "✓ DURAKA.NET" in labels(tg, message)
