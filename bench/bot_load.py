@@ -37,10 +37,9 @@ from bench import load_world
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, lobby_button
 from bot.app import App
 from bot.callbacks import LobbyCb
+from bot.emulator import FakeChat, FakeUser, PressHandle, hand_message
 from bot.outbox import Limits
 from service import Update
-from tests.e2e_helpers import hand_message
-from tests.fakes import FakeChat, FakeUser, PressHandle
 
 SENDS = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup")
 

@@ -45,10 +45,9 @@ from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTeleg
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
+from bot.emulator import TOKEN, FakeUser, PressHandle
 from bot.outbox import Limits
 from service import Update
-from tests.e2e_helpers import TOKEN
-from tests.fakes import FakeUser, PressHandle
 
 TARGET_P99_MS = 100
 QUIET = 20.0  # seconds without a commit that make a table count as stalled

@@ -26,11 +26,20 @@ from typing import Any, Protocol, TypeVar
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
+from bot.emulator import (
+    TOKEN,
+    FakeChat,
+    FakeMessage,
+    FakeTelegram,
+    FakeUser,
+    PressHandle,
+    RateLimits,
+    choose,
+    hand_message,
+)
 from bot.outbox import Limits
 from service import Update
 from storage.repos import UserRepo
-from tests.e2e_helpers import TOKEN, choose, hand_message
-from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, PressHandle, RateLimits
 
 TELEGRAM = RateLimits(per_chat=(1, 1.0), chat_burst=3, per_group=(20, 60.0), total=None)
 RELAXED = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)

@@ -9,12 +9,10 @@ from pathlib import Path
 from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
+from bot.emulator.playing import PRIORITY, TOKEN, choose, hand_message
 from bot.outbox import Limits
 from service import Clock
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
-
-TOKEN = "123456:" + "A" * 35
-PRIORITY = ("Побить", "• ", "Бито", "Пас", "Беру")
 
 
 @asynccontextmanager
@@ -39,25 +37,6 @@ async def settle(app: App) -> None:
     await app.service.idle()
     await app.presenter.idle()
     await app.outbox.drain()
-
-
-def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
-    for message in reversed(tg.messages(tg.private(user))):
-        if message.keyboard and message.from_user and message.from_user.is_bot:
-            return message
-    return None
-
-
-def choose(
-    tg: FakeTelegram, message: FakeMessage, priority: tuple[str, ...] = PRIORITY
-) -> str | None:
-    """What a simple player presses: beat, play a marked card, then the words."""
-    buttons = [b for row in tg.keyboard(message) for b in row if b[1]]
-    for start in priority:
-        for text, data in buttons:
-            if text.startswith(start):
-                return data
-    return None
 
 
 async def play_round(

@@ -1,15 +1,16 @@
-"""Test doubles for the end-to-end suite: a fake Telegram Bot API server."""
+"""The end-to-end suite's fake Telegram: the Bot API emulator of :mod:`bot.emulator`."""
 
-from tests.fakes.telegram import FakeTelegram, run_polling
-from tests.fakes.telegram_model import (
+from bot.emulator import (
     ApiError,
     Call,
     CallbackAnswer,
     FakeChat,
     FakeMessage,
+    FakeTelegram,
     FakeUser,
     PressHandle,
     RateLimits,
+    run_polling,
 )
 
 __all__ = [

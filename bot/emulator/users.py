@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tests.fakes.telegram_methods import member_json
-from tests.fakes.telegram_model import (
+from bot.emulator.methods import member_json
+from bot.emulator.model import (
     FakeChat,
     FakeMessage,
     FakeUser,

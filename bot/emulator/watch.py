@@ -10,8 +10,8 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
-from tests.fakes.telegram_model import Call, FakeMessage, PressHandle
-from tests.fakes.telegram_users import ChatRef, UserActions
+from bot.emulator.model import Call, FakeMessage, PressHandle
+from bot.emulator.users import ChatRef, UserActions
 
 
 class Watching(UserActions):

@@ -1,4 +1,4 @@
-"""A fake Telegram Bot API server on 127.0.0.1 for end-to-end tests.
+"""A fake Telegram Bot API server on 127.0.0.1 for the end-to-end tests and the sandbox.
 
 Point aiogram at it with ``TelegramAPIServer.from_base(server.base_url)`` (or use
 ``server.make_bot()``), run the real Dispatcher polling loop (``run_polling``),
@@ -30,8 +30,8 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tests.fakes.telegram_methods import BotApiMethods, decode_params
-from tests.fakes.telegram_model import (
+from bot.emulator.methods import BotApiMethods, decode_params
+from bot.emulator.model import (
     ApiError,
     Call,
     FakeChat,
@@ -41,8 +41,8 @@ from tests.fakes.telegram_model import (
     RateLimits,
     too_many_requests,
 )
-from tests.fakes.telegram_users import ChatRef
-from tests.fakes.telegram_watch import Watching
+from bot.emulator.users import ChatRef
+from bot.emulator.watch import Watching
 
 T = TypeVar("T")
 
