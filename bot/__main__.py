@@ -1,23 +1,51 @@
-"""``python -m bot``: run the Telegram bot (long polling, or a webhook when configured)."""
+"""``python -m bot``: run the Telegram bot (long polling, or a webhook when configured);
+``python -m bot --sandbox``: the same bot against a local Bot API, played in a browser."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import math
+import os
 import signal
 import sys
+import tempfile
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
 
 from storage.lock import Locked, acquire
 
 from . import logs
 from .app import App
-from .config import Config, ConfigError
+from .config import Config, ConfigError, Options, parse_args
+
+log = logging.getLogger("bot")
+Body = Callable[[Config], Coroutine[Any, Any, None]]
 
 
-def main() -> int:
+def main(argv: Sequence[str] = ()) -> int:
     try:
-        config = Config.from_env()
+        options = parse_args(argv)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if not options.sandbox:
+        return serve(dict(os.environ), bot)
+    with tempfile.TemporaryDirectory(prefix="durak-sandbox-") as scratch:
+        return serve(sandbox_env(options, scratch), lambda config: sandbox(config, options.port))
+
+
+def cli() -> int:
+    """The ``durak-bot`` command."""
+    return main(sys.argv[1:])
+
+
+def serve(env: dict[str, str], body: Body) -> int:
+    """Reads the configuration from ``env``, holds the database's lock and runs ``body``
+    until SIGINT or SIGTERM; 2 for a bad configuration, 1 for a failed start."""
+    try:
+        config = Config.from_env(env)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -25,7 +53,7 @@ def main() -> int:
     try:  # one process per database file; held until this process ends
         lock = None if config.db_path == ":memory:" else acquire(config.db_path)
     except (Locked, OSError) as e:
-        logging.getLogger("bot").error("stopped: %s", e)
+        log.error("stopped: %s", e)
         return 1
 
     async def run() -> None:
@@ -34,14 +62,13 @@ def main() -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):  # stop cleanly: timers, outbox, database
             loop.add_signal_handler(sig, task.cancel)
-        app = await App.create(config)
         with contextlib.suppress(asyncio.CancelledError):
-            await app.run()
+            await body(config)
 
     try:
         asyncio.run(run())
     except Exception as e:  # e.g. Telegram unreachable at start: one line, not a traceback
-        logging.getLogger("bot").error("stopped: %s", e)
+        log.error("stopped: %s", e)
         return 1
     finally:
         if lock is not None:
@@ -49,5 +76,36 @@ def main() -> int:
     return 0
 
 
+async def bot(config: Config) -> None:
+    app = await App.create(config)
+    await app.run()
+
+
+def sandbox_env(options: Options, scratch: str) -> dict[str, str]:
+    """The environment's settings, with the emulator's token and no webhook or Bot API
+    server of its own; the database in ``scratch`` unless ``--db`` names one."""
+    from bot.emulator import TOKEN
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DURAK_WEBHOOK_URL", "BOT_API_BASE")}
+    env.update(BOT_TOKEN=TOKEN, DURAK_DB=options.db or os.path.join(scratch, "durak.sqlite3"))
+    return env
+
+
+async def sandbox(config: Config, port: int) -> None:
+    from bot.sandbox import sandbox as open_sandbox
+
+    async with open_sandbox(config, port) as box:
+
+        async def announce() -> None:  # once the bot asks for updates
+            await box.tg.wait_for(lambda: box.tg.count("getUpdates"), math.inf)
+            log.info("sandbox: open %s in a browser (Ctrl+C stops it)", box.url)
+
+        ready = asyncio.create_task(announce())
+        try:
+            await box.app.run()
+        finally:
+            ready.cancel()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli())

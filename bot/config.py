@@ -3,10 +3,13 @@ secret) are never logged."""
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import re
 import secrets
+import typing
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 from urllib.parse import urlsplit
@@ -20,6 +23,7 @@ from .outbox import Limits
 TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{30,}$")
 WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram accepts
 DEFAULT_PAUSE = "0.7-1.2"  # seconds between two computer moves (DURAK_BOT_PAUSE)
+SANDBOX_PORT = 8080
 
 
 class ConfigError(Exception):
@@ -71,7 +75,10 @@ class Config:
         env = dict(os.environ if env is None else env)
         token = env.get("BOT_TOKEN", "").strip()
         if not token:
-            raise ConfigError("BOT_TOKEN is not set: get a token from @BotFather and export it")
+            raise ConfigError(
+                "BOT_TOKEN is not set: get a token from @BotFather and export it,"
+                " or try the bot in a browser without one: python -m bot --sandbox"
+            )
         if not TOKEN.match(token):
             raise ConfigError("BOT_TOKEN does not look like a bot token (digits:secret)")
         url = env.get("DURAK_WEBHOOK_URL", "").strip() or None
@@ -100,6 +107,40 @@ class Config:
             bot_workers=_whole(env, "DURAK_BOT_WORKERS", str(default_workers()), 1, None),
             bot_pause=_pause(env),
         )
+
+
+@dataclass(frozen=True)
+class Options:
+    """The command line: ``--sandbox`` plays the bot in a browser page on ``port``, with
+    the database in ``db`` (None: a throw-away file)."""
+
+    sandbox: bool = False
+    port: int = SANDBOX_PORT
+    db: str | None = None
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> typing.NoReturn:  # one line, as for the variables
+        raise ConfigError(message)
+
+
+def parse_args(argv: Sequence[str]) -> Options:
+    """``python -m bot [--sandbox [--port N] [--db FILE]]``; a mistake is a ConfigError."""
+    parser = _Parser(prog="python -m bot", description="The Durak bot for Telegram groups.")
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="play the bot in a browser, without a token: a local Bot API and a web page",
+    )
+    parser.add_argument("--port", help=f"the sandbox page's port (default {SANDBOX_PORT})")
+    parser.add_argument("--db", help="the sandbox's SQLite file (default: a throw-away one)")
+    args = parser.parse_args(list(argv))
+    if not args.sandbox and (args.port is not None or args.db is not None):
+        raise ConfigError("--port and --db are options of --sandbox (python -m bot --sandbox)")
+    port = _whole({"--port": args.port or ""}, "--port", str(SANDBOX_PORT), 0, 65535)
+    if args.db is not None:
+        _db_path({"DURAK_DB": args.db}, name="--db")
+    return Options(sandbox=args.sandbox, port=port, db=args.db)
 
 
 def _raw(env: dict[str, str], name: str, default: str) -> str:
@@ -147,11 +188,11 @@ def _pause(env: dict[str, str]) -> tuple[float, float]:
     return values[0], values[1]
 
 
-def _db_path(env: dict[str, str]) -> str:
+def _db_path(env: dict[str, str], name: str = "DURAK_DB") -> str:
     path = env.get("DURAK_DB", "").strip() or configured_path()
     folder = os.path.dirname(path) or "."
     if path != ":memory:" and not os.path.isdir(folder):
-        raise ConfigError(f"DURAK_DB must be a file in an existing folder, not {path!r}")
+        raise ConfigError(f"{name} must be a file in an existing folder, not {path!r}")
     return path
 
 

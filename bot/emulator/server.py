@@ -144,6 +144,7 @@ class FakeTelegram(Watching, BotApiMethods):
         self._handlers = self._methods()
         self._canonical = {name.lower(): name for name in [*self._handlers, "getUpdates"]}
         self._changed: asyncio.Event | None = None
+        self.listeners: set[asyncio.Event] = set()  # each set on every change (sandbox pages)
         self._runner: web.AppRunner | None = None
         self._closing = False
         self.port = 0
@@ -380,6 +381,8 @@ class FakeTelegram(Watching, BotApiMethods):
     def _notify(self) -> None:
         if self._changed is not None:
             self._changed.set()
+        for listener in self.listeners:
+            listener.set()
 
     def _queue(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         self._next_update_id += 1

@@ -1,0 +1,56 @@
+"""Starting the sandbox: the emulator, the people and their group, the web page, and the
+real bot (the same ``App`` as in production) pointed at the emulator."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+
+from aiohttp import web
+
+from bot.app import App
+from bot.config import Config
+from bot.emulator import TOKEN, FakeTelegram, RateLimits
+
+from .web import make_app
+from .world import BOT_USERNAME, populate
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    tg: FakeTelegram
+    app: App  # not started: ``await app.run()`` receives updates until cancelled
+    url: str  # the page
+
+
+def telegram_limits(config: Config) -> RateLimits:
+    """The emulator answers 429 where the bot's own pacing (DURAK_CHAT_INTERVAL,
+    DURAK_CHAT_BURST, DURAK_GROUP_PER_MINUTE; Telegram's limits by default) says it never
+    sends."""
+    limits = config.limits
+    return RateLimits(
+        per_chat=(1, limits.per_chat),
+        chat_burst=limits.chat_burst,
+        per_group=(limits.group_per_minute, 60.0),
+        total=None,
+    )
+
+
+@asynccontextmanager
+async def sandbox(config: Config, port: int, host: str = "127.0.0.1") -> AsyncIterator[Sandbox]:
+    """The emulator and the page on ``host:port`` (0: any free port), and the bot's App."""
+    tg = FakeTelegram(TOKEN, bot_username=BOT_USERNAME, rate_limits=telegram_limits(config))
+    await tg.start()
+    populate(tg)
+    runner = web.AppRunner(make_app(tg), access_log=None, shutdown_timeout=1.0)
+    try:
+        await runner.setup()
+        await web.TCPSite(runner, host, port).start()
+        bound = int(runner.addresses[0][1])
+        bot_config = replace(config, token=TOKEN, api_base=tg.base_url, webhook_url=None)
+        app = await App.create(bot_config)
+        yield Sandbox(tg, app, f"http://{host}:{bound}/")
+    finally:
+        await runner.cleanup()
+        await tg.stop()

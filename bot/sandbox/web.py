@@ -1,0 +1,165 @@
+"""The sandbox's web page: static files and one WebSocket per open page.
+
+The page says who it acts as and what that person does (``as``, ``send``, ``press``,
+``start``); the server pushes that person's chats whenever the emulator changes, the
+answer to each press (a toast, an alert or a link), and a ``refused`` code for input it
+does not carry out (which then changes nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.emulator import FakeTelegram, FakeUser, PressHandle
+
+from .snapshot import MEMBERS, snapshot
+
+STATIC = Path(__file__).with_name("static")
+PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what Telegram allows after ?start=
+COALESCE = 0.03  # seconds: one push for a burst of changes
+ANSWER_WAIT = 15.0  # seconds: Telegram's callback query timeout
+
+
+class Refused(Exception):
+    """Input the page should not have sent; the code names it for the page's texts."""
+
+
+def make_app(tg: FakeTelegram) -> web.Application:
+    async def socket(request: web.Request) -> web.WebSocketResponse:
+        return await Page(tg).serve(request)
+
+    app = web.Application()
+    app.router.add_get("/", _index)
+    app.router.add_get("/ws", socket)
+    app.router.add_static("/static/", STATIC)
+    return app
+
+
+async def _index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html")
+
+
+class Page:
+    """One open page: acts as one person at a time."""
+
+    def __init__(self, tg: FakeTelegram) -> None:
+        self.tg = tg
+        self.me = next(u for u in tg.users.values() if not u.is_bot)
+        self.ws = web.WebSocketResponse(heartbeat=30.0)
+        self.changed = asyncio.Event()
+        self.answers: set[asyncio.Task[None]] = set()
+
+    async def serve(self, request: web.Request) -> web.WebSocketResponse:
+        with contextlib.suppress(Refused):
+            self.me = self.person(request.query.get("as"))
+        await self.ws.prepare(request)
+        self.tg.listeners.add(self.changed)
+        pushing = asyncio.create_task(self.push())
+        try:
+            async for message in self.ws:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    await self.act(message.data)
+                except Refused as e:
+                    await self.ws.send_json({"type": "refused", "code": str(e)})
+        finally:
+            self.tg.listeners.discard(self.changed)
+            pushing.cancel()
+            for task in self.answers:
+                task.cancel()
+        return self.ws
+
+    async def push(self) -> None:
+        """Sends the person's chats now and after every change that alters them."""
+        last = None
+        while not self.ws.closed:
+            self.changed.clear()
+            shown = json.dumps({"type": "state", **snapshot(self.tg, self.me)})
+            if shown != last:
+                await self.ws.send_str(shown)
+                last = shown
+            await self.changed.wait()
+            await asyncio.sleep(COALESCE)
+
+    def person(self, raw: Any) -> FakeUser:
+        uid = raw if isinstance(raw, int) else _int(raw)
+        user = None if uid is None else self.tg.users.get(uid)
+        if user is None or user.is_bot:
+            raise Refused("no_person")
+        return user
+
+    async def act(self, raw: str) -> None:
+        try:
+            request = json.loads(raw)
+        except ValueError:
+            raise Refused("bad_request") from None
+        if not isinstance(request, dict):
+            raise Refused("bad_request")
+        op = request.get("op")
+        if op == "as":
+            self.me = self.person(request.get("user"))
+            self.changed.set()
+        elif op == "send":
+            await self.send(request.get("chat"), request.get("text"))
+        elif op == "press":
+            await self.press(request.get("chat"), request.get("message"), request.get("data"))
+        elif op == "start":
+            payload = request.get("payload") or None
+            if payload is not None and not (isinstance(payload, str) and PAYLOAD.match(payload)):
+                raise Refused("bad_link")
+            self.tg.start_private(self.me, payload)
+        else:
+            raise Refused("bad_request")
+
+    def chat(self, chat_id: Any) -> Any:
+        """A chat this person may write in: their group or their private chat."""
+        chat = self.tg.chats.get(chat_id) if isinstance(chat_id, int) else None
+        if chat is None or (chat.user is not None and chat.user is not self.me):
+            raise Refused("no_chat")
+        if chat.is_group and chat.members.get(self.me.id) not in MEMBERS:
+            raise Refused("no_chat")
+        return chat
+
+    async def send(self, chat_id: Any, text: Any) -> None:
+        chat = self.chat(chat_id)
+        if not isinstance(text, str) or not text.strip() or len(text) > 4096:
+            raise Refused("bad_text")
+        await self.tg.send_text(self.me, chat, text.strip())
+
+    async def press(self, chat_id: Any, message_id: Any, data: Any) -> None:
+        chat = self.chat(chat_id)
+        message = chat.message(message_id) if isinstance(message_id, int) else None
+        if message is None or not isinstance(data, str) or data not in message.button_data():
+            raise Refused("stale_button")
+        handle = await self.tg.press(self.me, message, data)
+        task = asyncio.create_task(self.answer(handle))
+        self.answers.add(task)
+        task.add_done_callback(self.answers.discard)
+
+    async def answer(self, handle: PressHandle) -> None:
+        try:
+            answer = await handle.wait_answer(ANSWER_WAIT)
+        except AssertionError:  # the bot did not answer in time: Telegram's spinner stops
+            await self.ws.send_json({"type": "answer", "message": handle.message.message_id})
+            return
+        await self.ws.send_json(
+            {
+                "type": "answer",
+                "message": handle.message.message_id,
+                "text": answer.text,
+                "alert": answer.show_alert,
+                "url": answer.url,
+            }
+        )
+
+
+def _int(raw: Any) -> int | None:
+    return int(raw) if isinstance(raw, str) and raw.lstrip("-").isdecimal() else None

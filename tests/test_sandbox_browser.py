@@ -1,0 +1,99 @@
+"""The sandbox in a real browser (Debian's headless Chromium): one person opens a table
+in the group, seats a second person and a computer player, plays the whole game alone by
+pressing the page's buttons, and reads the summary and /stats. Screenshots of the lobby,
+a hand and the table are saved under artifacts/sandbox/."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot.emulator.playing import PRIORITY
+from tests.sandbox_helpers import Phone, choose, chromium, sandbox_process, wait
+
+GROUP, PRIVATE = "Друзья", "Дурак"
+FAST = {
+    "DURAK_BOT_PAUSE": "0",
+    "DURAK_CHAT_INTERVAL": "0",
+    "DURAK_GROUP_PER_MINUTE": "6000",
+    "DURAK_BOT_WORKERS": "1",
+}
+GAME_OVER = ("Партия окончена", "Ничья")
+
+
+def sit_down(phone: Phone, name: str) -> None:
+    """``name`` presses «Присоединиться»; the deep link opens the private chat, where
+    «Запустить» seats them."""
+    phone.be(name)
+    phone.open(GROUP)
+    phone.press(GROUP, "Присоединиться")
+    phone.start()
+    phone.wait_text(PRIVATE, "Вы за столом")
+
+
+def over(phone: Phone) -> bool:
+    return any(any(w in t for w in GAME_OVER) for t in phone.texts(GROUP))
+
+
+def play_turns(phone: Phone, names: list[str], seconds: float) -> int:
+    """Each person in turn presses what a simple player would, until the game is over."""
+    presses, deadline, shot = 0, time.monotonic() + seconds, False
+    while not over(phone):
+        assert time.monotonic() < deadline, f"the game did not end in {seconds} s"
+        for name in names:
+            phone.be(name)
+            phone.open(PRIVATE)
+            hand = phone.last_with_buttons(PRIVATE)
+            labels = [b.text for b in phone.buttons(hand)] if hand is not None else []
+            label = choose(labels, PRIORITY)
+            if hand is None or label is None:
+                continue
+            if not shot:
+                phone.screenshot("hand")
+                phone.open(GROUP)
+                phone.screenshot("table")
+                phone.open(PRIVATE)
+                shot = True
+            phone.press(PRIVATE, label)
+            presses += 1
+        time.sleep(0.1)
+    return presses
+
+
+def test_one_person_plays_a_whole_game_in_the_browser(tmp_path: Path) -> None:
+    with sandbox_process(tmp_path, **FAST) as (url, started), chromium() as driver:
+        print(f"sandbox started in {started:.2f} s")
+        phone = Phone(driver, url)
+        assert phone.titles() == [GROUP, PRIVATE]
+        try:
+            phone.be("Аня")
+            phone.say(GROUP, "/durak")
+            phone.wait_text(GROUP, "Стол для игры")
+            phone.press(GROUP, "Мест +")  # three seats: Аня, Борис and a computer player
+            sit_down(phone, "Аня")
+            sit_down(phone, "Борис")
+            phone.be("Аня")
+            lobby = phone.wait_text(GROUP, "Стол для игры")
+            assert "Аня" in lobby and "Борис" in lobby and "свободно" in lobby
+            phone.screenshot("lobby")
+            phone.press(GROUP, "Добавить бота")  # the last seat: the game begins
+            phone.wait_text(GROUP, "Козырь")
+            presses = play_turns(phone, ["Аня", "Борис"], 300.0)
+            assert presses > 5
+            phone.open(GROUP)
+            summary = wait(
+                lambda: next(
+                    (t for t in phone.texts(GROUP) if any(w in t for w in GAME_OVER)), None
+                ),
+                10,
+                "the summary",
+            )
+            assert "Аня" in summary and "Борис" in summary
+            assert phone.last_with_buttons(GROUP) is not None
+            phone.screenshot("summary")
+            phone.say(GROUP, "/stats")
+            stats = phone.wait_text(GROUP, "Статистика чата")
+            assert "Аня" in stats and "Борис" in stats and "побед" in stats
+        except BaseException:
+            phone.screenshot("failure")  # what the page showed when it failed
+            raise
