@@ -29,11 +29,14 @@ from . import webhook
 from .config import Config
 from .handlers import routers
 from .i18n import LANGS, lang_of, t
+from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
 from .outbox import Outbox
 from .presenter import Presenter
 
 log = logging.getLogger(__name__)
+
+SHUTDOWN_WAIT = 5.0  # seconds for the updates in hand, then again for the last messages
 
 GROUP_COMMANDS = ("durak", "settings", "rules", "stats", "stop", "help")
 PRIVATE_COMMANDS = ("start", "help", "me")
@@ -72,6 +75,8 @@ class App:
         self.dp = Dispatcher()
         self.dp.include_routers(*routers())
         self.dp.errors.register(self._error)
+        self.inflight = InFlight()
+        self.dp.update.outer_middleware(self.inflight)
         for observer in (self.dp.message, self.dp.callback_query, self.dp.my_chat_member):
             observer.middleware(ScopeMiddleware())
         self.dp.workflow_data.update(
@@ -128,8 +133,14 @@ class App:
         """Safe after a partial start; the database (whose thread keeps the process
         alive) is closed whatever fails before."""
         try:
+            if not await self.inflight.settle(SHUTDOWN_WAIT):
+                log.warning("stopping with %s updates still in hand", self.inflight.count)
             await self.service.stop()
             await self.presenter.stop()
+            try:  # what the last moves changed reaches the players, unless Telegram stalls
+                await asyncio.wait_for(self.outbox.drain(), SHUTDOWN_WAIT)
+            except TimeoutError:
+                log.warning("stopping with messages still to send")
             await self.outbox.close()
             await self.bot.session.close()
         finally:

@@ -6,6 +6,11 @@ game's lock against the version it saw, and makes it only if the game is
 still at that version; otherwise it decides again. Moves come one at a time,
 ``pause`` seconds apart, so that a table reads like a game; the words «Бито»
 and «Пас» are not paced (they show no card and would only hold the bout up).
+
+A person is never asked for a word that is forced: a thrower whose only
+possible move is «Бито» or «Пас» (nothing of a rank on the table, or no room
+left) says it at once, as an automatic move; a new card on the table asks
+them again (RULES §4).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine import Action, View
+from engine import Action, State, View
 from engine.actions import DONE, PASS
 from engine.bots import make_bot
 from engine.players import Player
@@ -111,14 +116,20 @@ class Autoplay:
         return await self.service.step(game_id, live, version, action, auto)
 
     async def _choose(self, live: LiveGame) -> tuple[Action, bool] | None:
-        """The first computer seat's move: those the game waits for first."""
+        """The first automatic move: a person's forced word, else a computer seat's
+        move (those the game waits for first)."""
         state = live.state
         turn = state.turn()
         waiting = turn.seats if turn else ()
         for seat in [*waiting, *(s for s in range(state.n) if s not in waiting)]:
             info = live.seats[seat]
             bot = not info.human
-            if state.place[seat] or not (bot or state.idle(seat)):
+            if state.place[seat]:
+                continue
+            if not (bot or state.idle(seat)):
+                word = forced_word(state, seat)
+                if word is not None:
+                    return word, True
                 continue
             view = state.view(seat)
             if not view.legal:
@@ -138,3 +149,12 @@ class Autoplay:
         except ThinkingFailed:
             log.error("no worker could decide for seat %s: «Новичок» moves instead", view.seat)
             return make_bot("novice").choose(view)
+
+
+def forced_word(state: State, seat: int) -> Action | None:
+    """«Бито» or «Пас» when it is the only move ``seat`` has (accusations of the
+    cheating rule are a choice, so they keep the word the player's own)."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1 and legal[0].kind in (DONE, PASS):
+        return legal[0]
+    return None

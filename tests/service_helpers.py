@@ -7,6 +7,7 @@ from pathlib import Path
 from engine import Rules, State
 from engine.players import GreedyPlayer
 from service import Clock, FakeClock, GameService, Seat, Update
+from service.autoplay import forced_word
 from storage.db import Database
 from storage.repos import ChatRepo, TableRepo, TableSettings, UserRepo
 
@@ -33,6 +34,19 @@ def humans(n: int) -> list[Seat]:
 async def start(service: GameService, rules: Rules, seed: int, seats: list[Seat]) -> Update:
     table_id = await new_table(service, sum(s.kind == "human" for s in seats))
     return await service.create_game(table_id, rules, seats, seed)
+
+
+def say_forced_words(state: State) -> None:
+    """Say for people what the service says for them: each forced «Бито»/«Пас»,
+    in the order the service looks at the seats (see ``autoplay.forced_word``)."""
+    while not state.is_over:
+        turn = state.turn()
+        waiting = turn.seats if turn else ()
+        order = [*waiting, *(s for s in range(state.n) if s not in waiting)]
+        word = next((w for s in order if (w := forced_word(state, s)) is not None), None)
+        if word is None:
+            return
+        state.apply(word, auto=True)
 
 
 def next_move(state: State) -> tuple[int, str]:

@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 from engine import Rules
+from engine.actions import DONE, PASS
 from service import GameService, Seat, Update
 from service.thinking import Thinker
 from storage.repos import GameRepo
@@ -17,6 +18,7 @@ from tests.service_helpers import humans, new_table, next_move, open_service, pl
 from tests.thinking_targets import signed
 
 MASTERS = [Seat("bot", "Мастер 1", level="master"), Seat("bot", "Мастер 2", level="master")]
+WORDS = (DONE, PASS)
 
 
 def listen(service: GameService) -> list[Update]:
@@ -56,7 +58,9 @@ async def test_a_persons_move_is_published_before_any_bot_thinks_it_over(tmp_pat
     later = published[2:]
     assert later, "the bots did not move"
     assert [u.version for u in later] == list(range(2, 2 + len(later)))
-    assert all(len(u.actions) == 1 and u.actions[0][0].seat != 0 for u in later)
+    assert all(len(u.actions) == 1 for u in later)
+    # Her only moves in between: the words said for her («Бито»/«Пас» with nothing to add).
+    assert all(a.seat != 0 or (auto and a.kind in WORDS) for u in later for a, auto in u.actions)
     turn = service.games[game].state.turn()
     assert turn is not None and 0 in turn.seats  # they stopped where the person must act
     await service.db.close()

@@ -160,6 +160,7 @@ async def test_an_edit_shows_the_state_at_its_slot_not_at_the_move(tmp_path: Pat
         state = presenter.service.games[game].state
         seat, text = next_move(state)
         await presenter.service.act(game, seat, text, len(state.history))
+        await presenter.service.idle()  # the words said for a player with nothing to add
         await presenter.idle()
     outbox.flush()
     version = len(presenter.service.games[game].state.history)

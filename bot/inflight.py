@@ -1,0 +1,44 @@
+"""The updates being handled right now, so that a shutdown lets them finish.
+
+aiogram's polling hands each update to a task of its own and does not wait for
+them when it stops; without this, a press handled during shutdown would meet a
+closed database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.types import TelegramObject
+
+
+class InFlight(BaseMiddleware):
+    def __init__(self) -> None:
+        self.count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        self.count += 1
+        self._idle.clear()
+        try:
+            return await handler(event, data)
+        finally:
+            self.count -= 1
+            if not self.count:
+                self._idle.set()
+
+    async def settle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the updates in hand; False if some remain."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        return not self.count
