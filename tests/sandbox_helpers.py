@@ -198,8 +198,18 @@ class Phone:
         found = self.driver.find_elements(By.CSS_SELECTOR, "section.chat.open .start button")
         return found[0] if found and found[0].text.lower() == "запустить" else None
 
-    def toast(self) -> str:
-        return str(self.driver.find_element(By.ID, "toast").get_attribute("textContent"))
+    def toast(self, part: str) -> str:
+        """The toast showing now, once it says ``part``."""
+        box = self.driver.find_element(By.ID, "toast")
+        return wait(lambda: box.is_displayed() and part in box.text and box.text, 10, "a toast")
+
+    def alert(self) -> str:
+        """The text of the alert showing now; closes it with its OK."""
+        dialog = self.driver.find_element(By.ID, "alert")
+        text = wait(lambda: dialog.get_attribute("open") is not None and dialog.text, 10, "alert")
+        dialog.find_element(By.TAG_NAME, "button").click()
+        wait(lambda: dialog.get_attribute("open") is None, 10, "the alert to close")
+        return text
 
     def screenshot(self, name: str) -> Path:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

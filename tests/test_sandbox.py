@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
 from aiohttp import ClientSession, ClientWebSocketResponse
 
 import tests.fakes
@@ -135,6 +136,25 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing(tmp_path: Path)
             assert refused["code"] == code, request
         after = (len(box.tg.updates), len(box.tg.messages(-1001)), box.tg.users[1].started)
         assert after == before
+
+
+async def test_the_sandbox_holds_the_bot_to_telegrams_limits(tmp_path: Path) -> None:
+    config = Config(token="", db_path=str(tmp_path / "db.sqlite3"))  # Telegram's pace
+    async with sandbox(config, 0) as box:
+        box.tg.start_private(box.tg.users[1])
+        bot = box.tg.make_bot()
+        try:
+            sent = await bot.send_message(-1001, "hi")
+            with pytest.raises(TelegramBadRequest, match="message is not modified"):
+                await bot.edit_message_text("hi", chat_id=-1001, message_id=sent.message_id)
+            for _ in range(3):  # a quiet chat's burst
+                await bot.send_message(1, "hi")
+            with pytest.raises(TelegramRetryAfter):
+                await bot.send_message(1, "hi")
+        finally:
+            await bot.session.close()
+            await box.app.stop()
+    assert box.tg.too_many_requests_sent == 1
 
 
 def test_without_a_token_the_one_line_names_the_sandbox() -> None:

@@ -66,10 +66,18 @@ def test_one_person_plays_a_whole_game_in_the_browser(tmp_path: Path) -> None:
         phone = Phone(driver, url)
         assert phone.titles() == [GROUP, PRIVATE]
         try:
+            phone.be("Emma")  # the page speaks the person's language
+            assert driver.find_element("id", "title").text == "Durak sandbox"
             phone.be("Аня")
+            assert driver.find_element("id", "title").text == "Песочница «Дурака»"
             phone.say(GROUP, "/durak")
             phone.wait_text(GROUP, "Стол для игры")
             phone.press(GROUP, "Мест +")  # three seats: Аня, Борис and a computer player
+            phone.press(GROUP, "Пары")  # pairs need four or six: an alert
+            assert "командами" in phone.alert()
+            phone.be("Борис")
+            phone.press(GROUP, "Мест −")  # only the creator changes settings: a toast
+            assert "создатель" in phone.toast("создатель")
             sit_down(phone, "Аня")
             sit_down(phone, "Борис")
             phone.be("Аня")
@@ -94,6 +102,9 @@ def test_one_person_plays_a_whole_game_in_the_browser(tmp_path: Path) -> None:
             phone.say(GROUP, "/stats")
             stats = phone.wait_text(GROUP, "Статистика чата")
             assert "Аня" in stats and "Борис" in stats and "побед" in stats
+            tables = sum("Козырь" in t for t in phone.texts(GROUP))
+            phone.press(GROUP, "Ещё партию")  # the same three sit down to a new game
+            wait(lambda: sum("Козырь" in t for t in phone.texts(GROUP)) > tables, 20, "game 2")
         except BaseException:
             phone.screenshot("failure")  # what the page showed when it failed
             raise

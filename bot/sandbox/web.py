@@ -69,22 +69,26 @@ class Page:
                 try:
                     await self.act(message.data)
                 except Refused as e:
-                    await self.ws.send_json({"type": "refused", "code": str(e)})
+                    await self.send({"type": "refused", "code": str(e)})
         finally:
             self.tg.listeners.discard(self.changed)
-            pushing.cancel()
-            for task in self.answers:
+            for task in [pushing, *self.answers]:
                 task.cancel()
         return self.ws
+
+    async def send(self, data: dict[str, Any]) -> None:
+        """Sends ``data`` to the page; a page closed meanwhile is no error."""
+        with contextlib.suppress(ConnectionResetError):
+            await self.ws.send_json(data)
 
     async def push(self) -> None:
         """Sends the person's chats now and after every change that alters them."""
         last = None
         while not self.ws.closed:
             self.changed.clear()
-            shown = json.dumps({"type": "state", **snapshot(self.tg, self.me)})
+            shown = {"type": "state", **snapshot(self.tg, self.me)}
             if shown != last:
-                await self.ws.send_str(shown)
+                await self.send(shown)
                 last = shown
             await self.changed.wait()
             await asyncio.sleep(COALESCE)
@@ -108,7 +112,7 @@ class Page:
             self.me = self.person(request.get("user"))
             self.changed.set()
         elif op == "send":
-            await self.send(request.get("chat"), request.get("text"))
+            await self.say(request.get("chat"), request.get("text"))
         elif op == "press":
             await self.press(request.get("chat"), request.get("message"), request.get("data"))
         elif op == "start":
@@ -128,7 +132,7 @@ class Page:
             raise Refused("no_chat")
         return chat
 
-    async def send(self, chat_id: Any, text: Any) -> None:
+    async def say(self, chat_id: Any, text: Any) -> None:
         chat = self.chat(chat_id)
         if not isinstance(text, str) or not text.strip() or len(text) > 4096:
             raise Refused("bad_text")
@@ -148,9 +152,9 @@ class Page:
         try:
             answer = await handle.wait_answer(ANSWER_WAIT)
         except AssertionError:  # the bot did not answer in time: Telegram's spinner stops
-            await self.ws.send_json({"type": "answer", "message": handle.message.message_id})
+            await self.send({"type": "answer", "message": handle.message.message_id})
             return
-        await self.ws.send_json(
+        await self.send(
             {
                 "type": "answer",
                 "message": handle.message.message_id,

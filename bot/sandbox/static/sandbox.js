@@ -117,8 +117,8 @@ function renderTabs() {
   const titles = state.chats.map((c) => [c.id, c.title]);
   if (!changed($("tabs"), JSON.stringify([openChat, titles]))) return;
   $("tabs").replaceChildren(...state.chats.map((chat) => {
-    const button = element("button", { type: "button", role: "tab" }, chat.title);
-    button.setAttribute("aria-selected", String(chat.id === openChat));
+    const button = element("button", { type: "button" }, chat.title);
+    button.setAttribute("aria-pressed", String(chat.id === openChat));
     button.setAttribute("aria-controls", `chat${chat.id}`);
     button.onclick = () => { openChat = chat.id; render(); };
     return button;
