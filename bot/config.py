@@ -8,10 +8,10 @@ import math
 import os
 import re
 import secrets
-import typing
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
+from typing import NoReturn
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -120,7 +120,7 @@ class Options:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> typing.NoReturn:  # one line, as for the variables
+    def error(self, message: str) -> NoReturn:  # one line, as for the variables
         raise ConfigError(message)
 
 

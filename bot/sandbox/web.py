@@ -104,7 +104,7 @@ class Page:
         try:
             request = json.loads(raw)
         except ValueError:
-            raise Refused("bad_request") from None
+            request = None
         if not isinstance(request, dict):
             raise Refused("bad_request")
         op = request.get("op")

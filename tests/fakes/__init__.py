@@ -1,27 +1,4 @@
 """The end-to-end suite's fake Telegram: the Bot API emulator of :mod:`bot.emulator`."""
 
-from bot.emulator import (
-    ApiError,
-    Call,
-    CallbackAnswer,
-    FakeChat,
-    FakeMessage,
-    FakeTelegram,
-    FakeUser,
-    PressHandle,
-    RateLimits,
-    run_polling,
-)
-
-__all__ = [
-    "ApiError",
-    "Call",
-    "CallbackAnswer",
-    "FakeChat",
-    "FakeMessage",
-    "FakeTelegram",
-    "FakeUser",
-    "PressHandle",
-    "RateLimits",
-    "run_polling",
-]
+from bot.emulator import *  # noqa: F403
+from bot.emulator import __all__ as __all__
