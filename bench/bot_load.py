@@ -169,7 +169,14 @@ class Watch:
             kind = "answer"
         else:
             kind = "other" if not chat else "group" if chat < 0 else "private"
-        game = self.games.get(chat) if kind == "group" else None
+        data = [
+            b.callback_data or ""
+            for row in getattr(getattr(method, "reply_markup", None), "inline_keyboard", None) or ()
+            for b in row
+        ]
+        first = data[0].split(":") if data else [""]
+        hand = int(first[1]) if first[0] in ("c", "m", "p") else None  # a hand: its game
+        game = self.games.get(chat) if kind == "group" else hand
         live = self.app.service.live(game) if game is not None else None
         version = len(live.state.history) if live else None  # what is being rendered
         self.calls[(name, kind)] += 1
@@ -179,15 +186,9 @@ class Watch:
             self.limited += "retry after" in str(e).lower()
             raise
         now = time.monotonic()
-        data = [
-            b.callback_data or ""
-            for row in getattr(getattr(method, "reply_markup", None), "inline_keyboard", None) or ()
-            for b in row
-        ]
         if kind == "private":
-            for parts in (d.split(":") for d in data[:1]):
-                if parts[0] in ("c", "m") and len(parts) >= 3:
-                    self.hands.setdefault((int(parts[1]), chat), []).append((now, int(parts[2])))
+            if hand is not None and version is not None:
+                self.hands.setdefault((hand, chat), []).append((now, version))
         elif name == "EditMessageText" and game is not None and version is not None:
             self.tables.setdefault(game, []).append((now, version))
         elif name == "SendMessage" and game is not None and any(":again" in d for d in data):

@@ -158,18 +158,31 @@ class Watch:
         self.commits[key] = Commit(when, live.chat_id, None in human, actor, auto, waiting, over)
 
     async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
-        """Notes the game version drawn on each hand keyboard once it is sent."""
-        result = await make_request(bot, method)
+        """Notes the game version drawn on each hand keyboard once it is sent (the
+        outbox renders a message just before its call)."""
         chat = getattr(method, "chat_id", None)
         markup = getattr(method, "reply_markup", None)
+        game = version = None
         if isinstance(chat, int) and chat > 0 and markup is not None:
             for row in getattr(markup, "inline_keyboard", None) or ():
                 parts = (row[0].callback_data or "").split(":") if row else []
                 if parts and parts[0] in ("c", "m", "p", "f") and len(parts) >= 3:
-                    key = (int(parts[1]), chat)
-                    self.hands.setdefault(key, []).append((time.monotonic(), int(parts[2])))
+                    live = self.app.service.live(game := int(parts[1]))
+                    version = len(live.state.history) if live else None
                     break
+        result = await make_request(bot, method)
+        if isinstance(chat, int) and game is not None and version is not None:
+            self.hands.setdefault((game, chat), []).append((time.monotonic(), version))
         return result
+
+    def made_by(self, game: int, user: int, pressed: float) -> int | None:
+        """The version of the first move of ``user`` in ``game`` committed after ``pressed``."""
+        mine = [
+            (c.when, v)
+            for (g, v), c in self.commits.items()
+            if g == game and c.actor == user and c.when >= pressed
+        ]
+        return min(mine)[1] if mine else None
 
 
 def workers_cpu(app: App) -> dict[int, float]:
@@ -241,9 +254,10 @@ def next_keyboard(w: Watch, presses: list[Press], bots: bool) -> tuple[list[floa
         parts = p.data.split(":")
         if p.bots != bots or p.answer != MADE or parts[0] not in ("c", "m"):
             continue
-        game, version = int(parts[1]), int(parts[2]) + 1
-        made = w.commits.get((game, version))
-        if made is None or made.actor != p.user or made.auto:
+        game = int(parts[1])
+        version = w.made_by(game, p.user, p.pressed)
+        made = w.commits.get((game, version)) if version is not None else None
+        if version is None or made is None or made.auto:
             continue  # a card tap that opened a choice of target, or a stale press
         while (step := w.commits.get((game, version))) is not None and not step.waiting:
             if step.over:

@@ -16,7 +16,11 @@ from engine import State, View
 from engine.actions import SHOW, TRANSFER
 
 Id = Annotated[int, Field(ge=1, le=2**62)]  # a table or game id (SQLite INTEGER)
-Version = Annotated[int, Field(ge=0, le=10**6)]  # a game's version: its actions so far
+# A hand keyboard's key: a digest of what the hand showed (``render_hand.seal``). A press
+# counts only while the player's hand would still be drawn with the same key, so a hand
+# that no move changed need not be edited, and an old keyboard's press is stale.
+HandKey = Annotated[str, Field(pattern=r"^[0-9a-f]{8}$")]
+DRAFT = "0" * 8  # the key a hand's buttons are packed with until it is sealed
 Word = Annotated[str, Field(max_length=24, pattern=r"^[a-z0-9_]*[+-]?$")]
 CardText = Annotated[str, Field(max_length=3, pattern=r"^(?:-|(?:10|[2-9JQKA])[SCDH])?$")]
 # the engine's text form of a move ("take", "d 9H>7H", "a 7S 7H", "accuse 2")
@@ -55,9 +59,9 @@ class CardCb(CallbackData, prefix="c"):
     """A card tapped in a hand: the bot works out which move it means."""
 
     game: Id
-    v: Version  # the game version the keyboard was drawn for
     card: CardText  # "10H"; "-" cancels a choice of target
     meant: Meaning = ""  # tap_meaning() when drawn; "" if a tap could not play the card then
+    k: HandKey  # last, as in every hand callback (see ``render_hand.seal``)
 
 
 def tap_meaning(game: State | View, kind: str) -> str:
@@ -74,19 +78,21 @@ class MoveCb(CallbackData, prefix="m"):
     """One exact move in the engine's text form (``take``, ``x 7C``, ``d 9H>7H``)."""
 
     game: Id
-    v: Version
     a: ActionText
+    k: HandKey
 
 
 class PageCb(CallbackData, prefix="p"):
-    """Leaves the hand for another page of its keyboard and back (option ``cheating``):
-    ``page`` is ``hand``, ``cheat`` (the defender's cheats; ``card`` picks a target for
-    that card) or ``accuse`` («Антимухлёж» against one of several players)."""
+    """Leaves the hand for another page of its keyboard and back: ``page`` is ``hand``,
+    ``more`` («⋯»: «Сдаться»), ``mark`` (cards of one rank marked for an opening; ``card``
+    marks or unmarks one), and with the option ``cheating`` ``cheat`` (the defender's
+    cheats; ``card`` picks a target for that card) or ``accuse`` («Антимухлёж» against
+    one of several players)."""
 
     game: Id
-    v: Version
-    page: Annotated[str, Field(pattern=r"^(?:hand|cheat|accuse)$")]
+    page: Annotated[str, Field(pattern=r"^(?:hand|more|mark|cheat|accuse)$")]
     card: CardText = ""
+    k: HandKey
 
 
 class CheatCb(CallbackData, prefix="f"):
@@ -94,5 +100,5 @@ class CheatCb(CallbackData, prefix="f"):
     kept apart from ``MoveCb`` so that a cheat is never taken for an honest move."""
 
     game: Id
-    v: Version
     a: ActionText
+    k: HandKey

@@ -5,8 +5,9 @@ player's hand to be shown again. Per game, one worker reads what rendering needs
 (the table, the languages, the message ids) and tells the outbox which messages
 should show the game's newest state; the outbox renders each of them when its
 chat's turn comes, so what is sent is never older than the newest commit, and a
-message whose rendering did not change is not edited. A new message is sent only
-when there is none; the worker waits for it, so a message is never sent twice.
+message whose rendering did not change is not edited (a hand: its key did not change,
+the seconds left aside). A new message is sent only when there is none and none is on
+its way; the worker does not wait for it (a group's 429 back-off holds up no hand).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import NamedTuple
 
-from aiogram.types import Message
+from aiogram.types import InlineKeyboardMarkup, Message
 
 from engine import Card
 from service import GameService, LiveGame, TableSettings, Update
@@ -25,9 +26,10 @@ from service.logctx import log_scope
 from service.records import Records
 from service.series import pogony_pairs
 
-from . import render, render_hand
+from . import render
 from .config import zone_from_env
 from .outbox import Outbox, Rendered
+from .render_hand import Drawn, hand
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +41,9 @@ class Page(NamedTuple):
     its player moves, goes back, or the bout it was opened in ends."""
 
     bout: int
-    name: str  # "cheat" or "accuse"
+    name: str  # "more", "mark", "cheat" or "accuse"
     card: Card | None = None  # cheat: the card whose target is being chosen
+    marked: tuple[Card, ...] = ()  # mark: the cards marked for an opening
 
 
 @dataclass(eq=False)
@@ -54,6 +57,9 @@ class Shown:
     ids: dict[Who, int | None]  # the messages: table (None) and hands
     settings: TableSettings = field(default_factory=TableSettings)
     seated: set[int] = field(default_factory=set)  # users still at the table
+    drawn: dict[int, str] = field(default_factory=dict)  # user -> the key their hand shows
+    sending: set[Who] = field(default_factory=set)  # new messages on their way
+    missed: set[Who] = field(default_factory=set)  # of those, news that came meanwhile
 
 
 class Presenter:
@@ -71,12 +77,14 @@ class Presenter:
         self.picking: dict[tuple[int, int], Card] = {}  # (game, user) -> card awaiting a target
         self.pages: dict[tuple[int, int], Page] = {}  # (game, user) -> the page shown
         self.blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
+        self.styled = True  # the server keeps button styles (else: marks in the labels)
         self._games: dict[int, Shown] = {}
         # One worker per game with news: a new message waiting for its slot holds up
         # that game only. The news: None for the table and every hand, or the users
         # whose hand to show.
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
         self._running = False
 
     async def on_update(self, update: Update) -> None:
@@ -100,6 +108,12 @@ class Presenter:
         game = self._games.get(game_id)
         return self._render(game_id, game, who) if game else None
 
+    def hand_key(self, game_id: int, user_id: int) -> str | None:
+        """The key the user's hand would be drawn with now; None if it is not shown."""
+        game = self._games.get(game_id)
+        drawn = self._hand(game_id, game, user_id) if game else None
+        return drawn.key if drawn else None
+
     def start(self) -> None:
         self._running = True
         for game_id in self._news.keys() - self._workers.keys():
@@ -107,15 +121,16 @@ class Presenter:
 
     async def stop(self) -> None:
         self._running = False
-        workers = list(self._workers.values())
+        workers = [*self._workers.values(), *self._noting]
         for task in workers:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
 
     async def idle(self) -> None:
-        """Wait until every reported update has been handed to the outbox."""
-        while self._workers:
-            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        """Wait until every reported update has been handed to the outbox (and every
+        new message sent and noted)."""
+        while self._workers or self._noting:
+            await asyncio.gather(*self._workers.values(), *self._noting, return_exceptions=True)
 
     async def replaced(self, chat_id: int, old: int, new: int) -> None:
         """The outbox had to send a new message instead of editing ``old`` in ``chat_id``
@@ -166,60 +181,114 @@ class Presenter:
             and (everything or uid in news)
             and uid not in self.blocked  # sending would only get 403s
         ]
-        new = [self._new(game_id, game, who) for who in shown if not self._put(game_id, game, who)]
-        await asyncio.gather(*new)
+        for who in shown:
+            if game.ids.get(who) is not None:
+                self._put(game_id, game, who)
+            elif who in game.sending:
+                game.missed.add(who)  # shown again once the message is there
+            else:
+                self._new(game_id, game, who)
         state = live.state
         if everything and state.outcome is not None:
             await self._summary(game_id, game, live)
             self._forget(game_id)
 
-    def _put(self, game_id: int, game: Shown, who: Who) -> bool:
-        """Queue the message's newest state; False when it has no message yet."""
+    def _put(self, game_id: int, game: Shown, who: Who) -> asyncio.Future[Message | None]:
+        """Queue the message's newest state (a new message when it has none yet)."""
         message_id = game.ids.get(who)
-        if message_id is None:
-            return False
         chat = game.chat_id if who is None else who
-        self.outbox.show(chat, message_id, lambda: self._render(game_id, game, who))
-        return True
+        if who is None:
+            return self.outbox.show(chat, message_id, lambda: self._render(game_id, game, None))
+        handed: list[Drawn] = []  # what this job rendered (the outbox may ask twice)
 
-    async def _new(self, game_id: int, game: Shown, who: Who) -> None:
-        chat = game.chat_id if who is None else who
-        sent = await self.outbox.show(chat, None, lambda: self._render(game_id, game, who))
-        if isinstance(sent, Message):  # else the game's next news sends it again
-            await self._remember(game_id, game, who, sent.message_id)
+        def render() -> Rendered | None:
+            drawn = self._hand(game_id, game, who)
+            if drawn is None:
+                return None
+            again = drawn.key in [d.key for d in handed]  # the outbox asked before its wait
+            if message_id is not None and game.drawn.get(who) == drawn.key and not again:
+                return None  # the hand shows this already
+            handed.append(drawn)
+            game.drawn[who] = drawn.key
+            return drawn.text, drawn.markup
+
+        def done(future: asyncio.Future[Message | None]) -> None:
+            sent = None if future.cancelled() else future.result()
+            if sent is None:
+                if any(game.drawn.get(who) == d.key for d in handed):
+                    game.drawn.pop(who, None)  # not shown: draw it again at the next news
+            elif handed and self.styled and _styles(handed[-1].markup) and not _styles(sent):
+                log.warning("the Bot API server drops button styles: marking cards «✓»")
+                self.styled = False
+                self._mark(game_id, who)
+
+        future = self.outbox.show(chat, message_id, render)
+        future.add_done_callback(done)
+        return future
+
+    def _new(self, game_id: int, game: Shown, who: Who) -> None:
+        """Send the message; its id is noted when it has gone (the worker goes on)."""
+        game.sending.add(who)
+        future = self._put(game_id, game, who)
+
+        async def note() -> None:
+            try:
+                sent = await future
+                if isinstance(sent, Message):  # else the game's next news sends it again
+                    await self._remember(game_id, game, who, sent.message_id)
+            finally:
+                game.sending.discard(who)
+            if who in game.missed:
+                game.missed.discard(who)
+                self._mark(game_id, who)
+
+        task = asyncio.create_task(note(), name=f"note-{game_id}")
+        self._noting.add(task)
+        task.add_done_callback(self._noting.discard)
 
     # --- rendering (when the outbox asks) ---------------------------------------------
 
     def _render(self, game_id: int, game: Shown, who: Who) -> Rendered | None:
+        if who is not None:
+            drawn = self._hand(game_id, game, who)
+            return None if drawn is None else (drawn.text, drawn.markup)
         live = self.service.live(game_id)
         if live is None:
             return None  # the table was closed
         state = live.state
         idle = [state.idle(s) for s in range(state.n)]
-        if who is None:
-            names = render.seat_names(game.lang, live.seats)
-            view = state.view()
-            text = render.table_message(
-                game.lang, view, names, idle, self._deadline(game_id), game.settings
-            )
-            return text, None
+        names = render.seat_names(game.lang, live.seats)
+        text = render.table_message(
+            game.lang, state.view(), names, idle, self._deadline(game_id), game.settings
+        )
+        return text, None
+
+    def _hand(self, game_id: int, game: Shown, who: int) -> Drawn | None:
+        live = self.service.live(game_id)
+        if live is None:
+            return None  # the table was closed
+        state = live.state
         seat = next(s for s, info in enumerate(live.seats) if info.user_id == who)
         page = self.pages.get((game_id, who))
         if page is not None and page.bout != state.bouts:  # that bout is over
             del self.pages[(game_id, who)]
             page = None
         lang = game.langs.get(who, "ru")
-        return render_hand.hand(
+        deadline = self.service.deadline(game_id)
+        return hand(
             lang,
             state.view(seat),
             game_id,
             picking=self.picking.get((game_id, who)),
-            idle=idle[seat],
+            idle=state.idle(seat),
             leave=live.table_id if who in game.seated else None,
             names=render.seat_names(lang, live.seats),
             cheats=state.cheat_actions(seat),
             page=page.name if page else None,
             cheat_card=page.card if page else None,
+            marked=page.marked if page else (),
+            seconds=None if deadline is None else round(deadline - self.service.clock.now()),
+            styled=self.styled,
         )
 
     def _deadline(self, game_id: int) -> datetime | None:
@@ -284,3 +353,10 @@ class Presenter:
             game.table_id, sent.message_id if sent else None, summary=True
         )
         log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)
+
+
+def _styles(shown: Message | InlineKeyboardMarkup | None) -> bool:
+    """Whether a keyboard (sent, or as the server returned it) has styled buttons: a
+    server before Bot API 9.4 returns them without."""
+    markup = shown.reply_markup if isinstance(shown, Message) else shown
+    return any(b.style for row in (markup.inline_keyboard if markup else ()) for b in row)

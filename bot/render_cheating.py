@@ -17,7 +17,8 @@ from engine import Action, Card, View
 from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT
 from engine.cards import sort_for_hand
 
-from .callbacks import CheatCb, MoveCb, PageCb
+from .callbacks import DRAFT, CheatCb, MoveCb, PageCb
+from .card_labels import card_label
 from .i18n import t
 
 Rows = list[list[InlineKeyboardButton]]
@@ -60,9 +61,9 @@ def accusation_answer(lang: str, accused: str, exposed: bool) -> str:
 
 
 def cheat_label(lang: str, action: Action) -> str:
-    card = action.cards[0].label(lang)
+    card = card_label(action.cards[0], lang)
     if action.kind == BEAT and action.target is not None:
-        return t(lang, "cheat.beat", card=card, target=action.target.label(lang))
+        return t(lang, "cheat.beat", card=card, target=card_label(action.target, lang))
     return t(lang, "cheat.transfer", card=card)
 
 
@@ -75,26 +76,25 @@ def hand_rows(
 ) -> Rows:
     """The row under the hand: «🤫 Мухлёж» for a defender with cheats, and «Антимухлёж»
     against the one other player (or «Антимухлёж…» opening the choice of several)."""
-    version = len(view.history)
     row = []
     if cheats:
-        data = PageCb(game=game_id, v=version, page="cheat").pack()
+        data = PageCb(game=game_id, k=DRAFT, page="cheat").pack()
         row.append(_button(t(lang, "cheat.toggle"), data))
     accusations = _accusations(view)
     if len(accusations) == 1:
-        row.append(_accuse_button(lang, accusations[0], game_id, version, names))
+        row.append(_accuse_button(lang, accusations[0], game_id, names))
     elif accusations:
-        data = PageCb(game=game_id, v=version, page="accuse").pack()
+        data = PageCb(game=game_id, k=DRAFT, page="accuse").pack()
         row.append(_button(t(lang, "accuse.more"), data))
     return [row] if row else []
 
 
 def _accuse_button(
-    lang: str, action: Action, game_id: int, version: int, names: Sequence[str]
+    lang: str, action: Action, game_id: int, names: Sequence[str]
 ) -> InlineKeyboardButton:
     assert action.accused is not None
     text = t(lang, "accuse.button", name=_name(names, action.accused))
-    return _button(text, MoveCb(game=game_id, v=version, a=action.text).pack())
+    return _button(text, MoveCb(game=game_id, k=DRAFT, a=action.text).pack())
 
 
 def accuse_page(
@@ -104,9 +104,8 @@ def accuse_page(
     accusations = _accusations(view)
     if not accusations:
         return None
-    version = len(view.history)
-    rows = [[_accuse_button(lang, a, game_id, version, names)] for a in accusations]
-    back = PageCb(game=game_id, v=version, page="hand").pack()
+    rows = [[_accuse_button(lang, a, game_id, names)] for a in accusations]
+    back = PageCb(game=game_id, k=DRAFT, page="hand").pack()
     rows.append([_button(t(lang, "hand.cancel"), back)])
     return t(lang, "accuse.page"), rows
 
@@ -118,16 +117,15 @@ def cheat_page(
     a card with several opens their choice (``card``). None when there is no cheat."""
     if not cheats:
         return None
-    version = len(view.history)
 
     def cheat(a: Action) -> InlineKeyboardButton:
-        return _button(cheat_label(lang, a), CheatCb(game=game_id, v=version, a=a.text).pack())
+        return _button(cheat_label(lang, a), CheatCb(game=game_id, k=DRAFT, a=a.text).pack())
 
     mine = [a for a in cheats if a.cards[0] == card]
     if mine:
         buttons = [cheat(a) for a in mine]
-        back = PageCb(game=game_id, v=version, page="cheat").pack()
-        status = t(lang, "cheat.choose", card=mine[0].cards[0].label(lang))
+        back = PageCb(game=game_id, k=DRAFT, page="cheat").pack()
+        status = t(lang, "cheat.choose", card=card_label(mine[0].cards[0], lang))
     else:
         buttons = []
         for c in sort_for_hand(view.hand, view.trump):
@@ -135,9 +133,9 @@ def cheat_page(
             if len(of_card) == 1:
                 buttons.append(cheat(of_card[0]))
             elif of_card:
-                data = PageCb(game=game_id, v=version, page="cheat", card=str(c)).pack()
-                buttons.append(_button(t(lang, "cheat.card", card=c.label(lang)), data))
-        back = PageCb(game=game_id, v=version, page="hand").pack()
+                data = PageCb(game=game_id, k=DRAFT, page="cheat", card=str(c)).pack()
+                buttons.append(_button(t(lang, "cheat.card", card=card_label(c, lang)), data))
+        back = PageCb(game=game_id, k=DRAFT, page="hand").pack()
         status = t(lang, "cheat.page")
     rows = [buttons[i : i + CHEAT_ROW] for i in range(0, len(buttons), CHEAT_ROW)]
     rows.append([_button(t(lang, "hand.cancel"), back)])

@@ -1,8 +1,17 @@
-"""Pure rendering of a player's private message: their hand as a keyboard. Texts are HTML."""
+"""Pure rendering of a player's private message: their hand as a keyboard (HTML text).
+
+Every button of a hand ends its callback data with the hand's key, a digest of all the
+hand shows but the seconds left (``seal``). A press counts while the hand would still be
+drawn with that key, so a hand that a move did not change keeps its keyboard (no edit),
+and a press on an older keyboard is refused: it never makes a move the player did not
+see. Bound: at most 8 rows with up to 12 cards, at most 10 with more.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -10,12 +19,25 @@ from engine import Action, Card, View
 from engine.actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
 
-from .callbacks import CardCb, LobbyCb, MoveCb, tap_meaning
+from .callbacks import DRAFT, CardCb, LobbyCb, MoveCb, PageCb, tap_meaning
+from .card_labels import card_label
 from .i18n import t
-from .render import WORD_KEYS, button, cards_text
 from .render_cheating import accuse_page, cheat_page, hand_rows
 
-ROW = 6  # cards per keyboard row
+Rows = list[list[InlineKeyboardButton]]
+ROW, WIDE_ROW = 6, 7  # cards per keyboard row; with more than 36 cards
+PLAYABLE, MARKED, DANGER = "success", "primary", "danger"  # Bot API 9.4 button styles
+WORDS = {TAKE: "take", DONE: "done", PASS: "pass"}
+
+
+class Drawn(NamedTuple):
+    text: str
+    markup: InlineKeyboardMarkup | None
+    key: str  # the same key: the same hand, but for the seconds left
+
+
+def button(text: str, data: str, style: str | None = None) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data, style=style)
 
 
 def is_tap(a: Action) -> bool:
@@ -26,6 +48,36 @@ def is_tap(a: Action) -> bool:
 def tap_kinds(view: View) -> dict[Card, str]:
     """The cards that a tap can play now, with the kind of move it makes."""
     return {a.cards[0]: a.kind for a in view.legal if is_tap(a)}
+
+
+def markable(view: View) -> set[Card]:
+    """The cards that may open a bout together with others of their rank."""
+    return {c for a in view.legal if a.kind == OPEN and len(a.cards) > 1 for c in a.cards}
+
+
+def opening(view: View, cards: Sequence[Card]) -> Action | None:
+    """The legal opening with exactly these cards, if there is one."""
+    wanted = set(cards)
+    for a in view.legal:
+        if a.kind == OPEN and set(a.cards) == wanted:
+            return a
+    return None
+
+
+def seal(text: str, rows: Rows, seconds: str = "") -> Drawn:
+    """The hand with its key filled in: the digest of the text and the buttons as drawn
+    (with the ``DRAFT`` key, which ends every hand callback), then ``seconds`` added."""
+    parts = [text] + [f"{b.text}\x1f{b.style}\x1f{b.callback_data}" for row in rows for b in row]
+    key = hashlib.blake2b("\x1e".join(parts).encode(), digest_size=4).hexdigest()
+
+    def sealed(b: InlineKeyboardButton) -> InlineKeyboardButton:
+        data = b.callback_data or ""
+        if not data.endswith(":" + DRAFT):
+            return b
+        return b.model_copy(update={"callback_data": data[: -len(DRAFT)] + key})
+
+    markup = InlineKeyboardMarkup(inline_keyboard=[[sealed(b) for b in row] for row in rows])
+    return Drawn(text + seconds, markup if rows else None, key)
 
 
 def hand(
@@ -40,91 +92,153 @@ def hand(
     cheats: Sequence[Action] = (),
     page: str | None = None,
     cheat_card: Card | None = None,
-) -> tuple[str, InlineKeyboardMarkup | None]:
+    marked: Sequence[Card] = (),
+    seconds: int | None = None,
+    styled: bool = True,
+) -> Drawn:
     """A player's private message: their cards as buttons, and the moves they have.
     ``leave``: the table a player out of cards may leave while the others play on.
-    With the option ``cheating``: ``cheats`` are this seat's own (``State.cheat_actions``),
-    ``page`` is ``cheat`` (``cheat_card``: the card whose target is being chosen) or
-    ``accuse`` when the player opened that page; ``names`` name whom one may accuse."""
+    ``page``: ``more`` («⋯»), ``mark`` (``marked``: the cards marked for an opening),
+    and with the option ``cheating`` ``cheat`` (``cheat_card``: the card whose target is
+    being chosen) or ``accuse``; ``cheats`` are this seat's own (``State.cheat_actions``),
+    ``names`` name whom one may accuse. ``seconds``: left for this seat's move.
+    ``styled``: the server shows button styles; else playable cards are marked «✓»."""
     assert view.seat is not None
-    version = len(view.history)
-    trump_line = (
-        t(lang, "table.trump", card=view.trump_card.label(lang))
-        + " · "
-        + t(lang, "table.stock", n=view.stock_size)
-    )
-    if view.table:
-        pairs = [a.label(lang) + (f" / {d.label(lang)}" if d else "") for a, d in view.table]
-        trump_line += "\n" + t(lang, "table.on_table") + " " + "   ".join(pairs)
+    head = _head(lang, view)
     if view.outcome is not None:
-        return trump_line + "\n\n" + t(lang, "hand.game_over"), None
+        return seal(head + t(lang, "hand.game_over"), [])
     if view.places[view.seat]:
         if leave is None:
-            return trump_line + "\n\n" + t(lang, "hand.you_out"), None
+            return seal(head + t(lang, "hand.you_out"), [])
         data = LobbyCb(table=leave, op="leave").pack()
-        markup = InlineKeyboardMarkup(inline_keyboard=[[button(t(lang, "hand.leave"), data)]])
-        return trump_line + "\n\n" + t(lang, "hand.you_out_may_leave"), markup
-    status = _status(lang, view, idle)
-    if picking is not None:
-        status = t(lang, "answer.choose_target")
+        return seal(
+            head + t(lang, "hand.you_out_may_leave"), [[button(t(lang, "hand.leave"), data)]]
+        )
+    timer = ""
+    if seconds is not None and view.turn is not None and view.seat in view.turn.seats:
+        timer = "\n⏳ " + t(lang, "hand.seconds", n=max(0, seconds))
     other = None
     if page == "cheat":
         other = cheat_page(lang, view, game_id, cheats, cheat_card)
     elif page == "accuse":
         other = accuse_page(lang, view, game_id, names)
     if other is not None:
-        return f"{trump_line}\n\n{other[0]}", InlineKeyboardMarkup(inline_keyboard=other[1])
-
-    def move(a: Action) -> str:
-        return MoveCb(game=game_id, v=version, a=a.text).pack()
-
-    rows: list[list[InlineKeyboardButton]] = []
+        return seal(f"{head}{other[0]}", other[1], timer)
+    keys = _Keys(lang, view, game_id, styled)
+    if page == "more":
+        return seal(head + t(lang, "hand.more_page"), keys.more_page())
     if picking is not None:
-        targets = [a for a in view.legal if a.kind == BEAT and a.cards[0] == picking]
-        rows += [
-            [button(t(lang, "hand.beat_target", target=a.target.label(lang)), move(a))]
-            for a in targets
-            if a.target
-        ]
-        rows.append(
-            [button(t(lang, "hand.cancel"), CardCb(game=game_id, v=version, card="-").pack())]
-        )
-        return f"{trump_line}\n\n{status}", InlineKeyboardMarkup(inline_keyboard=rows)
-    taps = tap_kinds(view)
-    meanings = {kind: tap_meaning(view, kind) for kind in set(taps.values())}  # one, mostly
-    cards = sort_for_hand(view.hand, view.trump)
-    buttons = [
-        button(
-            ("• " if c in taps else "") + c.label(lang),
-            CardCb(
-                game=game_id, v=version, card=str(c), meant=meanings[taps[c]] if c in taps else ""
-            ).pack(),
-        )
-        for c in cards
-    ]
-    rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
-    extra = [a for a in view.legal if a.kind == OPEN and len(a.cards) > 1]
-    extra += [a for a in view.legal if a.kind in (TRANSFER, SHOW)]
-    keys = {OPEN: "hand.open_all", TRANSFER: "hand.transfer", SHOW: "hand.show"}
-    for a in extra:
-        key = keys[a.kind]
-        rows.append(
-            [
-                button(
-                    t(lang, key, cards=cards_text(a.cards, lang), card=a.cards[0].label(lang)),
-                    move(a),
-                )
-            ]
-        )
-    words = [a for a in view.legal if a.kind in (TAKE, DONE, PASS)]
-    if words:
-        rows.append([button(t(lang, f"hand.{WORD_KEYS[a.kind]}"), move(a)) for a in words])
+        return seal(head + t(lang, "answer.choose_target"), keys.targets(picking), timer)
+    if page == "mark":
+        return seal(head + t(lang, "hand.mark_page"), keys.mark_page(marked), timer)
+    rows = keys.cards(tap_kinds(view))
+    moves = [a for a in view.legal if a.kind in (TRANSFER, SHOW)]
+    rows += _packed([keys.transfer(a) for a in moves], 3)
     rows += hand_rows(lang, view, game_id, cheats, names)
-    last = [button(t(lang, "hand.surrender"), move(Action(view.seat, QUIT)))]
+    controls = [
+        keys.move(t(lang, f"hand.{WORDS[a.kind]}"), a) for a in view.legal if a.kind in WORDS
+    ]
+    if markable(view):
+        controls.append(keys.page(t(lang, "hand.several"), "mark"))
     if idle:
-        last.insert(0, button(t(lang, "hand.back"), move(Action(view.seat, BACK))))
-    rows.append(last)
-    return f"{trump_line}\n\n{status}", InlineKeyboardMarkup(inline_keyboard=rows)
+        controls.insert(0, keys.move(t(lang, "hand.back"), Action(view.seat, BACK)))
+    controls.append(keys.page("⋯", "more"))
+    rows.append(controls)
+    return seal(head + _status(lang, view, idle), rows, timer)
+
+
+class _Keys:
+    """The buttons of one hand, packed with the ``DRAFT`` key for ``seal``."""
+
+    def __init__(self, lang: str, view: View, game_id: int, styled: bool) -> None:
+        self.lang, self.view, self.game, self.styled = lang, view, game_id, styled
+
+    def move(self, text: str, a: Action, style: str | None = None) -> InlineKeyboardButton:
+        return button(text, MoveCb(game=self.game, a=a.text, k=DRAFT).pack(), style)
+
+    def page(self, text: str, name: str, card: str = "") -> InlineKeyboardButton:
+        return button(text, PageCb(game=self.game, page=name, card=card, k=DRAFT).pack())
+
+    def card(self, c: Card, data: str, style: str | None) -> InlineKeyboardButton:
+        label = card_label(c, self.lang)
+        if style is not None and not self.styled:
+            return button("✓" + label, data)  # the plain-text fallback of a style
+        return button(label, data, style)
+
+    def cards(self, taps: dict[Card, str]) -> Rows:
+        view = self.view
+        meanings = {kind: tap_meaning(view, kind) for kind in set(taps.values())}  # one, mostly
+        buttons = []
+        for c in sort_for_hand(view.hand, view.trump):
+            meant = meanings[taps[c]] if c in taps else ""
+            data = CardCb(game=self.game, card=str(c), meant=meant, k=DRAFT).pack()
+            buttons.append(self.card(c, data, PLAYABLE if c in taps else None))
+        return _card_rows(buttons)
+
+    def transfer(self, a: Action) -> InlineKeyboardButton:
+        key = "hand.transfer" if a.kind == TRANSFER else "hand.show"
+        return self.move(t(self.lang, key, card=card_label(a.cards[0], self.lang)), a, PLAYABLE)
+
+    def targets(self, card: Card) -> Rows:
+        """The attack cards that ``card`` may beat, and «Назад»."""
+        beats = [a for a in self.view.legal if a.kind == BEAT and a.cards[0] == card and a.target]
+        rows = _packed([self.move(self._target_label(a), a) for a in beats], 2)
+        cancel = CardCb(game=self.game, card="-", k=DRAFT).pack()
+        return [*rows, [button(t(self.lang, "hand.cancel"), cancel)]]
+
+    def _target_label(self, a: Action) -> str:
+        assert a.target is not None
+        return t(self.lang, "hand.beat_target", target=card_label(a.target, self.lang))
+
+    def mark_page(self, marked: Sequence[Card]) -> Rows:
+        """Cards of one rank are marked with a tap each; «Ходить (2)» opens with them."""
+        view, can = self.view, markable(self.view)
+        buttons = []
+        for c in sort_for_hand(view.hand, view.trump):
+            style = MARKED if c in marked else PLAYABLE if c in can else None
+            data = PageCb(game=self.game, page="mark", card=str(c), k=DRAFT).pack()
+            buttons.append(self.card(c, data, style))
+        rows = _card_rows(buttons)
+        controls = [self.page(t(self.lang, "hand.cancel"), "hand")]
+        chosen = opening(view, marked) if marked else None
+        if chosen is not None:
+            go = t(self.lang, "hand.open_marked", n=len(chosen.cards))
+            controls.insert(0, self.move(go, chosen, PLAYABLE))
+        return [*rows, controls]
+
+    def more_page(self) -> Rows:
+        assert self.view.seat is not None
+        quit_ = self.move(t(self.lang, "hand.surrender"), Action(self.view.seat, QUIT), DANGER)
+        return [[quit_, self.page(t(self.lang, "hand.cancel"), "hand")]]
+
+
+def _packed(buttons: list[InlineKeyboardButton], per_row: int) -> Rows:
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+
+
+def _card_rows(buttons: list[InlineKeyboardButton]) -> Rows:
+    return _packed(buttons, ROW if len(buttons) <= 6 * ROW else WIDE_ROW)
+
+
+def _head(lang: str, view: View) -> str:
+    """The trump, the stock and, for a player in the bout, the table: a hand that no
+    move of the bout concerns stays as it is (and is not edited)."""
+    lines = [
+        t(lang, "hand.trump", card=card_label(view.trump_card, lang))
+        + " · "
+        + (
+            t(lang, "hand.stock", n=view.stock_size)
+            if view.stock_size
+            else t(lang, "hand.stock_empty")
+        )
+    ]
+    moves = any(a.kind not in (QUIT, BACK) for a in view.legal)
+    if view.table and (moves or view.seat in (view.attacker, view.defender)):
+        pairs = [
+            card_label(a, lang) + (f"/{card_label(d, lang)}" if d else "") for a, d in view.table
+        ]
+        lines.append(t(lang, "hand.on_table", cards="  ".join(pairs)))
+    return "\n".join(lines) + "\n\n"
 
 
 def _status(lang: str, view: View, idle: bool) -> str:
@@ -136,7 +250,8 @@ def _status(lang: str, view: View, idle: bool) -> str:
         if turn.kind == "attack":
             return t(lang, "hand.you_attack")
         if turn.kind == "defend":
-            return t(lang, "hand.you_defend")
+            transfer = any(a.kind in (TRANSFER, SHOW) for a in view.legal)
+            return t(lang, "hand.you_defend_transfer" if transfer else "hand.you_defend")
         word = t(lang, "hand.pass" if view.taking else "hand.done")
         can = any(a.kind == THROW for a in view.legal)
         return t(lang, "hand.you_throw" if can else "hand.nothing_to_throw", word=word)

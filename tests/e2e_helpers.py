@@ -9,7 +9,14 @@ from pathlib import Path
 from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
-from bot.emulator.playing import PRIORITY, TOKEN, choose, hand_message
+from bot.emulator.playing import (  # noqa: F401 (the tests import them from here)
+    PRIORITY,
+    TOKEN,
+    choose,
+    hand_buttons,
+    hand_key,
+    hand_message,
+)
 from bot.outbox import Limits
 from service import Clock
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling

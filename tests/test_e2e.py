@@ -5,8 +5,16 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
-from tests.e2e_helpers import choose, hand_message, open_table, play_round, running_bot, settle
+from bot.callbacks import LobbyCb, MoveCb
+from tests.e2e_helpers import (
+    choose,
+    hand_key,
+    hand_message,
+    open_table,
+    play_round,
+    running_bot,
+    settle,
+)
 from tests.fakes import FakeTelegram
 
 GAME_OVER = ("Партия окончена", "Ничья")
@@ -97,7 +105,8 @@ async def test_forged_and_foreign_presses_get_polite_answers_and_change_nothing(
             table_message = tg.latest_message(group)  # a stranger can only forge the data
             stranger = await (await tg.press(gleb, table_message, data, forge=True))
             assert stranger.text == "Вы не играете в этой партии."
-            forged = await (await tg.press(owner, hand, "m:1:0:d 2S>3S", forge=True))
+            illegal = MoveCb(game=1, a="d 2S>3S", k=hand_key(hand)).pack()
+            forged = await (await tg.press(owner, hand, illegal, forge=True))
             assert forged.text == "Сейчас так сходить нельзя."
             garbage = await (await tg.press(owner, hand, "totally:forged", forge=True))
             assert garbage.text == "Кнопка устарела: игра уже ушла дальше."

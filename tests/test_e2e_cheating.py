@@ -9,6 +9,8 @@ from bot.app import App
 from bot.callbacks import CheatCb, LobbyCb, MoveCb, PageCb
 from tests.e2e_helpers import (
     TOKEN,
+    hand_buttons,
+    hand_key,
     hand_message,
     open_table,
     running_bot,
@@ -62,7 +64,7 @@ async def opened_bout(
     state = app.service.games[1].state
     attacker, defender = users[state.attacker], users[state.defender]
     hand = hand_message(tg, attacker)
-    opening = next(d for row in hand.keyboard for t, d in row if t.startswith("• "))
+    opening = next(d for t, d in hand_buttons(hand) if t.startswith("• "))
     assert await press(tg, app, attacker, hand, opening) == ""
     return attacker, defender
 
@@ -143,7 +145,7 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(tmp_path:
                 "Кнопка устарела: игра уже ушла дальше."
             )
             state = app.service.games[1].state
-            fresh = MoveCb(game=1, v=len(state.history), a=f"accuse {state.defender}")
+            fresh = MoveCb(game=1, a=f"accuse {state.defender}", k=hand_key(mine))
             assert await press(tg, app, attacker, mine, fresh.pack(), forge=True) == (
                 "Сейчас так сходить нельзя."
             )
@@ -152,7 +154,7 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(tmp_path:
             assert await press(tg, app, defender, theirs, data_of(theirs, "Беру")) == ""
             while app.service.games[1].state.table:  # the attacker lets the bout end
                 await press(tg, app, attacker, mine, data_of(mine, "Пас"))
-            opening = next(d for row in mine.keyboard for t, d in row if t.startswith("• "))
+            opening = next(d for t, d in hand_buttons(mine) if t.startswith("• "))
             await press(tg, app, attacker, mine, opening)  # a new bout: the right is back
             assert f"🕵 Антимухлёж: {accused}" in labels(mine)
         assert tg.unanswered_callbacks() == []
@@ -168,23 +170,23 @@ async def test_stale_and_forged_cheats_and_pages_change_nothing(tmp_path: Path) 
             attacker, defender = await opened_bout(tg, app, group, users)
             live = app.service.games[1]
             before = live.state.to_dict()
-            v = len(live.state.history)
             cheat = live.state.cheat_actions(live.state.defender)[0].text
             a_seat = live.state.attacker
             theirs, mine = hand_message(tg, defender), hand_message(tg, attacker)
+            k, m, old = hand_key(theirs), hand_key(mine), "f" * 8  # the last: no hand's key
             not_now = "Сейчас так сходить нельзя."
             forged = [
-                (defender, theirs, MoveCb(game=1, v=v, a=cheat), not_now),  # not as honest
-                (defender, theirs, CheatCb(game=1, v=v, a="take"), not_now),  # not a cheat
-                (defender, theirs, CheatCb(game=1, v=v - 1, a=cheat), "Кнопка устарела"),
-                (defender, theirs, CheatCb(game=2, v=v, a=cheat), "Вы не играете"),
-                (attacker, mine, CheatCb(game=1, v=v, a=cheat), not_now),  # not the defender
-                (attacker, mine, PageCb(game=1, v=v, page="cheat"), not_now),
+                (defender, theirs, MoveCb(game=1, a=cheat, k=k), not_now),  # not as honest
+                (defender, theirs, CheatCb(game=1, a="take", k=k), not_now),  # not a cheat
+                (defender, theirs, CheatCb(game=1, a=cheat, k=old), "Кнопка устарела"),
+                (defender, theirs, CheatCb(game=2, a=cheat, k=k), "Такой партии нет"),
+                (attacker, mine, CheatCb(game=1, a=cheat, k=m), not_now),  # not the defender
+                (attacker, mine, PageCb(game=1, page="cheat", k=m), not_now),
                 # data that does not fit PageCb's fields is no page: the fallback answers
-                (defender, theirs, Raw(f"p:1:{v}:cheat:ZZ"), "Кнопка устарела"),
-                (defender, theirs, Raw(f"p:1:{v}:secret:"), "Кнопка устарела"),
-                (defender, theirs, PageCb(game=1, v=v - 1, page="accuse"), "Кнопка устарела"),
-                (attacker, mine, MoveCb(game=1, v=v, a=f"accuse {a_seat}"), not_now),  # oneself
+                (defender, theirs, Raw(f"p:1:cheat:ZZ:{k}"), "Кнопка устарела"),
+                (defender, theirs, Raw(f"p:1:secret::{k}"), "Кнопка устарела"),
+                (defender, theirs, PageCb(game=1, page="accuse", k=old), "Кнопка устарела"),
+                (attacker, mine, MoveCb(game=1, a=f"accuse {a_seat}", k=m), not_now),  # oneself
             ]
             shown = (theirs.text, theirs.keyboard, mine.text, mine.keyboard)
             for user, message, data, answer in forged:

@@ -42,7 +42,7 @@ async def test_a_perevodnoy_game_with_transfers(tmp_path: Path) -> None:
             await settle(app)
             assert "переводной" in tg.latest_message(group).text
             await seat_everyone(tg, app, group, users)
-            await play_to_the_end(tg, app, group, users, ("Перевести", *PRIORITY))
+            await play_to_the_end(tg, app, group, users, ("↪ ", *PRIORITY))
             history = app.service.games[1].state.history
             assert app.service.games[1].state.rules.mode == "perevodnoy"
             assert any(a.kind == "x" for a in history), "nobody transferred"

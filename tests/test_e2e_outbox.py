@@ -12,6 +12,7 @@ from bot.app import App
 from tests.e2e_helpers import (
     TOKEN,
     choose,
+    hand_key,
     hand_message,
     open_table,
     play_round,
@@ -21,16 +22,13 @@ from tests.e2e_helpers import (
     settle,
     two_friends,
 )
-from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.fakes import FakeChat, FakeTelegram, FakeUser
 
 
-def version_of(message: FakeMessage | None) -> int | None:
-    """The game version a hand keyboard was drawn for (``c:game:v:...``)."""
-    for data in message.button_data() if message else ():
-        parts = data.split(":")
-        if parts[0] in ("c", "m") and len(parts) >= 3:
-            return int(parts[2])
-    return None
+def shows_now(tg: FakeTelegram, app: App, game: int, user: FakeUser) -> bool:
+    """Whether the user's hand shows the game as it is now (its key is the newest)."""
+    message = hand_message(tg, user)
+    return message is not None and hand_key(message) == app.presenter.hand_key(game, user.id)
 
 
 async def start(tg: FakeTelegram, app: App) -> tuple[FakeChat, list[FakeUser], int]:
@@ -57,7 +55,7 @@ async def move(tg: FakeTelegram, app: App, users: list[FakeUser], game: int) -> 
         await app.presenter.idle()
         version = len(live.state.history)
         await tg.wait_for(
-            lambda v=version: all(version_of(hand_message(tg, u)) == v for u in users),
+            lambda: all(shows_now(tg, app, game, u) for u in users),
             what="the hands to show the move",
         )
         if version > before:

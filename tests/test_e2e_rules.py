@@ -150,7 +150,7 @@ async def test_a_transfer_by_showing_a_trump_from_the_hand_keyboard(tmp_path: Pa
             for _ in range(40):  # a player shows a trump as soon as their keyboard offers it
                 if any(a.kind == "s" for a in live.state.history):
                     break
-                await play_round(tg, app, [anna, boris], ("Показать", *PRIORITY))
+                await play_round(tg, app, [anna, boris], ("↪ показать", *PRIORITY))
             history, auto = live.state.history, live.state.auto
             shows = [a for i, a in enumerate(history) if a.kind == "s" and not auto[i]]
             assert shows, "nobody pressed a show"

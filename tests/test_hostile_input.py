@@ -12,10 +12,12 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from bot.callbacks import MoveCb
 from service import FakeClock
 from storage.db import Database
 from tests.e2e_helpers import (
     TOKEN,
+    hand_key,
     open_table,
     play_round,
     running_bot,
@@ -121,6 +123,7 @@ async def test_random_and_mutated_input_is_answered_and_changes_nothing(
             hands = [m for u in (anna, boris) for m in tg.messages(u) if m.keyboard]
             seeds = button_data(tg, [*tg.messages(group), *hands])
             seeds += ["l:1:join:", "l:1:set:seats+", "l:1:start:", "l:1:bots:master"]
+            seeds += [MoveCb(game=1, a="quit", k=hand_key(m)).pack() for m in hands]  # behind «⋯»
             assert {s[0] for s in seeds} >= {"l", "c", "m"}
             token = (await app.tables.get(1)).join_token
             tg.start_private(eve)

@@ -79,7 +79,14 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
             await app.service.timers.fire_due()
             await settle(app)
             app.dp.callback_query.register(boom, F.data.startswith("c:"))
-            answer = await (await tg.press(anna, hand_message(tg, anna), "c:1:0:6S:", forge=True))
+            answer = await (
+                await tg.press(
+                    anna,
+                    hand_message(tg, anna),
+                    CardCb(game=1, card="6S", k="0" * 8).pack(),
+                    forge=True,
+                )
+            )
             assert answer.text == "Что-то пошло не так. Попробуйте ещё раз."
             await tg.send_text(anna, group, "сломайся")
             await tg.send_text(anna, group, "правила")  # the next update is still handled
@@ -101,10 +108,10 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
 @pytest.mark.parametrize(
     "data",
     [
-        CardCb(game=7, v=3, card="6S").pack(),
-        MoveCb(game=7, v=3, a="take").pack(),
-        PageCb(game=7, v=3, page="cheat").pack(),
-        CheatCb(game=7, v=3, a="d 7S>9H").pack(),
+        CardCb(game=7, card="6S", k="0123abcd").pack(),
+        MoveCb(game=7, a="take", k="0123abcd").pack(),
+        PageCb(game=7, page="cheat", k="0123abcd").pack(),
+        CheatCb(game=7, a="d 7S>9H", k="0123abcd").pack(),
     ],
 )
 async def test_every_hand_button_names_its_table_and_game(data: str) -> None:

@@ -94,6 +94,8 @@ class Outbox:
     def __init__(self, held: int | None = None, failing: int | None = None) -> None:
         self.queued: dict[tuple[int, int], Render] = {}  # (chat, message) -> newest render
         self.sent: list[tuple[str, int, InlineKeyboardMarkup | None]] = []
+        self.drawn_at: list[int] = []  # per sent message: the game's version when rendered
+        self.version = lambda: 0  # the game's version now (set by ``running``)
         self.gate = asyncio.Event()
         self.held, self.failing = held, failing
         self._ids = itertools.count(100)
@@ -115,35 +117,41 @@ class Outbox:
             await self.gate.wait()  # e.g. waiting for its slot under Telegram's limits
         content = render()
         assert content is not None
-        self.sent.append(("send", chat_id, content[1]))
+        self._note("send", chat_id, content[1])
         chat = Chat(id=chat_id, type="private")
         return Message(
-            message_id=next(self._ids), date=datetime.now(UTC), chat=chat, text=content[0]
+            message_id=next(self._ids),
+            date=datetime.now(UTC),
+            chat=chat,
+            text=content[0],
+            reply_markup=content[1],  # as Telegram returns it
         )
+
+    def _note(self, kind: str, chat_id: int, markup: InlineKeyboardMarkup | None) -> None:
+        self.sent.append((kind, chat_id, markup))
+        self.drawn_at.append(self.version())
 
     def flush(self) -> None:
         """Every chat's slot comes: each queued message is rendered and sent."""
         for (chat_id, _), render in self.queued.items():
             content = render()
             if content is not None:
-                self.sent.append(("edit", chat_id, content[1]))
+                self._note("edit", chat_id, content[1])
         self.queued.clear()
 
     def versions(self, chat_id: int) -> list[int]:
         """The game version each keyboard sent to the chat was drawn for."""
-        out = []
-        for _, chat, markup in self.sent:
-            data = (
-                [b.callback_data for row in markup.inline_keyboard for b in row] if markup else []
-            )
-            if chat == chat_id and data:
-                out.append(int(str(data[0]).split(":")[2]))
-        return out
+        return [
+            version
+            for (_, chat, markup), version in zip(self.sent, self.drawn_at, strict=True)
+            if chat == chat_id and markup is not None
+        ]
 
 
 async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int]:
     service = await open_service(tmp_path / "db.sqlite3")
     presenter = Presenter(Records(service.db), service, outbox)  # type: ignore[arg-type]
+    outbox.version = lambda: max(len(g.state.history) for g in service.games.values())
     service.notify = presenter.on_update
     presenter.start()
     table_id = await new_table(service)
@@ -230,5 +238,22 @@ async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
     presenter.refresh(game, 1)  # a late press: the finished game is not shown again
     await presenter.idle()
     assert not presenter._games and not outbox.queued
+    await presenter.stop()
+    await presenter.records.db.close()
+
+
+async def test_a_new_message_waiting_for_its_slot_holds_up_no_other_hand(tmp_path: Path) -> None:
+    outbox = Outbox(held=1)  # user 1's first hand waits, as in a 429 back-off
+    presenter, game = await running(tmp_path, outbox)
+    await asyncio.sleep(0.05)
+    state = presenter.service.games[game].state
+    seat, text = next_move(state)
+    await presenter.service.act(game, seat, text, len(state.history))
+    await asyncio.sleep(0.05)
+    assert not outbox.gate.is_set() and any(chat == 2 for chat, _ in outbox.queued)
+    outbox.gate.set()
+    await presenter.idle()
+    outbox.flush()
+    assert outbox.versions(1)[-1] == 1  # and user 1's hand shows the move too
     await presenter.stop()
     await presenter.records.db.close()

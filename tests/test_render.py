@@ -24,7 +24,13 @@ NAMES = ["Аня", "Борис", "Вика"]
 
 
 def buttons(markup) -> list[tuple[str, str]]:
-    return [(b.text, b.callback_data) for row in markup.inline_keyboard for b in row]
+    """(label, data) with the suits' colour selector dropped and a playable card (its
+    style) marked «• »."""
+    return [
+        (("• " if b.style == "success" and b.callback_data[:2] == "c:" else "")
+         + b.text.replace("\ufe0f", ""), b.callback_data)
+        for row in markup.inline_keyboard for b in row
+    ]  # fmt: skip
 
 
 def test_russian_plurals_and_language_choice() -> None:
@@ -55,30 +61,30 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
 
 def test_hand_keyboard_sorts_by_suit_with_trumps_last_and_marks_playable_cards() -> None:
     state = game(["7H 6S AS 8C 6H", "9S 10S 9D", "JD"], trump="6H", stock="QD KD AD", players=3)
-    text, markup = render_hand.hand("ru", state.view(0), 5)
+    text, markup, _ = render_hand.hand("ru", state.view(0), 5)
     cards = [label for label, data in buttons(markup) if data.startswith("c:")]
     assert cards == ["• 6♠", "• Т♠", "• 8♣", "• 6♥", "• 7♥"]  # any card may open
     assert "Ваш ход" in text
     act(state, "0 a 6S")
     act(state, "1 d 9S>6S")
-    text, markup = render_hand.hand("ru", state.view(0), 5)
+    text, markup, _ = render_hand.hand("ru", state.view(0), 5)
     cards = [label for label, data in buttons(markup) if data.startswith("c:")]
     assert cards == ["Т♠", "8♣", "• 6♥", "7♥"]  # only a six or a nine may be thrown in
-    assert [label for label, _ in buttons(markup)][-2:] == ["Бито", "Сдаться"]
+    assert [label for label, _ in buttons(markup)][-2:] == ["Бито", "⋯"]  # «Сдаться» behind it
 
 
 def test_defender_keyboard_offers_take_transfer_and_target_choice() -> None:
     state = game(["7S 7D", "8S 9S 7C 6H", "10S JS QS"], trump="6H", stock="QD KD",
                  players=3, mode="perevodnoy")  # fmt: skip
     act(state, "0 a 7S 7D")
-    text, markup = render_hand.hand("ru", state.view(1), 5)
+    text, markup, _ = render_hand.hand("ru", state.view(1), 5)
     labels = [label for label, _ in buttons(markup)]
-    assert "Перевести 7♣" in labels and "Беру" in labels and "Сдаться" in labels
+    assert "↪ 7♣" in labels and "Беру" in labels and "⋯" in labels
     moves = {label: MoveCb.unpack(d) for label, d in buttons(markup) if d.startswith("m:")}
-    assert moves["Беру"].a == "take" and moves["Перевести 7♣"].a == "x 7C"
+    assert moves["Беру"].a == "take" and moves["↪ 7♣"].a == "x 7C"
     assert "Отбивайтесь" in text
     trump = CARDS[4 * 4 + 3]  # 6♥ beats both sevens: the player chooses
-    text, markup = render_hand.hand("ru", state.view(1), 5, picking=trump)
+    text, markup, _ = render_hand.hand("ru", state.view(1), 5, picking=trump)
     assert "Какую карту побить?" in text
     targets = {label: MoveCb.unpack(d).a for label, d in buttons(markup) if d.startswith("m:")}
     assert targets == {"Побить 7♠": "d 6H>7S", "Побить 7♦": "d 6H>7D"}
@@ -171,12 +177,12 @@ def test_a_player_out_of_cards_may_leave_the_table_while_the_others_play() -> No
     act(state, "1 d 8S>7S")
     act(state, "2 done")
     assert state.place[0] and not state.is_over
-    text, markup = render_hand.hand("ru", state.view(0), 5, leave=3)
+    text, markup, _ = render_hand.hand("ru", state.view(0), 5, leave=3)
     assert "не осталось карт" in text and "выйти из-за стола" in text
     assert [(label, LobbyCb.unpack(d)) for label, d in buttons(markup)] == [
         ("Выйти из-за стола", LobbyCb(table=3, op="leave"))
     ]
-    text, markup = render_hand.hand("ru", state.view(0), 5)  # they left: nothing to press
+    text, markup, _ = render_hand.hand("ru", state.view(0), 5)  # they left: nothing to press
     assert markup is None and "Итоги будут в группе" in text
 
 
@@ -186,7 +192,7 @@ def test_the_fool_is_not_congratulated() -> None:
     act(state, "1 d 8S>7S")
     assert state.is_over and state.outcome.fools == (1,)
     for seat in (0, 1):
-        text, markup = render_hand.hand("ru", state.view(seat), 5, leave=3)
+        text, markup, _ = render_hand.hand("ru", state.view(seat), 5, leave=3)
         assert "Партия окончена" in text and "оздравля" not in text and markup is None
 
 
@@ -200,7 +206,7 @@ def test_a_thrower_is_told_when_there_is_nothing_to_throw_in() -> None:
                 view = state.view(turn.seats[0])
                 seen[any(a.kind == THROW for a in view.legal)] = render_hand.hand("ru", view, 1)[0]
             state.apply(pick.choice(state.all_legal_actions()))
-    assert "Можно подкинуть — или нажмите «" in seen[True]
+    assert "<b>Можно подкинуть</b> — или нажмите «" in seen[True]
     assert "Подкинуть нечего — нажмите «" in seen[False]
 
 

@@ -7,7 +7,7 @@ import random
 from types import SimpleNamespace
 
 from bot import render, render_hand, rules_text
-from bot.callbacks import CheatCb, MoveCb, PageCb
+from bot.callbacks import DRAFT, CheatCb, MoveCb, PageCb
 from bot.render_cheating import accusation_exposed
 from engine import Accused, Action, Card, State
 from engine.presets import transfer_cheating
@@ -20,7 +20,16 @@ BIG_GAME = 10**12  # callback data must fit 64 bytes even for huge ids
 
 
 def buttons(markup) -> list[tuple[str, str]]:
-    return [(b.text, b.callback_data) for row in markup.inline_keyboard for b in row]
+    """(label, data) with the suits' colour selector dropped and the hand's key as drafted."""
+    return [
+        (b.text.replace("\ufe0f", ""), unsealed(b.callback_data))
+        for row in markup.inline_keyboard
+        for b in row
+    ]
+
+
+def unsealed(data: str) -> str:
+    return data[: -len(DRAFT)] + DRAFT if data[:2] in ("c:", "m:", "p:", "f:") else data
 
 
 def opened(**rules: object) -> State:
@@ -39,10 +48,10 @@ def hand(state: State, seat: int, game_id: int = 5, **kw: object):
 def test_the_defender_has_a_cheat_toggle_and_everyone_an_accusation() -> None:
     state = opened(cheating=True)
     defender = dict(buttons(hand(state, 1)[1]))
-    assert PageCb.unpack(defender["🤫 Мухлёж"]) == PageCb(game=5, v=1, page="cheat")
+    assert PageCb.unpack(defender["🤫 Мухлёж"]) == PageCb(game=5, page="cheat", k=DRAFT)
     assert MoveCb.unpack(defender["🕵 Антимухлёж: Аня"]).a == "accuse 0"
     attacker = buttons(hand(state, 0)[1])
-    assert ("🕵 Антимухлёж: Борис", MoveCb(game=5, v=1, a="accuse 1").pack()) in attacker
+    assert ("🕵 Антимухлёж: Борис", MoveCb(game=5, a="accuse 1", k=DRAFT).pack()) in attacker
     assert not any("🤫" in text or data.startswith("f:") for text, data in attacker)
 
 
@@ -55,24 +64,24 @@ def test_without_the_option_the_keyboards_are_as_before() -> None:
 
 def test_the_cheat_page_offers_every_card_marked_as_a_cheat() -> None:
     state = opened(cheating=True)
-    text, markup = hand(state, 1, page="cheat")
+    text, markup, _ = hand(state, 1, page="cheat")
     assert "эти кнопки видите только вы" in text
     pressed = buttons(markup)
-    assert pressed[-1] == ("Назад", PageCb(game=5, v=1, page="hand").pack())
+    assert pressed[-1] == ("Назад", PageCb(game=5, page="hand", k=DRAFT).pack())
     assert [t for t, _ in pressed[:-1]] == ["🤫 7♠…", "🤫 8♣…", "🤫 10♥ на 9♠"]
-    assert CheatCb.unpack(pressed[2][1]) == CheatCb(game=5, v=1, a="d 10H>9S")
+    assert CheatCb.unpack(pressed[2][1]) == CheatCb(game=5, a="d 10H>9S", k=DRAFT)
     seven = PageCb.unpack(pressed[0][1])
     assert (seven.page, seven.card) == ("cheat", "7S")
 
 
 def test_a_card_with_several_cheats_asks_for_the_target() -> None:
     state = opened(cheating=True)
-    text, markup = hand(state, 1, page="cheat", cheat_card=Card.parse("7S"))
-    assert "Куда положить 7♠?" in text
+    text, markup, _ = hand(state, 1, page="cheat", cheat_card=Card.parse("7S"))
+    assert "Куда положить 7♠️?" in text
     assert buttons(markup) == [
-        ("🤫 7♠ на 9♠", CheatCb(game=5, v=1, a="d 7S>9S").pack()),
-        ("🤫 7♠ на 9♥", CheatCb(game=5, v=1, a="d 7S>9H").pack()),
-        ("Назад", PageCb(game=5, v=1, page="cheat").pack()),
+        ("🤫 7♠ на 9♠", CheatCb(game=5, a="d 7S>9S", k=DRAFT).pack()),
+        ("🤫 7♠ на 9♥", CheatCb(game=5, a="d 7S>9H", k=DRAFT).pack()),
+        ("Назад", PageCb(game=5, page="cheat", k=DRAFT).pack()),
     ]
 
 
@@ -94,7 +103,7 @@ def test_every_cheat_button_is_a_cheat_of_that_seat_and_fits_callback_data() -> 
     seen = set()
     for card in (None, *state.view(1).hand):
         for page in ("cheat", "accuse", None):
-            _, markup = hand(state, 1, BIG_GAME, page=page, cheat_card=card)
+            _, markup, _ = hand(state, 1, BIG_GAME, page=page, cheat_card=card)
             for text, data in buttons(markup):
                 assert len(data.encode()) <= 64
                 if data.startswith("f:"):
@@ -109,13 +118,13 @@ def test_several_players_to_accuse_open_their_own_page() -> None:
     state = game(["9H 10S", "7S 8C", "6C 7C"], trump="6D", cheating=True)
     act(state, "0 a 9H")
     row = [b for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]]
-    assert row == [("🕵 Антимухлёж…", PageCb(game=5, v=1, page="accuse").pack())]
-    text, markup = hand(state, 2, page="accuse")
+    assert row == [("🕵 Антимухлёж…", PageCb(game=5, page="accuse", k=DRAFT).pack())]
+    text, markup, _ = hand(state, 2, page="accuse")
     assert "Кого поймать на мухлеже?" in text
     assert buttons(markup) == [
-        ("🕵 Антимухлёж: Аня", MoveCb(game=5, v=1, a="accuse 0").pack()),
-        ("🕵 Антимухлёж: Борис", MoveCb(game=5, v=1, a="accuse 1").pack()),
-        ("Назад", PageCb(game=5, v=1, page="hand").pack()),
+        ("🕵 Антимухлёж: Аня", MoveCb(game=5, a="accuse 0", k=DRAFT).pack()),
+        ("🕵 Антимухлёж: Борис", MoveCb(game=5, a="accuse 1", k=DRAFT).pack()),
+        ("Назад", PageCb(game=5, page="hand", k=DRAFT).pack()),
     ]
     act(state, "2 accuse 1")  # wrong: Вика may accuse only Аня in this bout
     assert [b[0] for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]] == ["🕵 Антимухлёж: Аня"]

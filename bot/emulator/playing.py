@@ -7,6 +7,7 @@ from bot.emulator.server import FakeTelegram
 
 TOKEN = "123456:" + "A" * 35  # a well-formed token the emulator accepts
 PRIORITY = ("Побить", "• ", "Бито", "Пас", "Беру")
+HAND_DATA = ("c:", "m:", "p:", "f:")  # a hand's callbacks: CardCb, MoveCb, PageCb, CheatCb
 
 
 def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
@@ -17,11 +18,29 @@ def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
     return None
 
 
+def hand_buttons(message: FakeMessage) -> list[tuple[str, str]]:
+    """The buttons as (text, callback data), a playable card's text as «• 7♠️» (the bot
+    gives it a style, or marks it «✓» where the server keeps no styles)."""
+    rows = (message.reply_markup or {}).get("inline_keyboard") or []
+    found = []
+    for b in (b for row in rows for b in row if b.get("callback_data")):
+        text, data = b["text"], b["callback_data"]
+        if data.startswith("c:") and (b.get("style") == "success" or text.startswith("✓")):
+            text = "• " + text.removeprefix("✓")
+        found.append((text, data))
+    return found
+
+
+def hand_key(message: FakeMessage) -> str:
+    """The key a hand's buttons carry: the last field of their callback data."""
+    return next(d.rsplit(":", 1)[1] for d in message.button_data() if d[:2] in HAND_DATA)
+
+
 def choose(
     tg: FakeTelegram, message: FakeMessage, priority: tuple[str, ...] = PRIORITY
 ) -> str | None:
     """What a simple player presses: beat, play a marked card, then the words."""
-    buttons = [b for row in tg.keyboard(message) for b in row if b[1]]
+    buttons = hand_buttons(message)
     for start in priority:
         for text, data in buttons:
             if text.startswith(start):

@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 import logging
-import time
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from engine import Accused, Card, State
-from engine.actions import ACCUSE, QUIT
+from engine.actions import ACCUSE
 from service import GameService, Refused, Seat
 
 from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, tap_meaning
+from ..card_labels import card_label
+from ..hand_answers import why_not
 from ..i18n import lang_of, t
 from ..presenter import Page, Presenter
 from ..render import seat_names
 from ..render_cheating import accusation_answer
-from ..render_hand import is_tap
+from ..render_hand import is_tap, markable
 
 log = logging.getLogger(__name__)
-CONFIRM_SECONDS = 10.0
-_confirm_quit: dict[tuple[int, int], float] = {}
 
 
 def seat_of(service: GameService, game_id: int, user_id: int) -> int | None:
@@ -54,11 +53,18 @@ def _card(text: str) -> Card | None:
 
 
 async def player_seat(query: CallbackQuery, service: GameService, game: int) -> int | None:
-    """The presser's seat in the game; answers and gives None when they do not play in it."""
+    """The presser's seat in the game; answers and gives None when they do not play in it
+    (or there is no such game: forged data, or a game that ended long ago)."""
     seat = seat_of(service, game, query.from_user.id)
     if seat is None:
-        await query.answer(t(lang_of(query.from_user.language_code), "answer.not_your_game"))
+        key = "not_your_game" if service.live(game) is not None else "no_game"
+        await query.answer(t(lang_of(query.from_user.language_code), f"answer.{key}"))
     return seat
+
+
+def fresh(presenter: Presenter, game: int, user: int, key: str) -> bool:
+    """Whether the press came from the hand as it would be drawn now."""
+    return presenter.hand_key(game, user) == key
 
 
 async def make_move(
@@ -68,23 +74,35 @@ async def make_move(
     game: int,
     seat: int,
     text: str,
-    version: int,
     *,
+    key: str | None = None,
+    version: int | None = None,
     cheat: bool = False,
 ) -> None:
     """Make the move and answer the press: silently when made (an accusation with its
-    result), with the reason when not. A made move closes the player's other pages."""
-    lang = lang_of(query.from_user.language_code)
-    try:
-        update = await service.act(game, seat, text, version, cheat=cheat)
-    except Refused as e:
-        key = {"stale": "stale", "over": "game_over", "no_game": "game_over"}.get(
-            e.reason, "not_now"
-        )
-        await query.answer(t(lang, f"answer.{key}"))
+    result), with the reason when not. ``key``: the press's hand key, which must still be
+    the hand's (another player's move that left the hand as it was does not make it
+    stale); ``version``: the exact version instead. A made move closes the player's pages."""
+    lang, user = lang_of(query.from_user.language_code), query.from_user.id
+    for _ in range(3):  # the game may move on between the check and the move
+        if key is not None and not fresh(presenter, game, user, key):
+            await query.answer(t(lang, "answer.stale"))
+            return
+        v = len(current(service, game).history) if version is None else version
+        try:
+            update = await service.act(game, seat, text, v, cheat=cheat)
+            break
+        except Refused as e:
+            if e.reason == "stale" and version is None:
+                continue
+            answer = {"stale": "stale", "over": "game_over", "no_game": "game_over"}
+            await query.answer(t(lang, f"answer.{answer.get(e.reason, 'not_now')}"))
+            return
+    else:
+        await query.answer(t(lang, "answer.stale"))
         return
-    presenter.picking.pop((game, query.from_user.id), None)
-    presenter.pages.pop((game, query.from_user.id), None)
+    presenter.picking.pop((game, user), None)
+    presenter.pages.pop((game, user), None)
     mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seat]
     if mine:
         names = seat_names(lang, seats_of(service, game))
@@ -96,19 +114,11 @@ async def make_move(
 async def move_button(
     query: CallbackQuery, callback_data: MoveCb, service: GameService, presenter: Presenter
 ) -> None:
-    lang = lang_of(query.from_user.language_code)
-    game, user = callback_data.game, query.from_user.id
+    game = callback_data.game
     seat = await player_seat(query, service, game)
     if seat is None:
         return
-    if callback_data.a == QUIT:
-        asked = _confirm_quit.pop((game, user), 0.0)
-        if time.monotonic() - asked > CONFIRM_SECONDS:
-            _confirm_quit[(game, user)] = time.monotonic()
-            await query.answer(t(lang, "answer.confirm_quit"), show_alert=True)
-            return
-    presenter.picking.pop((game, user), None)
-    await make_move(query, service, presenter, game, seat, callback_data.a, callback_data.v)
+    await make_move(query, service, presenter, game, seat, callback_data.a, key=callback_data.k)
 
 
 async def card_button(
@@ -120,9 +130,8 @@ async def card_button(
     if seat is None:
         return
     state = current(service, game)
-    version = len(state.history)
-    fresh = callback_data.v == version
-    if not fresh and not callback_data.meant:  # nothing a tap could play when drawn
+    now = fresh(presenter, game, user, callback_data.k)
+    if not now and not callback_data.meant:  # nothing a tap could play when drawn
         await query.answer(t(lang, "answer.stale"))
         return
     if callback_data.card == "-":  # back from choosing a target
@@ -135,66 +144,72 @@ async def card_button(
         await query.answer(t(lang, "answer.not_now"))
         return
     moves = [a for a in state.legal_actions(seat) if a.cards[:1] == (card,) and is_tap(a)]
-    if not fresh and (
+    if not now and (
         not moves or any(tap_meaning(state, a.kind) != callback_data.meant for a in moves)
     ):  # a double tap, or the tap would now mean another move than the player saw
         await query.answer(t(lang, "answer.stale"))
         return
     if not moves:
-        await query.answer(t(lang, "answer.not_now"))
+        names = seat_names(lang, seats_of(service, game))
+        await query.answer(why_not(lang, state.view(seat), card, names))
         return
     if len(moves) > 1:  # the card beats several attack cards: ask which
         presenter.picking[(game, user)] = card
         presenter.refresh(game, user)
         await query.answer(t(lang, "answer.choose_target"))
         return
-    await make_move(query, service, presenter, game, seat, moves[0].text, version)
+    version = len(state.history)
+    await make_move(query, service, presenter, game, seat, moves[0].text, version=version)
 
 
 async def cheat_button(
     query: CallbackQuery, callback_data: CheatCb, service: GameService, presenter: Presenter
 ) -> None:
     """A cheat from the defender's cheat page; the service takes nothing else as one."""
-    seat = await player_seat(query, service, callback_data.game)
+    game = callback_data.game
+    seat = await player_seat(query, service, game)
     if seat is None:
         return
-    await make_move(
-        query,
-        service,
-        presenter,
-        callback_data.game,
-        seat,
-        callback_data.a,
-        callback_data.v,
-        cheat=True,
-    )
+    text, key = callback_data.a, callback_data.k
+    await make_move(query, service, presenter, game, seat, text, key=key, cheat=True)
 
 
 async def page_button(
     query: CallbackQuery, callback_data: PageCb, service: GameService, presenter: Presenter
 ) -> None:
-    """Opens the cheat page (or a card's targets on it), the choice of whom to accuse,
-    or goes back to the hand: only when the page has something to press."""
+    """Opens «⋯», the marking of cards for an opening (or marks one), the cheat page (or
+    a card's targets on it), the choice of whom to accuse, or goes back to the hand:
+    only when the page has something to press."""
     lang = lang_of(query.from_user.language_code)
     game, user = callback_data.game, query.from_user.id
     seat = await player_seat(query, service, game)
     if seat is None:
         return
     state = current(service, game)
-    if callback_data.v != len(state.history):
+    if not fresh(presenter, game, user, callback_data.k):
         await query.answer(t(lang, "answer.stale"))
         return
-    name, card = callback_data.page, None
-    if name == "cheat":
+    name, card = callback_data.page, _card(callback_data.card) if callback_data.card else None
+    marked: tuple[Card, ...] = ()
+    if name == "mark":
+        can = markable(state.view(seat))
+        shown = presenter.pages.get((game, user))
+        marked = shown.marked if shown is not None and shown.name == "mark" else ()
+        if card is not None and card not in can:
+            await query.answer(t(lang, "answer.not_markable", card=card_label(card, lang)))
+            return
+        if card is not None:
+            marked = _toggled(marked, card)
+        ok = bool(can)
+    elif name == "cheat":
         cheats = state.cheat_actions(seat)
-        if callback_data.card:
-            card = _card(callback_data.card)
+        if card is not None:
             cheats = [a for a in cheats if a.cards[0] == card]
         ok = bool(cheats)
     elif name == "accuse":
         ok = any(a.kind == ACCUSE for a in state.legal_actions(seat))
     else:
-        ok = name == "hand"
+        ok = name in ("hand", "more")
     if not ok:
         await query.answer(t(lang, "answer.not_now"))
         return
@@ -202,9 +217,17 @@ async def page_button(
     if name == "hand":
         presenter.pages.pop((game, user), None)
     else:
-        presenter.pages[(game, user)] = Page(state.bouts, name, card)
+        presenter.pages[(game, user)] = Page(state.bouts, name, card, marked)
     presenter.refresh(game, user)
     await query.answer()
+
+
+def _toggled(marked: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """The marks after a tap on ``card``: off if it was marked, else on; a card of
+    another rank starts the marks again (one opening has one rank)."""
+    if card in marked:
+        return tuple(c for c in marked if c != card)
+    return (*[c for c in marked if c.rank == card.rank], card)
 
 
 def router() -> Router:

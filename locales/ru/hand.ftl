@@ -1,15 +1,29 @@
-answer-confirm-quit = Точно сдаться? Нажмите «Сдаться» ещё раз.
 answer-not-your-game = Вы не играете в этой партии.
+answer-no-game = Такой партии нет — возможно, она уже закончилась.
 answer-not-now = Сейчас так сходить нельзя.
 answer-game-over = Партия уже закончилась.
 answer-choose-target = Какую карту побить?
 answer-caught = Поймали! { $name } забирает карты со стола.
 answer-missed = Мимо: { $name } играет честно. До конца кона обвинить этого игрока снова нельзя.
-hand-may-throw = Можно подкинуть карту.
-hand-title = Ваши карты
-hand-you-attack = Ваш ход: выберите карту.
-hand-you-defend = Отбивайтесь: нажмите карту или «Беру».
-hand-you-throw = Можно подкинуть — или нажмите «{ $word }».
+answer-not-your-turn-attack = Сейчас не ваш ход: ходит { $name }.
+answer-not-your-turn-defend = Сейчас не ваш ход: отбивается { $name }.
+answer-not-your-turn-throw = Сейчас не ваш ход: подкидывает { $name }.
+answer-not-your-turn-throw-many = Сейчас не ваш ход: подкидывают { $name }.
+answer-all-beaten = Всё уже побито — ждём, подкинут ли ещё.
+answer-does-not-beat = { $card } не бьёт { $target }.
+answer-beats-nothing = { $card } не бьёт ни одну карту на столе.
+answer-throw-limit = Больше подкидывать в этот кон нельзя.
+answer-wrong-rank = { $card } не подкинуть: карт этого достоинства на столе нет.
+answer-not-markable = С { $card } ходить вместе нечем: других карт этого достоинства у вас нет.
+hand-trump = Козырь: { $card }
+hand-stock-empty = колода пуста
+hand-on-table = На столе: { $cards }
+hand-seconds = { $n } с
+hand-may-throw = Можно подкинуть — подходящие карты выделены.
+hand-you-attack = <b>Ваш ход</b> — нажмите карту.
+hand-you-defend = <b>Отбивайтесь</b> — нажмите карту или «Беру».
+hand-you-defend-transfer = <b>Отбивайтесь</b> или переводите (↪) — либо «Беру».
+hand-you-throw = <b>Можно подкинуть</b> — или нажмите «{ $word }».
 hand-nothing-to-throw = Подкинуть нечего — нажмите «{ $word }».
 hand-you-wait = Ждём других игроков.
 hand-you-out = У вас не осталось карт — вы вышли из игры. Итоги будут в группе.
@@ -20,13 +34,23 @@ hand-idle = За вас играет бот. Нажмите «Вернуть у�
 hand-take = Беру
 hand-done = Бито
 hand-pass = Пас
-hand-transfer = Перевести { $card }
-hand-show = Показать { $card } (перевод)
-hand-open-all = Ходить { $cards }
+hand-transfer = ↪ { $card }
+hand-show = ↪ показать { $card }
+hand-several = Несколько карт
+hand-open-marked = Ходить ({ $n })
+hand-mark-page = Отметьте карты одного достоинства и нажмите «Ходить».
+hand-more-page = Сдаться? Партия сразу закончится, и дураком будете вы.
 hand-surrender = Сдаться
 hand-back = Вернуть управление
 hand-cancel = Назад
 hand-beat-target = Побить { $target }
+hand-and = и
+hand-stock =
+    { $n ->
+         [one] в колоде { $n } карта
+         [few] в колоде { $n } карты
+        *[many] в колоде { $n } карт
+    }
 cheat-toggle = 🤫 Мухлёж
 cheat-page = 🤫 <b>Мухлёж</b> — эти кнопки видите только вы. Положите любую карту на любую небитую или переведите картой другого достоинства. Но если, пока карты на столе, кто-то нажмёт против вас «Антимухлёж», вы заберёте всё со стола.
 cheat-choose = 🤫 Куда положить { $card }?
