@@ -44,8 +44,10 @@ def play_turns(phone: Phone, names: list[str], seconds: float) -> int:
             phone.be(name)
             phone.open(PRIVATE)
             hand = phone.last_with_buttons(PRIVATE)
-            labels = [b.text for b in phone.buttons(hand)] if hand is not None else []
-            label = choose(labels, PRIORITY)
+            buttons = phone.buttons(hand) if hand is not None else []
+            playable = {b.text for b in buttons if b.get_attribute("data-style") == "success"}
+            labels = [("• " if b.text in playable else "") + b.text for b in buttons]
+            label = choose(labels, PRIORITY)  # a playable card as «• 7♠️», as the emulator
             if hand is None or label is None:
                 continue
             if not shot:
@@ -54,7 +56,7 @@ def play_turns(phone: Phone, names: list[str], seconds: float) -> int:
                 phone.screenshot("table")
                 phone.open(PRIVATE)
                 shot = True
-            phone.press(PRIVATE, label)
+            phone.press(PRIVATE, label.removeprefix("• "))
             presses += 1
         time.sleep(0.1)
     return presses
