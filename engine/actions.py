@@ -100,6 +100,28 @@ class Action(NamedTuple):
         return cls.from_text(int(seat), text)
 
 
+def as_cards(action: Action) -> Action:
+    """``action`` with plain ints (0-51) for cards made ``Card`` values, so that both
+    builds take them alike and the log prints them as cards; raises ``IllegalAction``
+    for anything else in place of a card."""
+    raw: tuple[object, ...] = action  # read untyped: compiled code would demand a Card
+    cards, target = raw[2], raw[3]
+    assert isinstance(cards, tuple)
+    if all(type(c) is Card for c in cards) and (target is None or type(target) is Card):
+        return action
+    try:
+        made = tuple(_card(c) for c in cards)
+        return action._replace(cards=made, target=None if target is None else _card(target))
+    except (TypeError, IndexError, OverflowError):
+        raise IllegalAction(f"not a card in {raw!r}") from None
+
+
+def _card(value: object) -> Card:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TypeError(value)
+    return CARDS[value]
+
+
 MAX_SEATS = 6
 
 

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import legal
-from .actions import BACK, BEAT, OPEN, SHOW, TAKE, TRANSFER, Action
+from .actions import BACK, BEAT, OPEN, SHOW, TAKE, TRANSFER, Action, as_cards
 from .bout import start_bout, waiting
 from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, RANK_MASK, Card
-from .deal import deal, first_attacker
+from .deal import Deal, deal, first_attacker
 from .ending import DROPPED, fast_event
 from .events import Event, Idle, Outcome, Played
 from .legal import MISSES_TO_IDLE, Turn, check
@@ -27,57 +27,59 @@ from .serialize import state_from_dict, state_to_dict
 from .view import View, make_view
 
 _DEFENCE = (BEAT, TRANSFER, SHOW, TAKE)
+# Every attribute of a State (its ``__slots__``; compiled, a State has no ``__slots__``).
+FIELDS = (
+    "att",
+    "attacker",
+    "auto",
+    "barred",
+    "beats",
+    "bito_seen",
+    "bout_attacks",
+    "bouts",
+    "cap",
+    "cheating",
+    "cheats",
+    "cover",
+    "defender",
+    "dfn",
+    "discard",
+    "free_order",
+    "hands",
+    "history",
+    "known",
+    "last_fool",
+    "limit",
+    "missed",
+    "n",
+    "opener",
+    "out",
+    "outcome",
+    "partners",
+    "place",
+    "pogony_awards",
+    "pogony_ranks",
+    "rules",
+    "said",
+    "seed",
+    "shown",
+    "shows",
+    "spoke",
+    "stock",
+    "taking",
+    "throwers",
+    "token",
+    "transfers",
+    "trump",
+    "trump_card",
+    "unbeaten",
+)
 
 
 class State:
     """One game: the deal, the bout in progress, the places, the action log."""
 
-    __slots__ = (
-        "att",
-        "attacker",
-        "auto",
-        "barred",
-        "beats",
-        "bito_seen",
-        "bout_attacks",
-        "bouts",
-        "cap",
-        "cheating",
-        "cheats",
-        "cover",
-        "defender",
-        "dfn",
-        "discard",
-        "free_order",
-        "hands",
-        "history",
-        "known",
-        "last_fool",
-        "limit",
-        "missed",
-        "n",
-        "opener",
-        "out",
-        "outcome",
-        "partners",
-        "place",
-        "pogony_awards",
-        "pogony_ranks",
-        "rules",
-        "said",
-        "seed",
-        "shown",
-        "shows",
-        "spoke",
-        "stock",
-        "taking",
-        "throwers",
-        "token",
-        "transfers",
-        "trump",
-        "trump_card",
-        "unbeaten",
-    )
+    __slots__ = FIELDS
     rules: Rules
     seed: int
     n: int
@@ -142,7 +144,7 @@ class State:
         With ``position`` the game is that position instead of a deal (``seed`` is
         only recorded); its lists are copied. Every ``State`` is built here."""
         if position is None:
-            position = _dealt(rules, seed, last_fool, pogony_ranks)
+            position = opening(rules, deal(rules, seed), last_fool, pogony_ranks)
         elif last_fool is not None or pogony_ranks is not None:
             raise ValueError("a position carries its own last_fool and pogony_ranks")
         n = rules.players
@@ -306,6 +308,7 @@ class State:
         """Make a move; returns what happened. Raises ``IllegalAction`` and changes
         nothing when the move is not allowed. ``auto`` marks a move made by a
         timeout or by a bot standing in for an absent player."""
+        action = as_cards(action)
         check(self, action)  # from here on the action is legal
         seat, kind = action.seat, action.kind
         counts = auto and (kind == OPEN or (seat == self.defender and kind in _DEFENCE))
@@ -337,6 +340,10 @@ class State:
     def copy(self) -> State:
         return State(self.rules, self.seed, position=self.position())
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its position (a compiled State has no slots that pickle could read)."""
+        return (_from_position, (self.rules, self.seed, self.position()))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
@@ -353,12 +360,19 @@ class State:
         return state_from_dict(cls, data)
 
 
-def _dealt(
-    rules: Rules, seed: int, last_fool: int | None, pogony_ranks: Sequence[int] | None
+def _from_position(rules: Rules, seed: int, position: Position) -> State:
+    return State(rules, seed, position=position)
+
+
+def opening(
+    rules: Rules,
+    d: Deal,
+    last_fool: int | None = None,
+    pogony_ranks: Sequence[int] | None = None,
 ) -> Position:
-    """The position of a new game dealt from ``seed`` (see ``State``)."""
+    """The position of a new game after the deal ``d``: who opens, what was shown
+    (``last_fool`` and ``pogony_ranks`` as for ``State``)."""
     n = rules.players
-    d = deal(rules, seed)
     if pogony_ranks is not None and (
         len(pogony_ranks) != n or not all(0 <= r <= 12 for r in pogony_ranks)
     ):

@@ -7,6 +7,7 @@ import pytest
 from engine import Rules, State
 from engine.cards import Card, cards_of, mask_of, parse_cards
 from engine.deal import Deal, first_attacker
+from engine.state import opening
 
 TRUMP_SUITS = {"S": 0, "C": 1, "D": 2, "H": 3}
 
@@ -76,11 +77,11 @@ def _fixed_deal(hands: list[str], trump_card: str, stock: str) -> Deal:
     return Deal(masks(*hands), [tc, *reversed(order)], tc, None, None)
 
 
-def test_game_without_trumps_in_hands_opens_with_lowest_card_and_shows_nothing(monkeypatch):
+def test_game_without_trumps_in_hands_opens_with_lowest_card_and_shows_nothing():
     hands = ["8S 9S 10S JS QS KS", "7C 8C 9C 10C JC QC", "7S 8D 9D 10D JD QD"]
     fixed = _fixed_deal(hands, "6H", "7H 8H 9H")
-    monkeypatch.setattr("engine.state.deal", lambda rules, seed: fixed)
-    state = State(Rules(players=3, deck=36), 0)
+    rules = Rules(players=3, deck=36)
+    state = State(rules, 0, position=opening(rules, fixed))
     assert state.attacker == 2  # 7S is the lowest card: ♠ before ♣
     assert state.defender == 0
     for viewer in [None, 0, 1, 2]:
@@ -89,11 +90,11 @@ def test_game_without_trumps_in_hands_opens_with_lowest_card_and_shows_nothing(m
         assert all(known == () for known in view.known)
 
 
-def test_first_defender_is_left_of_the_opener(monkeypatch):
+def test_first_defender_is_left_of_the_opener():
     hands = ["8S 9S 10S JS QS KS", "7C 8C 9C 10C JC QC", "7S 8D 9D 10D JD 6H"]
     fixed = _fixed_deal(hands, "AH", "7H 8H 9H")
-    monkeypatch.setattr("engine.state.deal", lambda rules, seed: fixed)
-    state = State(Rules(players=3, deck=36), 0)
+    rules = Rules(players=3, deck=36)
+    state = State(rules, 0, position=opening(rules, fixed))
     assert (state.attacker, state.defender) == (2, 0)
     assert state.view(1).shown == Card.parse("6H")
     assert state.view(1).known[2] == (Card.parse("6H"),)

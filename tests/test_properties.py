@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine import Action, BoutEnded, Card, Drew, IllegalAction, Rules, State, replay
 from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT, SHOW, THROW, TRANSFER
 from engine.cards import CARDS, SUIT_MASK, deck_mask, lowest
+from engine.state import FIELDS
 
 MAX_ACTIONS = 3000
 
@@ -182,7 +183,7 @@ def check_legality_agrees(rng: random.Random, state: State) -> None:
 
 def slots(state: State) -> list[Any]:
     """Every attribute of the state: a stricter and much cheaper ``to_dict()`` compare."""
-    return [getattr(state, name) for name in State.__slots__]
+    return [getattr(state, name) for name in FIELDS]
 
 
 def last_fool_of(rules: Rules, policy_seed: int) -> int | None:
