@@ -37,6 +37,9 @@ class OptionalBuildExt(build_ext):  # type: ignore[misc]
 
 
 def ext_modules() -> list[Any]:
+    # An earlier build's modules go first: they would shadow the sources otherwise.
+    for old in (*Path("engine").glob("*.so"), Path("engine") / BUILD["STAMP"]):
+        old.unlink(missing_ok=True)
     if os.environ.get("DURAK_PURE_PYTHON") == "1":
         return []
     try:

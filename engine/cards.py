@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from mypy_extensions import mypyc_attr
-
 SUITS = "SCDH"
 SUIT_SYMBOLS = "♠♣♦♥"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -27,7 +25,6 @@ SUIT_MASK = (*(sum(1 << (4 * r + s) for r in range(13)) for s in range(4)), 0)
 SPADES = 0
 
 
-@mypyc_attr(native_class=False)  # mypyc compiles no int subclass natively
 class Card(int):
     """One card; an ``int`` so that it works in masks, sorts and hashes as one."""
 
