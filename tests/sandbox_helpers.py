@@ -15,7 +15,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -63,8 +67,8 @@ def wait(predicate: Callable[[], T | None], timeout: float, what: str) -> T:
     while True:
         try:
             value = predicate()
-        except StaleElementReferenceException:
-            value = None
+        except (StaleElementReferenceException, ElementClickInterceptedException):
+            value = None  # drawn anew, or under a toast for a moment: as a person, try again
         if value:
             return value
         if time.monotonic() > deadline:
