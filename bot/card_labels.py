@@ -3,11 +3,13 @@ black (♠️ ♣️) differ at a glance on buttons and in texts alike."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from engine import Card
 
 VS16 = "\ufe0f"  # after a suit symbol: its emoji (coloured) presentation
+ROW_WIDTH = 28  # characters a keyboard row shows on a 360-px phone without cutting a label
 
 
 def card_label(card: Card, lang: str) -> str:
@@ -17,3 +19,13 @@ def card_label(card: Card, lang: str) -> str:
 
 def cards_label(cards: Sequence[Card], lang: str) -> str:
     return " ".join(card_label(c, lang) for c in cards)
+
+
+def width(text: str) -> int:
+    """Characters as a phone draws them: an emoji (a suit in colour, 🤫) counts two."""
+    out = 0
+    for i, ch in enumerate(text):
+        if ch != VS16:
+            coloured = text[i + 1 : i + 2] == VS16
+            out += 2 if coloured or unicodedata.east_asian_width(ch) == "W" else 1
+    return out

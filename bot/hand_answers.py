@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import Card, View
-from engine.actions import THROW
 
 from .card_labels import card_label
 from .i18n import t
@@ -27,10 +26,12 @@ def why_not(lang: str, view: View, card: Card, names: Sequence[str]) -> str:
                 lang, "answer.does_not_beat", card=label, target=card_label(open_cards[0], lang)
             )
         return t(lang, "answer.beats_nothing", card=label)
-    if view.table and any(a.kind == THROW for a in view.legal):
+    if view.table and seat in view.throwers:
+        ranks = {c.rank for pair in view.table for c in pair if c is not None}
+        if card.rank not in ranks:
+            return t(lang, "answer.wrong_rank", card=label)
         if len(view.table) >= view.limit:
             return t(lang, "answer.throw_limit")
-        return t(lang, "answer.wrong_rank", card=label)
     if seat in turn.seats:
         return t(lang, "answer.not_now")
     waited = [names[s] for s in turn.seats if s < len(names)]

@@ -56,13 +56,15 @@ from aiogram.methods import (
 )
 from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
 
+from .pacing import WORTH_A_WAIT, Limits, Rate
+
+__all__ = ["Blocked", "Limits", "Outbox", "Render", "Rendered", "Replaced"]
 log = logging.getLogger(__name__)
 
 Rendered = tuple[str, InlineKeyboardMarkup | None]
 Render = Callable[[], Rendered | None]  # None: nothing to show (any more)
 Replaced = Callable[[int, int, int], Awaitable[None]]  # chat, old message id, new message id
 Blocked = Callable[[int], Awaitable[None]]  # a private chat whose user blocked the bot
-WORTH_A_WAIT = 0.001  # seconds: a shorter wait for the global rate is not worth a loop pass
 MEMORY = 16  # messages per chat whose content is remembered
 T = TypeVar("T")
 # Worth another try: the call may not have reached Telegram, or Telegram had a hiccup.
@@ -80,55 +82,6 @@ _RESPONSES = tuple(
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Limits:
-    per_chat: float = 1.0  # seconds between two messages to one chat, on average
-    chat_burst: int = 3  # messages a quiet chat may get at once
-    group_per_minute: int = 20  # sends and edits in one group, evenly spaced
-    per_second: float = 30.0  # the global rate to start at; it adapts
-    max_per_second: float = 10_000.0  # a bound on the adapted rate, not a target
-    timeout: float = 10.0  # seconds one call may take (rounded up to whole seconds)
-    backoff: float = 0.5  # seconds before the first retry of a failed call; doubles
-    attempts: int = 5  # tries of one call
-    idle: float = 60.0  # quiet seconds after which a chat's worker ends
-
-
-class Rate:
-    """The global pace: calls are spaced ``1 / rate`` apart; each second in which a
-    call had to wait and no 429 came multiplies the rate by ``growth``; a 429 halves
-    it (once, however many calls get one until its ``retry_after`` has passed)."""
-
-    growth = 1.5
-
-    def __init__(self, start: float, ceiling: float) -> None:
-        self.rate = start
-        self.ceiling = ceiling
-        self._next = 0.0  # when the next call may start
-        self._since = time.monotonic()
-        self._waited = False
-        self._hold = 0.0  # no growth before this
-
-    def reserve(self) -> float:
-        """Book the next free moment; returns how long to wait for it."""
-        now = time.monotonic()
-        if now - self._since >= 1.0:
-            if self._waited and now >= self._hold:
-                self.rate = min(self.ceiling, self.rate * self.growth)
-            self._since, self._waited = now, False
-        slot = max(now, self._next)
-        self._next = slot + 1.0 / self.rate
-        self._waited |= slot - now > WORTH_A_WAIT  # (shorter waits: no room to grow)
-        return slot - now
-
-    def cut(self, retry_after: float) -> None:
-        now = time.monotonic()
-        if now >= self._hold:
-            self.rate = max(1.0, self.rate / 2)
-            log.warning("429: global rate down to %.1f calls/s", self.rate)
-        self._hold = max(self._hold, now + max(1.0, retry_after))
-        self._since, self._waited = now, False
-
-
 @dataclass(eq=False)
 class _Job:
     chat_id: int
@@ -138,6 +91,7 @@ class _Job:
     render: Render | None = None
     thread_id: int | None = None  # a new message: into this topic of a forum
     reply_to: int | None = None  # a new message: as a reply to this one
+    delete: bool = False  # delete the message instead
     done: asyncio.Future[Message | None] = field(default_factory=asyncio.Future)
 
     def content(self) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
@@ -240,6 +194,10 @@ class Outbox:
             return job.done
         return self._put(_Job(chat_id, message_id, None, None, render))
 
+    def delete(self, chat_id: int, message_id: int) -> asyncio.Future[Message | None]:
+        """Queue the deletion of a message (paced like the chat's other calls)."""
+        return self._put(_Job(chat_id, message_id, None, None, delete=True))
+
     async def drain(self) -> None:
         """Wait until every queued job has been sent (used at shutdown and in tests)."""
         while self._pending:
@@ -267,7 +225,7 @@ class Outbox:
     def _waiting(self, chat_id: int, message_id: int) -> _Job | None:
         chat = self._chats.get(chat_id)
         for job in chat.queue if chat else ():
-            if job.message_id == message_id:
+            if job.message_id == message_id and not job.delete:
                 return job
         return None
 
@@ -413,6 +371,12 @@ class Outbox:
     ) -> Message | None:
         timeout = math.ceil(self.limits.timeout)  # aiohttp's, so no task per call
         try:
+            if job.delete:
+                assert job.message_id is not None
+                target = self._target(chat, job.message_id)
+                chat.shown.pop(target, None)
+                await self.bot.delete_message(chat.id, target, request_timeout=timeout)
+                return None
             if job.message_id is None:
                 assert text is not None, "a new message needs a text"
                 quoted = None

@@ -28,6 +28,7 @@ from service.series import pogony_pairs
 
 from . import render
 from .config import zone_from_env
+from .nudges import Nudges
 from .outbox import Outbox, Rendered
 from .render_hand import Drawn, hand
 
@@ -85,11 +86,13 @@ class Presenter:
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
+        self.nudges = Nudges(service, outbox, self._lang)
         self._running = False
 
     async def on_update(self, update: Update) -> None:
         """Called by the service after each commit; never blocks the game."""
         self._mark(update.game_id, None)
+        self.nudges.update(update.game_id)
 
     def redraw(self, game_id: int) -> None:
         """Show the table and every hand again (after a restart: the keyboards the
@@ -291,6 +294,10 @@ class Presenter:
             styled=self.styled,
         )
 
+    def _lang(self, game_id: int, user: int) -> str:
+        game = self._games.get(game_id)
+        return game.langs.get(user, "ru") if game else "ru"
+
     def _deadline(self, game_id: int) -> datetime | None:
         """When the current move's time runs out, in the configured zone."""
         deadline = self.service.deadline(game_id)
@@ -336,6 +343,7 @@ class Presenter:
         again (``refresh`` ignores it, and the service reports no more steps)."""
         self._news.pop(game_id, None)
         self._games.pop(game_id, None)
+        self.nudges.forget(game_id)
         for per_user in (self.pages, self.picking):
             for key in [k for k in per_user if k[0] == game_id]:
                 del per_user[key]

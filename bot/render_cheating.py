@@ -18,11 +18,11 @@ from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT
 from engine.cards import sort_for_hand
 
 from .callbacks import DRAFT, CheatCb, MoveCb, PageCb
-from .card_labels import card_label
+from .card_labels import ROW_WIDTH, card_label, width
 from .i18n import t
 
 Rows = list[list[InlineKeyboardButton]]
-CHEAT_ROW = 3  # cheat buttons per keyboard row
+MAX_ROWS = 9  # of cheat buttons, with «Назад» under them
 
 
 def _button(text: str, data: str) -> InlineKeyboardButton:
@@ -137,6 +137,22 @@ def cheat_page(
                 buttons.append(_button(t(lang, "cheat.card", card=card_label(c, lang)), data))
         back = PageCb(game=game_id, k=DRAFT, page="hand").pack()
         status = t(lang, "cheat.page")
-    rows = [buttons[i : i + CHEAT_ROW] for i in range(0, len(buttons), CHEAT_ROW)]
+    rows = _packed(buttons)
     rows.append([_button(t(lang, "hand.cancel"), back)])
     return status, rows
+
+
+def _packed(buttons: list[InlineKeyboardButton]) -> Rows:
+    """Rows that fit a phone's width; as many per row as it takes to stay within
+    ``MAX_ROWS`` (a hand of dozens of cards)."""
+    budget = ROW_WIDTH
+    while True:
+        rows: Rows = []
+        for b in buttons:
+            if rows and sum(width(x.text) for x in rows[-1]) + width(b.text) <= budget:
+                rows[-1].append(b)
+            else:
+                rows.append([b])
+        if len(rows) <= MAX_ROWS:
+            return rows
+        budget += 4

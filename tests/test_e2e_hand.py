@@ -4,6 +4,7 @@ refused and changes nothing; a game id that names no game is answered as such.""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.callbacks import CardCb, LobbyCb, MoveCb
@@ -18,7 +19,7 @@ from tests.e2e_helpers import (
     seat_everyone,
     settle,
 )
-from tests.fakes import FakeMessage, FakeTelegram
+from tests.fakes import FakeMessage, FakeTelegram, FakeUser
 
 STALE = "Кнопка устарела: игра уже ушла дальше."
 
@@ -123,4 +124,125 @@ async def test_a_press_for_a_game_that_does_not_exist_says_so(tmp_path: Path) ->
                 answer = await (await tg.press(anna, hand, data, forge=True))
                 assert answer.text == "Такой партии нет — возможно, она уже закончилась."
             assert app.service.games[1].state.to_dict() == before
+        assert tg.unanswered_callbacks() == []
+
+
+def pair_opening(state: State) -> Action | None:
+    """A single-card opening whose rank the attacker holds again (to throw in later)."""
+    hand = state.view(state.attacker).hand
+    for a in state.legal_actions(state.attacker):
+        single = a.kind == OPEN and len(a.cards) == 1
+        if single and any(c != a.cards[0] and c.rank == a.cards[0].rank for c in hand):
+            return a
+    return None
+
+
+PAIR_SEED = next(s for s in range(500) if pair_opening(State(Rules(), s)))
+
+
+def notices(tg: FakeTelegram, user: FakeUser, *, deleted: bool = True) -> list[FakeMessage]:
+    found = tg.messages(user, include_deleted=deleted)
+    return [m for m in found if (m.text or "").startswith("⏰")]
+
+
+async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_move(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            app.presenter.nudges.delay = 0.3
+            app.service.new_seed = lambda: PAIR_SEED
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            live = app.service.games[1]
+            user = {u.id: u for u in (anna, boris)}
+            attacker, defender = (
+                user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
+            )
+            assert notices(tg, attacker) == []  # not at once
+            await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
+            await asyncio.sleep(0.8)  # more waiting: still one notice, the defender none
+            [notice] = notices(tg, attacker)
+            assert notice.text.startswith("⏰ Ваш ход — ходите. Осталось ")
+            assert notices(tg, defender) == []
+
+            opening = pair_opening(live.state)
+            assert opening is not None
+            hand = hand_message(tg, attacker)
+            tap = card_data(hand, str(opening.cards[0]))
+            assert (await (await tg.press(attacker, hand, tap))).text is None
+            await settle(app)
+            assert notice.deleted and notices(tg, attacker, deleted=False) == []
+            await tg.wait_for(lambda: notices(tg, defender), what="the defender's notice")
+            [theirs] = notices(tg, defender)
+            assert theirs.text.startswith("⏰ Ваш ход — отбивайтесь. Осталось ")
+
+            # «Беру»: the attacker may throw in more now, and is not notified of that.
+            hand = hand_message(tg, defender)
+            assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
+            await settle(app)
+            assert theirs.deleted and live.state.turn().kind == "throw"
+            await asyncio.sleep(0.8)
+            assert len(notices(tg, attacker)) == 1  # only the first one, deleted
+        assert tg.unanswered_callbacks() == []
+
+
+async def test_several_cards_of_one_rank_open_with_one_extra_tap_each(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            app.service.new_seed = lambda: PAIR_SEED
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            live = app.service.games[1]
+            single = pair_opening(live.state)
+            assert single is not None
+            pair = [c for c in live.state.view(single.seat).hand if c.rank == single.cards[0].rank]
+            attacker = anna if live.seats[single.seat].user_id == anna.id else boris
+            hand = hand_message(tg, attacker)
+
+            async def press(data: str | None = None, text: str | None = None) -> str | None:
+                answer = await (await tg.press(attacker, hand, data, button_text=text))
+                await settle(app)
+                return answer.text
+
+            assert await press(text="Несколько карт") is None
+            for card in pair[:2]:  # one tap marks each card
+                mark = next(d for d in hand.button_data() if d.startswith(f"p:1:mark:{card}:"))
+                assert await press(mark) is None
+            assert await press(text="Ходить (2)") is None  # 4 taps for 2 cards
+            assert live.state.history[-1].kind == OPEN
+            assert sorted(live.state.history[-1].cards) == sorted(pair[:2])
+        assert tg.unanswered_callbacks() == []
+
+
+async def test_where_the_server_drops_button_styles_playable_cards_are_marked(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        tg.button_styles = False  # a Bot API server before 9.4
+        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        for user in (anna, boris):
+            tg.start_private(user)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            live = app.service.games[1]
+            attacker = anna if live.seats[live.state.attacker].user_id == anna.id else boris
+            hand = hand_message(tg, attacker)
+
+            def cards() -> list[str]:
+                return [t for row in hand.keyboard for t, d in row if (d or "")[:2] == "c:"]
+
+            # The first hand came back without its styles: it is drawn again, marked.
+            await tg.wait_for(lambda: all(t.startswith("✓") for t in cards()), what="«✓»")
+            assert len(cards()) == 6 and not app.presenter.styled  # any card may open
         assert tg.unanswered_callbacks() == []

@@ -99,6 +99,7 @@ class BotApiMethods:
     webhook_url: str | None
     my_commands: dict[tuple[str, str], list[dict[str, Any]]]
     privacy_mode: bool
+    button_styles: bool
     _pending: list[dict[str, Any]]
     private: Callable[[FakeUser], FakeChat]
     _queue_member_update: Callable[..., dict[str, Any]]
@@ -233,7 +234,7 @@ class BotApiMethods:
         chat = self.writable_chat(params)
         raw = params.get("text")
         text = check_text(plain_text(str(raw or ""), params.get("parse_mode")))
-        markup = normalize_markup(params.get("reply_markup"))
+        markup = normalize_markup(params.get("reply_markup"), styles=self.button_styles)
         reply_to = None
         reply = params.get("reply_parameters") or {}
         reply_id = reply.get("message_id") or params.get("reply_to_message_id")
@@ -281,12 +282,12 @@ class BotApiMethods:
         raw = str(params.get("text") or "")
         text = check_text(plain_text(raw, params.get("parse_mode")))
         # Without reply_markup Telegram removes the inline keyboard.
-        markup = normalize_markup(params.get("reply_markup"))
+        markup = normalize_markup(params.get("reply_markup"), styles=self.button_styles)
         return self._apply_edit(message, text, raw, params.get("parse_mode"), markup)
 
     def api_edit_message_reply_markup(self, params: dict[str, Any]) -> dict[str, Any]:
         message = self._editable(params)
-        markup = normalize_markup(params.get("reply_markup"))
+        markup = normalize_markup(params.get("reply_markup"), styles=self.button_styles)
         return self._apply_edit(message, message.text, message.raw_text, message.parse_mode, markup)
 
     def api_delete_message(self, params: dict[str, Any]) -> bool:

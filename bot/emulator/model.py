@@ -408,8 +408,12 @@ def command_entities(text: str) -> list[dict[str, Any]]:
     ]
 
 
-def normalize_markup(markup: Any) -> dict[str, Any] | None:
-    """Decode and check an inline keyboard (JSON string or dict); ``None`` stays ``None``."""
+STYLES = ("danger", "success", "primary")  # Bot API 9.4's button styles
+
+
+def normalize_markup(markup: Any, *, styles: bool = True) -> dict[str, Any] | None:
+    """Decode and check an inline keyboard (JSON string or dict); ``None`` stays ``None``.
+    ``styles``: the server knows button styles (else it drops them, as before 9.4)."""
     if markup is None or markup == "":
         return None
     if isinstance(markup, str):
@@ -433,7 +437,10 @@ def normalize_markup(markup: Any) -> dict[str, Any] | None:
             data = button.get("callback_data")
             if data is not None and not 1 <= len(str(data).encode()) <= 64:
                 raise bad_request("BUTTON_DATA_INVALID")
-    return {"inline_keyboard": [[dict(b) for b in row] for row in rows]}
+            if styles and button.get("style", STYLES[0]) not in STYLES:
+                raise bad_request("BUTTON_STYLE_INVALID")
+    kept = [[{k: v for k, v in b.items() if styles or k != "style"} for b in row] for row in rows]
+    return {"inline_keyboard": kept}
 
 
 _ids = itertools.count(1)

@@ -124,6 +124,7 @@ class FakeTelegram(Watching, BotApiMethods):
         )
         self.privacy_mode = privacy_mode
         self.callback_timeout = callback_timeout
+        self.button_styles = True  # False: a server before Bot API 9.4 (it drops them)
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.calls: list[Call] = []

@@ -44,6 +44,8 @@ hand-surrender = Surrender
 hand-back = Take control back
 hand-cancel = Back
 hand-beat-target = Beat { $target }
+hand-nudge-attack = ⏰ Your move: attack. { $n } s left.
+hand-nudge-defend = ⏰ Your move: defend. { $n } s left.
 hand-and = and
 hand-stock =
     { $n ->

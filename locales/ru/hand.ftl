@@ -44,6 +44,8 @@ hand-surrender = Сдаться
 hand-back = Вернуть управление
 hand-cancel = Назад
 hand-beat-target = Побить { $target }
+hand-nudge-attack = ⏰ Ваш ход — ходите. Осталось { $n } с.
+hand-nudge-defend = ⏰ Ваш ход — отбивайтесь. Осталось { $n } с.
 hand-and = и
 hand-stock =
     { $n ->

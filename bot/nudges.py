@@ -1,0 +1,110 @@
+"""The turn notification: edits notify nobody, so when a person's attack or defence has
+waited ``delay`` seconds, a short new message tells them («⏰ Ваш ход — отбивайтесь.
+Осталось 25 с.»); it is deleted once they have moved (or the turn is no longer
+theirs). One per turn at most; none for throw-ins, none for a seat a bot plays for."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aiogram.types import Message
+
+from engine import State
+from service import GameService
+
+from .i18n import t
+from .outbox import Outbox, Rendered
+
+log = logging.getLogger(__name__)
+DELAY = 5.0  # seconds a turn waits before its player is notified
+
+Turn = tuple[int, str, int]  # (the bout, "attack" or "defend", the seat's moves so far)
+
+
+@dataclass(eq=False)
+class _Nudge:
+    turn: Turn
+    timer: asyncio.TimerHandle | None = None
+    sent: asyncio.Future[Message | None] | None = None
+
+
+def waiting_turn(state: State, seat: int) -> Turn | None:
+    """The turn the game waits for ``seat`` to attack or defend in, if it does: a new
+    one after each of the seat's own moves."""
+    turn = state.turn()
+    if turn is None or seat not in turn.seats or turn.kind not in ("attack", "defend"):
+        return None
+    if state.idle(seat):
+        return None  # the stand-in moves for them
+    return state.bouts, turn.kind, sum(a.seat == seat for a in state.history)
+
+
+class Nudges:
+    def __init__(
+        self, service: GameService, outbox: Outbox, lang: Callable[[int, int], str]
+    ) -> None:
+        """``lang(game, user)``: the language of the user's hand."""
+        self.service, self.outbox, self.lang = service, outbox, lang
+        self.delay = DELAY
+        self._shown: dict[tuple[int, int], _Nudge] = {}  # (game, user) -> their turn's
+
+    def update(self, game_id: int) -> None:
+        """After a commit: start the wait for each person the game now waits for, and
+        take back the notices of those who have moved."""
+        live = self.service.live(game_id)
+        users = [(s, i.user_id) for s, i in enumerate(live.seats) if i.human] if live else []
+        for seat, user in users:
+            if user is None:
+                continue
+            assert live is not None
+            turn = None if live.state.is_over else waiting_turn(live.state, seat)
+            key = (game_id, user)
+            nudge = self._shown.get(key)
+            if nudge is not None and nudge.turn == turn:
+                continue  # the same turn: its timer runs on, or its notice stays
+            if nudge is not None:
+                self._take_back(key)
+            if turn is not None:
+                loop = asyncio.get_running_loop()
+                new = self._shown[key] = _Nudge(turn)
+                new.timer = loop.call_later(self.delay, self._send, game_id, user, seat, new)
+
+    def forget(self, game_id: int) -> None:
+        for key in [k for k in self._shown if k[0] == game_id]:
+            self._take_back(key)
+
+    def _send(self, game_id: int, user: int, seat: int, nudge: _Nudge) -> None:
+        nudge.timer = None
+
+        def render() -> Rendered | None:
+            live = self.service.live(game_id)
+            if self._shown.get((game_id, user)) is not nudge or live is None:
+                return None  # they moved while it waited for its slot
+            deadline = self.service.deadline(game_id)
+            left = 0 if deadline is None else max(0, round(deadline - self.service.clock.now()))
+            key = "hand.nudge_attack" if nudge.turn[1] == "attack" else "hand.nudge_defend"
+            return t(self.lang(game_id, user), key, n=left), None
+
+        nudge.sent = self.outbox.show(user, None, render)
+        nudge.sent.add_done_callback(lambda _: self._sent(game_id, user, nudge))
+
+    def _sent(self, game_id: int, user: int, nudge: _Nudge) -> None:
+        if self._shown.get((game_id, user)) is not nudge:
+            self._delete(user, nudge)  # they moved while it was being sent
+
+    def _take_back(self, key: tuple[int, int]) -> None:
+        nudge = self._shown.pop(key)
+        if nudge.timer is not None:
+            nudge.timer.cancel()
+        elif nudge.sent is not None and nudge.sent.done():
+            self._delete(key[1], nudge)
+        # else: still on its way; ``_sent`` deletes it when it is there
+
+    def _delete(self, user: int, nudge: _Nudge) -> None:
+        future = nudge.sent
+        sent = future.result() if future and future.done() and not future.cancelled() else None
+        if isinstance(sent, Message):
+            self.outbox.delete(user, sent.message_id)

@@ -1,0 +1,155 @@
+"""The hand keyboard over thousands of positions from random games: its row bound (8
+rows with up to 12 cards, 10 with more), labels that fit a 360-px phone, suits in
+colour, playable cards styled (or marked «✓»), callback data within 64 bytes; the
+marking of several cards; why a tap makes no move."""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from collections.abc import Iterator
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.card_labels import VS16, card_label
+from bot.hand_answers import why_not
+from bot.render_hand import PLAYABLE, hand, markable, tap_kinds
+from engine import Card, Rules, State
+from engine.actions import BEAT
+from engine.cards import sort_for_hand
+from tests.helpers import act, game
+
+NAMES = ["Аня", "Борис", "Вика", "Гена", "Дина", "Егор"]
+BIG_GAME = 10**12  # the data must fit even for a huge game id
+ROW_WIDTH = 28  # characters a row of a 360-px phone shows without cutting a label
+
+
+def width(text: str) -> int:
+    """Characters as a phone draws them: an emoji (a suit in colour, ⏳) counts two."""
+    out = 0
+    for i, ch in enumerate(text):
+        if ch == VS16:
+            continue
+        coloured = i + 1 < len(text) and text[i + 1] == VS16
+        out += 2 if coloured or unicodedata.east_asian_width(ch) == "W" else 1
+    return out
+
+
+def positions(games: int, seed: int) -> Iterator[tuple[State, int]]:
+    """(state, seat) along random games of every size, deck and mode."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        players = rng.randint(2, 6)
+        deck = rng.choice([d for d in (24, 36, 52) if d >= 6 * players])
+        mode = rng.choice(["podkidnoy", "perevodnoy"])
+        rules = Rules(players=players, deck=deck, mode=mode, cheating=rng.random() < 0.3)
+        state = State(rules, rng.randrange(10**9))
+        while not state.is_over:
+            yield state, rng.randrange(players)
+            state.apply(rng.choice(state.all_legal_actions()))
+
+
+def pages(state: State, seat: int, rng: random.Random) -> Iterator[dict[str, object]]:
+    """Every page the seat's keyboard may show in this position."""
+    view = state.view(seat)
+    yield {}
+    yield {"page": "more"}
+    can = sorted(markable(view))
+    if can:
+        rank = rng.choice(can).rank
+        yield {"page": "mark", "marked": [c for c in can if c.rank == rank][: rng.randint(0, 4)]}
+    picks = {a.cards[0] for a in view.legal if a.kind == BEAT}
+    for card in picks:
+        yield {"picking": card}
+    cheats = state.cheat_actions(seat)
+    if cheats:
+        yield {"page": "cheat", "cheats": cheats}
+        yield {"page": "cheat", "cheats": cheats, "cheat_card": rng.choice(cheats).cards[0]}
+    yield {"page": "accuse"}
+
+
+def rows_of(markup: InlineKeyboardMarkup | None) -> list[list[tuple[str, str | None, str]]]:
+    rows = markup.inline_keyboard if markup else []
+    return [[(b.text, b.style, b.callback_data or "") for b in row] for row in rows]
+
+
+def test_the_keyboard_bound_holds_in_every_position_and_page() -> None:
+    rng = random.Random(7)
+    seen = {"small": 0, "big": 0}
+    for state, seat in positions(120, 2026):
+        if state.place[seat] or rng.random() > 0.3:
+            continue
+        view = state.view(seat)
+        for kw in pages(state, seat, rng):
+            styled = rng.random() < 0.8
+            kw.setdefault("cheats", state.cheat_actions(seat))
+            drawn = hand("ru", view, BIG_GAME, names=NAMES, seconds=17, styled=styled, **kw)
+            rows = rows_of(drawn.markup)
+            small = len(view.hand) <= 12
+            seen["small" if small else "big"] += 1
+            assert len(rows) <= (8 if small else 10), (len(view.hand), kw, rows)
+            # A big hand's cheat page packs more per row (labels may be cut) to stay short.
+            packed = not small and kw.get("page") == "cheat"
+            for row in rows:
+                labels = [text for text, _, _ in row]
+                bound = ROW_WIDTH if styled else ROW_WIDTH + 2  # «✓» on a few cards
+                assert packed or sum(map(width, labels)) <= bound, labels
+                assert all(len(data.encode()) <= 64 for _, _, data in row)
+    assert seen["small"] > 2000 and seen["big"] > 50  # thousands of keyboards, big hands too
+
+
+def test_suits_are_coloured_and_only_playable_cards_stand_out() -> None:
+    rng = random.Random(3)
+    checked = 0
+    for state, seat in positions(30, 99):
+        if state.place[seat] or rng.random() > 0.2:
+            continue
+        view = state.view(seat)
+        taps = tap_kinds(view)
+        for styled in (True, False):
+            drawn = hand("en", view, 5, styled=styled)
+            rows = drawn.markup.inline_keyboard if drawn.markup else []
+            cards = [b for row in rows for b in row if (b.callback_data or "")[:2] == "c:"]
+            assert len(cards) == len(view.hand)
+            for button, card in zip(cards, sort_for_hand(view.hand, view.trump), strict=True):
+                playable = card in taps
+                if styled:
+                    assert button.text == card_label(card, "en")
+                    assert (button.style == PLAYABLE) == playable
+                else:
+                    assert button.style is None
+                    assert button.text == ("✓" if playable else "") + card_label(card, "en")
+                assert button.text.endswith(("♠️", "♣️", "♦️", "♥️"))
+            checked += 1
+    assert checked > 200
+
+
+def test_the_attackers_keyboard_of_the_issue_fits_and_opens_several_sevens() -> None:
+    state = game(["7S 7D 7H 8S 8C 8D 8H KS KD", "6S 6C 9S 9C 10S 10C", "JS"], trump="6H",
+                 stock="QD", players=3)  # fmt: skip
+    view = state.view(0)
+    main = hand("ru", view, 5)
+    rows = rows_of(main.markup)
+    assert len(rows) == 3  # two rows of cards, one of words (it was 18 rows of openings)
+    assert [text for text, _, _ in rows[-1]] == ["Несколько карт", "⋯"]
+    marked = [Card.parse("7S"), Card.parse("7H")]
+    page = hand("ru", view, 5, page="mark", marked=marked)
+    buttons = [b for row in rows_of(page.markup) for b in row]
+    styles = {text.replace(VS16, ""): style for text, style, _ in buttons}
+    assert styles["7♠"] == styles["7♥"] == "primary" and styles["7♦"] == PLAYABLE
+    assert styles["К♠"] == PLAYABLE and styles["8♠"] == PLAYABLE  # a tap marks it anew
+    go = next(data for text, _, data in buttons if text == "Ходить (2)")
+    assert go.startswith("m:5:a 7S 7H:") or go.startswith("m:5:a 7H 7S:")
+
+
+def test_a_tap_that_makes_no_move_is_answered_with_the_reason() -> None:
+    state = game(["7S 9H", "8S 6C 10H", "JS QS"], trump="6H", stock="QD KD", players=3)
+    assert why_not("ru", state.view(1), Card.parse("8S"), NAMES) == (
+        "Сейчас не ваш ход: ходит Аня."
+    )
+    act(state, "0 a 7S")
+    assert why_not("ru", state.view(1), Card.parse("10H"), NAMES) == "10♥️ не бьёт 7♠️."
+    assert why_not("ru", state.view(0), Card.parse("9H"), NAMES) == (
+        "9♥️ не подкинуть: карт этого достоинства на столе нет."
+    )
+    assert why_not("en", state.view(1), Card.parse("10H"), NAMES) == "10♥️ does not beat 7♠️."
