@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from storage.db import is_url
 from storage.lock import Locked, acquire
 
 from . import logs
@@ -51,7 +52,8 @@ def serve(env: dict[str, str], body: Body) -> int:
         return 2
     logs.setup(config.log_level, config.secret_values)
     try:  # one process per database file; held until this process ends
-        lock = None if config.db_path == ":memory:" else acquire(config.db_path)
+        local = config.db_path != ":memory:" and not is_url(config.db_path)
+        lock = acquire(config.db_path) if local else None  # a server's: see App.create
     except (Locked, OSError) as e:
         log.error("stopped: %s", e)
         return 1

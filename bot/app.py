@@ -89,7 +89,13 @@ class App:
 
     @classmethod
     async def create(cls, config: Config, clock: Clock | None = None) -> App:
-        return cls(config, await Database.open(config.db_path), clock)
+        db = await Database.open(config.db_path)
+        try:
+            await db.hold_lock()
+        except BaseException:
+            await db.close()
+            raise
+        return cls(config, db, clock)
 
     async def start(self) -> None:
         restored = await self.service.restore()

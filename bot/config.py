@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from service.thinking import default_workers
-from storage.db import configured_path
+from storage.db import configured_path, is_url
 
 from .outbox import Limits
 
@@ -65,10 +65,11 @@ class Config:
         return urlsplit(self.webhook_url or "").path or "/"
 
     @property
-    def secret_values(self) -> tuple[str, str]:
+    def secret_values(self) -> tuple[str, ...]:
         """What the logs never show: the token's secret part (so the token too), the
-        webhook secret."""
-        return self.token.partition(":")[2], self.webhook_secret
+        webhook secret, the database server's password."""
+        password = urlsplit(self.db_path).password if is_url(self.db_path) else None
+        return self.token.partition(":")[2], self.webhook_secret, password or ""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -190,6 +191,10 @@ def _pause(env: dict[str, str]) -> tuple[float, float]:
 
 def _db_path(env: dict[str, str], name: str = "DURAK_DB") -> str:
     path = env.get("DURAK_DB", "").strip() or configured_path()
+    if is_url(path):
+        if not urlsplit(path).hostname:
+            raise ConfigError(f"{name} must name the PostgreSQL server's host")
+        return path
     folder = os.path.dirname(path) or "."
     if path != ":memory:" and not os.path.isdir(folder):
         raise ConfigError(f"{name} must be a file in an existing folder, not {path!r}")

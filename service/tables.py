@@ -6,7 +6,6 @@ Telegram-free: the bot calls these and turns ``TableError`` codes into texts.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -17,7 +16,7 @@ from engine import Rules
 from engine.bots import NAMES as BOT_NAMES
 from engine.presets import PRESETS
 from engine.rules import DECK_PLAYERS, Mode
-from storage.db import Database
+from storage.db import Conflict, Database
 from storage.repos import ChatRepo, Seat, TableRecord, TableRepo, TableSettings, UserRepo
 
 from .games import GameService, Update
@@ -132,7 +131,7 @@ class Tables:
                 await ChatRepo.set_lang(c, chat_id, creator.lang)
                 await UserRepo.upsert(c, creator.id, creator.name, creator.username, creator.lang)
                 table_id = await TableRepo.create(c, chat_id, creator.id, settings, [])
-        except sqlite3.IntegrityError:  # a second /durak at the same instant opened it first
+        except Conflict:  # a second /durak at the same instant opened it first
             existing = await self._repo.open_in_chat(chat_id)
             if existing is None:
                 raise

@@ -1,1 +1,1 @@
-"""Storage: aiosqlite schema, migrations and repositories (issue 3)."""
+"""Storage: the schema, its migrations and the repositories, on SQLite or PostgreSQL."""

@@ -1,18 +1,22 @@
-"""The SQLite file: connection settings, numbered migrations, transactions."""
+"""The database: SQLite (a file, the embedded default) or PostgreSQL (a server).
+
+``Database.open(target)`` takes a file path or a ``postgresql://`` URL and
+migrates the schema. Both backends speak the same SQL (SQLite's dialect, with
+``?`` placeholders, translated for PostgreSQL in ``storage.postgres``) through
+the same small interface: ``tx()`` for a write transaction, ``fetch_one`` and
+``fetch_all`` for reads.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import re
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -20,8 +24,13 @@ DEFAULT_PATH = "./durak.sqlite3"
 
 
 def configured_path() -> str:
-    """The database file: ``DURAK_DB`` from the environment, or ``./durak.sqlite3``."""
+    """The database: ``DURAK_DB`` from the environment, or ``./durak.sqlite3``."""
     return os.environ.get("DURAK_DB") or DEFAULT_PATH
+
+
+def is_url(target: str | Path) -> bool:
+    """Whether ``target`` names a PostgreSQL server rather than a SQLite file."""
+    return str(target).startswith(("postgresql://", "postgres://"))
 
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -41,79 +50,104 @@ def migrations() -> list[tuple[int, str, str]]:
     return found
 
 
-class Database:
-    """One aiosqlite connection; every statement goes through one lock, so a
-    transaction is never interleaved with another coroutine's statements."""
+def statements(sql: str) -> list[str]:
+    """Split a migration file into statements (none of ours contain ';' in strings)."""
+    lines = [line.split("--", 1)[0] for line in sql.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self.conn = conn
-        self.path = path
-        self._lock = asyncio.Lock()
+
+class Conflict(Exception):
+    """A write broke a constraint (a unique key, a foreign key): on either backend."""
+
+
+class Row(Protocol):
+    """A result row: by column name or position, and iterable (both backends' rows are)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __len__(self) -> int: ...
+
+
+class Tx(Protocol):
+    """The statements of one transaction."""
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Raises ``Conflict`` when the statement breaks a constraint."""
+        ...
+
+    async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
+    async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """An ``INSERT`` into a table with an ``id`` column; returns the new row's id."""
+        ...
+
+
+class Database:
+    """What the repositories need of a database; ``open`` picks the backend."""
+
+    target: str
 
     @classmethod
-    async def open(cls, path: str | Path | None = None, *, upto: int | None = None) -> Database:
+    async def open(cls, target: str | Path | None = None, *, upto: int | None = None) -> Database:
         """Open (creating if needed) and migrate to the newest schema, or to ``upto``."""
-        path = configured_path() if path is None else path
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA synchronous = NORMAL")  # durable at WAL checkpoints
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        db = cls(conn, str(path))
-        await db.migrate(upto)
+        target = configured_path() if target is None else target
+        db: Database
+        if is_url(target):
+            from .postgres import PostgresDatabase  # asyncpg only where it is used
+
+            db = await PostgresDatabase.connect(str(target))
+        else:
+            from .sqlite import SqliteDatabase
+
+            db = await SqliteDatabase.connect(str(target))
+        try:
+            await db.migrate(upto)
+        except BaseException:
+            await db.close()
+            raise
         return db
 
-    async def close(self) -> None:
-        await self.conn.close()
-
-    async def checkpoint(self) -> None:
-        """Fold the write-ahead log into the main file (to measure its size)."""
-        async with self._lock:
-            await self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-    async def schema_version(self) -> int:
-        async with self.conn.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
-
     async def migrate(self, upto: int | None = None) -> None:
-        """Apply the migrations the file has not seen, each in its own transaction."""
+        """Apply the migrations the database has not seen, each in its own transaction."""
         current = await self.schema_version()
         for number, name, sql in migrations():
             if number <= current or (upto is not None and number > upto):
                 continue
             log.info("applying migration %s", name)
-            async with self.tx() as conn:
-                for statement in _statements(sql):
-                    await conn.execute(statement)
-                await conn.execute(f"PRAGMA user_version = {number}")
+            async with self.tx() as tx:
+                for statement in statements(sql):
+                    await tx.execute(self.dialect(statement))
+                await self.set_schema_version(tx, number)
 
-    @asynccontextmanager
-    async def tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: committed on success, rolled back on any error. So is a
-        cancellation, wherever it comes: aiosqlite's thread still runs every statement
-        it was handed (a BEGIN, a COMMIT), so the rollback is queued after them and no
-        transaction is left open for the next one to trip on."""
-        async with self._lock:
-            try:
-                await self.conn.execute("BEGIN IMMEDIATE")
-                yield self.conn
-                await self.conn.commit()
-            except BaseException:
-                await asyncio.shield(self.conn.rollback())  # a no-op after a COMMIT
-                raise
+    def dialect(self, statement: str) -> str:
+        """A migration's statement as this backend writes it."""
+        return statement
 
-    async def fetch_one(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self._lock, self.conn.execute(sql, tuple(args)) as cur:
-            return await cur.fetchone()
+    # What each backend provides:
 
-    async def fetch_all(self, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self.conn.execute(sql, tuple(args)) as cur:
-            return list(await cur.fetchall())
+    def tx(self) -> AbstractAsyncContextManager[Tx]:
+        """A write transaction: committed on success, rolled back on any error or
+        cancellation."""
+        raise NotImplementedError
 
+    async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
+        raise NotImplementedError
 
-def _statements(sql: str) -> list[str]:
-    """Split a migration file into statements (none of ours contain ';' in strings)."""
-    lines = [line.split("--", 1)[0] for line in sql.splitlines()]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        raise NotImplementedError
+
+    async def set_schema_version(self, tx: Tx, number: int) -> None:
+        raise NotImplementedError
+
+    async def checkpoint(self) -> None:
+        """Make the stored size current (SQLite folds its write-ahead log in)."""
+
+    async def hold_lock(self) -> None:
+        """Make this process the database's only bot, or raise ``storage.lock.Locked``.
+        A SQLite file is locked apart, before the process starts its loop (see
+        ``storage.lock``); a server takes the lock on a connection of its own."""
+
+    async def close(self) -> None:
+        raise NotImplementedError

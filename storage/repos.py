@@ -11,9 +11,7 @@ import secrets
 import time
 from typing import Any
 
-import aiosqlite
-
-from .db import Database
+from .db import Database, Row, Tx
 from .records import (
     ActionRecord,
     Chat,
@@ -48,7 +46,7 @@ __all__ = [
     "new_join_token",
 ]
 
-Conn = aiosqlite.Connection
+Conn = Tx
 
 
 def _now() -> float:
@@ -131,7 +129,7 @@ class UserRepo:
         return User(row["id"], row["name"], row["username"], row["lang"], bool(row["can_message"]))
 
 
-def _table(row: aiosqlite.Row) -> TableRecord:
+def _table(row: Row) -> TableRecord:
     return TableRecord(
         row["id"],
         row["chat_id"],
@@ -161,7 +159,7 @@ class TableRepo:
         join_token: str | None = None,
     ) -> int:
         """A new table in the lobby; ``join_token`` is random unless given."""
-        cur = await c.execute(
+        return await c.insert(
             "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at,"
             " join_token) VALUES (?, ?, ?, ?, 'lobby', ?, ?)",
             (
@@ -173,8 +171,6 @@ class TableRepo:
                 join_token or new_join_token(),
             ),
         )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
 
     @staticmethod
     async def update(
@@ -213,8 +209,7 @@ class TableRepo:
     @staticmethod
     async def series_in(c: Conn, table_id: int) -> dict[str, Any]:
         """The table's series, read inside a transaction."""
-        async with c.execute("SELECT series FROM tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await c.fetch_one("SELECT series FROM tables WHERE id = ?", (table_id,))
         return {} if row is None else dict(json.loads(row[0]))
 
     async def get(self, table_id: int) -> TableRecord | None:
@@ -239,7 +234,7 @@ class TableRepo:
         return None if row is None else _table(row)
 
 
-def _game(row: aiosqlite.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     return GameRecord(
         row["id"],
         row["table_id"],
@@ -273,7 +268,7 @@ class GameRepo:
         last_fool: int | None = None,
         pogony_ranks: list[int] | None = None,
     ) -> int:
-        cur = await c.execute(
+        return await c.insert(
             "INSERT INTO games (table_id, rules, seats, seed, seed_text, status, snapshot,"
             " started_at, last_fool, pogony_ranks)"
             " VALUES (?, ?, ?, 0, ?, 'playing', ?, ?, ?, ?)",
@@ -288,8 +283,6 @@ class GameRepo:
                 None if pogony_ranks is None else json.dumps(pogony_ranks),
             ),
         )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
 
     @staticmethod
     async def append_action(
@@ -392,18 +385,21 @@ class StatsRepo:
 
     @staticmethod
     async def get_in(c: Conn, chat_id: int, user_id: int) -> Stats | None:
-        async with c.execute(
+        row = await c.fetch_one(
             "SELECT * FROM stats WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return None if row is None else Stats(*tuple(row))
 
     @staticmethod
     async def put(c: Conn, s: Stats) -> None:
         await c.execute(
-            "INSERT OR REPLACE INTO stats (chat_id, user_id, games, wins, fools, draws,"
+            "INSERT INTO stats (chat_id, user_id, games, wins, fools, draws,"
             " surrenders, pogony, mu, sigma, pogony_given)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (chat_id, user_id) DO UPDATE SET games = excluded.games,"
+            " wins = excluded.wins, fools = excluded.fools, draws = excluded.draws,"
+            " surrenders = excluded.surrenders, pogony = excluded.pogony, mu = excluded.mu,"
+            " sigma = excluded.sigma, pogony_given = excluded.pogony_given",
             (
                 s.chat_id,
                 s.user_id,

@@ -10,12 +10,14 @@ from service import Clock, FakeClock, GameService, Seat, Update
 from service.autoplay import forced_word
 from storage.db import Database
 from storage.repos import ChatRepo, TableRepo, TableSettings, UserRepo
+from tests.backends import db_target
 
 CHAT = -1001
 
 
 async def open_service(path: Path, clock: Clock | None = None) -> GameService:
-    db = await Database.open(path)
+    """The service on the database ``path`` names (on the test's backend, see backends)."""
+    db = await Database.open(await db_target(path))
     return GameService(db, clock=clock or FakeClock())
 
 

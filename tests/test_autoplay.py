@@ -8,6 +8,8 @@ import os
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from engine import Rules
 from engine.actions import DONE, PASS
 from service import GameService, Seat, Update
@@ -16,6 +18,8 @@ from storage.repos import GameRepo
 from tests.autoplay_helpers import GatedThinker, deal_where, has_pair
 from tests.service_helpers import humans, new_table, next_move, open_service, play_moves
 from tests.thinking_targets import signed
+
+pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
 MASTERS = [Seat("bot", "Мастер 1", level="master"), Seat("bot", "Мастер 2", level="master")]
 WORDS = (DONE, PASS)

@@ -13,6 +13,8 @@ from service.tables import Person, Tables
 from storage.repos import GameRepo
 from tests.service_helpers import humans, new_table, open_service
 
+pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
+
 ANNA, BORIS = Person(1, "Аня"), Person(2, "Борис")
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine import Action, Rules, State
 from engine.actions import DONE, PASS
 from service import FakeClock, GameService
@@ -15,6 +17,8 @@ from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, s
 from tests.e2e_helpers import two_friends as friends
 from tests.fakes import FakeTelegram
 from tests.service_helpers import humans, next_move, open_service, start
+
+pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
 
 def check_forced(rules: Rules, seed: int, log: list[ActionRecord]) -> int:
@@ -72,6 +76,7 @@ async def test_no_word_is_said_for_anyone_where_they_could_accuse(tmp_path: Path
     await service.db.close()
 
 
+@pytest.mark.sqlite_only  # the bot itself runs on SQLite here
 async def test_in_the_bot_nobody_presses_a_word_they_had_no_choice_about(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = friends(tg)

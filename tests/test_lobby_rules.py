@@ -18,11 +18,13 @@ from service.tables import Person, TableError, Tables, rules_for
 from storage.repos import Seat, StatsRepo, TableSettings, UserRepo
 from tests.service_helpers import open_service
 
+pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
+
 ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "Вика")
 
 
 @pytest.fixture
-async def tables(tmp_path: Path):
+async def tables(tmp_path: Path, backend: str):
     service = await open_service(tmp_path / "t.sqlite3")
     tables = Tables(service.db, service)
     for p in (ANNA, BORIS, VIKA):

@@ -18,15 +18,15 @@ STARTUP = 120.0  # seconds; generous, as the tests may run next to benchmarks
 
 
 async def spawn(
-    tmp_path: Path, api_base: str, log_name: str = "stderr.log"
+    tmp_path: Path, api_base: str, log_name: str = "stderr.log", db: str | None = None
 ) -> tuple[asyncio.subprocess.Process, Path]:
-    """The bot as a process on ``tmp_path``'s database; its stderr goes to a file (a full
-    pipe would block it)."""
+    """The bot as a process on ``tmp_path``'s database (or ``db``); its stderr goes to a
+    file (a full pipe would block it)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "BOT_TOKEN": TOKEN,
         "BOT_API_BASE": api_base,
-        "DURAK_DB": str(tmp_path / "db.sqlite3"),
+        "DURAK_DB": db or str(tmp_path / "db.sqlite3"),
         "DURAK_LOG_LEVEL": "DEBUG",
         "DURAK_CHAT_INTERVAL": "0",
     }

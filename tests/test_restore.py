@@ -15,6 +15,8 @@ from tests.e2e_helpers import TOKEN, open_table, running_bot, seat_everyone, set
 from tests.fakes import FakeTelegram
 from tests.service_helpers import humans, new_table, open_service, play_moves
 
+pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
+
 RULES = Rules(players=2, deck=36)
 
 

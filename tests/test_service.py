@@ -21,6 +21,8 @@ from tests.service_helpers import (
     start,
 )
 
+pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
+
 RULES = Rules(players=2, deck=36)
 
 

@@ -1,4 +1,5 @@
-"""Storage on a real SQLite file: migrations, round trips, the action log."""
+"""Storage on a real SQLite file and a real PostgreSQL database: migrations, round
+trips, the action log."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from storage.db import Database, configured_path, migrations
+from storage.db import Conflict, Database, configured_path, migrations
 from storage.repos import (
     ChatRepo,
     GameRepo,
@@ -19,13 +21,16 @@ from storage.repos import (
     TableSettings,
     UserRepo,
 )
+from tests.backends import db_target
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 BOT = Seat("bot", "Новичок 1", level="novice")
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "durak.sqlite3")
+async def db(tmp_path: Path, backend: str):
+    database = await Database.open(await db_target(tmp_path / "durak.sqlite3"))
     yield database
     await database.close()
 
@@ -37,6 +42,7 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
         return await TableRepo.create(c, chat_id, 1, TableSettings(), [Seat("human", "Аня", 1)])
 
 
+@pytest.mark.sqlite_only
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
     assert await db.schema_version() == len(migrations()) == 6
     assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
@@ -44,6 +50,7 @@ async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> N
     assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
 
 
+@pytest.mark.sqlite_only
 async def test_the_file_comes_from_durak_db_or_defaults(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -58,7 +65,7 @@ async def test_the_file_comes_from_durak_db_or_defaults(
 
 async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    old = await Database.open(path, upto=1)
+    old = await Database.open(await db_target(path), upto=1)
     assert await old.schema_version() == 1
     async with old.tx() as c:  # tables as version 1 wrote them
         await UserRepo.upsert(c, 1, "Аня")
@@ -70,11 +77,11 @@ async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
                 (chat_id,),
             )
     table_id = 1
+    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
+        await old.fetch_one("SELECT * FROM stats")  # no statistics table yet in version 1
     await old.close()
-    with pytest.raises(sqlite3.OperationalError):  # no statistics table yet in version 1
-        sqlite3.connect(path).execute("SELECT * FROM stats")
 
-    new = await Database.open(path)
+    new = await Database.open(await db_target(path))
     assert await new.schema_version() == 6
     table = await TableRepo(new).get(table_id)
     assert table is not None and table.chat_id == -100 and table.status == "lobby"
@@ -106,7 +113,7 @@ async def test_chat_user_and_table_round_trip(db: Database) -> None:
 
 async def test_one_open_table_per_chat(db: Database) -> None:
     table_id = await make_table(db)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(Conflict):
         async with db.tx() as c:
             await TableRepo.create(c, -100, 1, TableSettings(), [])
     async with db.tx() as c:
@@ -137,7 +144,7 @@ async def test_game_and_action_log_round_trip(db: Database) -> None:
     ]  # fmt: skip
     assert await repo.hand_message(game_id, 1) == 56
 
-    with pytest.raises(sqlite3.IntegrityError):  # a sequence number is used once
+    with pytest.raises(Conflict):  # a sequence number is used once
         async with db.tx() as c:
             await GameRepo.append_action(c, game_id, 2, 0, "take", False, 1.0)
     assert len(await repo.actions(game_id)) == 3  # the failed transaction left nothing
@@ -180,7 +187,7 @@ async def test_a_table_is_found_by_its_random_join_token_while_open(db: Database
 
 async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: Path) -> None:
     path = tmp_path / "seeds.sqlite3"
-    old = await Database.open(path, upto=5)
+    old = await Database.open(await db_target(path), upto=5)
     table_id = await make_table(old)
     async with old.tx() as c:  # a game as version 5 wrote it: the seed as INTEGER
         await c.execute(
@@ -189,7 +196,7 @@ async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: 
             (table_id, 2**63 - 1),
         )
     await old.close()
-    db = await Database.open(path)
+    db = await Database.open(await db_target(path))
     seed = 2**128 - 12345  # before: OverflowError (SQLite INTEGER holds 64 bits)
     try:
         async with db.tx() as c:
@@ -204,7 +211,7 @@ async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: 
 async def test_a_transaction_cancelled_anywhere_leaves_the_connection_usable(
     tmp_path: Path, ticks: int
 ) -> None:
-    db = await Database.open(tmp_path / "c.sqlite3")
+    db = await Database.open(await db_target(tmp_path / "c.sqlite3"))
 
     async def write() -> None:
         async with db.tx() as c:

@@ -1,0 +1,55 @@
+"""The bot on PostgreSQL as a process: it plays, keeps the database's password out
+of its log, and a second process on the same database exits with one line (the
+games live in one process's memory until several can share them)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from bot.config import Config, ConfigError
+from storage.postgres import redacted
+from tests.backends import PgDatabases
+from tests.e2e_helpers import TOKEN
+from tests.fakes import FakeTelegram
+from tests.test_main import STARTUP, spawn, stop, wait_until_polling
+
+
+async def test_one_bot_per_postgresql_database_and_no_password_in_its_log(
+    tmp_path: Path, pg_databases: PgDatabases
+) -> None:
+    url = await pg_databases.target("bot")
+    password = urlsplit(url).password
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna = tg.add_user(1, "Аня")
+        first, first_log = await spawn(tmp_path, tg.base_url, db=url)
+        second = None
+        try:
+            await wait_until_polling(tg, first, first_log)
+            second, second_log = await spawn(tmp_path, tg.base_url, "second.log", db=url)
+            await asyncio.wait_for(second.wait(), STARTUP)
+            tg.start_private(anna)  # the first one answers, from the server's database
+            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=30)
+        finally:
+            await stop(first)
+            if second is not None:
+                await stop(second)
+    lines = [line for line in second_log.read_text().splitlines() if " ERROR " in line]
+    assert second.returncode == 1 and len(lines) == 1, lines
+    assert " ERROR bot: stopped: " in lines[0] and "used by another bot process" in lines[0]
+    assert redacted(url) in lines[0]
+    for log in (first_log, second_log):
+        text = log.read_text()
+        assert "Traceback" not in text and (not password or password not in text)
+    assert first.returncode == 0
+
+
+def test_durak_db_takes_a_postgresql_url_with_a_host() -> None:
+    url = "postgresql://durak:s3cret@db.example:5432/durak"
+    config = Config.from_env({"BOT_TOKEN": TOKEN, "DURAK_DB": url})
+    assert config.db_path == url and "s3cret" in config.secret_values
+    with pytest.raises(ConfigError, match="host"):
+        Config.from_env({"BOT_TOKEN": TOKEN, "DURAK_DB": "postgresql:///durak"})
