@@ -58,7 +58,7 @@ def test_webhook_settings_and_their_checks() -> None:
         "/tg/updates",
     )
     assert "abc_DEF-123" not in repr(config)
-    assert config.secret_values == (TOKEN.split(":")[1], "abc_DEF-123")
+    assert config.secret_values == (TOKEN.split(":")[1], "abc_DEF-123", "")  # no database password
     bad = {
         "DURAK_WEBHOOK_URL": "http://durak.example.org/hook",
         "DURAK_WEBHOOK_SECRET": "no spaces allowed",
