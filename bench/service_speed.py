@@ -1,10 +1,12 @@
 """Latency of one move through the game service (apply + commit) with many games at once,
 and the database size per finished game.
 
-    python -m bench.service_speed [--games 100] [--think 1.0]
+    python -m bench.service_speed [--games 100] [--think 1.0] [--postgres URL]
 
 Players think (a random pause, 1 s on average: several times quicker than people) and
-then press; a second run without pauses shows the saturated throughput.
+then press; a second run without pauses shows the saturated throughput. With
+``--postgres`` (a server whose user may create databases) the same runs follow on a
+fresh PostgreSQL database, for a comparison in one process.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
 
 from engine import Action, Rules, State
 from service import FakeClock, GameService, Refused
@@ -65,8 +70,8 @@ def engine_only(seeds: Sequence[int]) -> list[float]:
     return times
 
 
-async def run(games: int, path: Path, think: float) -> list[float]:
-    db = await Database.open(path)
+async def run(games: int, target: str, think: float) -> list[float]:
+    db = await Database.open(target)
     service = GameService(db, clock=FakeClock())
     ids = []
     for seed in range(games):
@@ -76,9 +81,8 @@ async def run(games: int, path: Path, think: float) -> list[float]:
     started = time.perf_counter()
     await asyncio.gather(*(play(service, g, latencies, think) for g in ids))
     wall = time.perf_counter() - started
-    await db.checkpoint()
+    size = await db.stored_bytes()
     await db.close()
-    size = os.path.getsize(path)
     ms = [x * 1000 for x in latencies]
     pace = f"think time {think * 1000:.0f} ms mean" if think else "no think time (saturated)"
     print(f"{games} concurrent 2-player games, {pace}: {len(ms)} moves in {wall:.1f} s")
@@ -95,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench.service_speed")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
+    parser.add_argument("--postgres", metavar="URL", help="also on a PostgreSQL server")
     args = parser.parse_args(argv)
     print(f"{os.cpu_count()} cores")
     base = [x * 1000 for x in engine_only(range(args.games))]
@@ -102,13 +107,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"engine only (baseline, same moves): p50 {statistics.median(base):.3f} ms,"
         f" p99 {percentile(base, 0.99):.3f} ms"
     )
-    for think in (args.think, 0.0):
-        with tempfile.TemporaryDirectory() as tmp:
-            ms = asyncio.run(run(args.games, Path(tmp) / "bench.sqlite3", think))
-        print(
-            f"  ratio p50        {statistics.median(ms) / statistics.median(base):6.0f} x baseline"
-        )
+    backends = ["sqlite"] + (["postgres"] if args.postgres else [])
+    for backend in backends:
+        print(f"on {backend}:")
+        for think in (args.think, 0.0):
+            if backend == "sqlite":
+                with tempfile.TemporaryDirectory() as tmp:
+                    ms = asyncio.run(run(args.games, str(Path(tmp) / "bench.sqlite3"), think))
+            else:
+                ms = asyncio.run(on_postgres(args.postgres, args.games, think))
+            ratio = statistics.median(ms) / statistics.median(base)
+            print(f"  ratio p50        {ratio:6.0f} x baseline")
     return 0
+
+
+async def on_postgres(server: str, games: int, think: float) -> list[float]:
+    """``run`` on a database of its own on ``server``, dropped afterwards."""
+    name = f"durak_bench_{os.getpid()}"
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            return await run(games, urlunsplit(urlsplit(server)._replace(path=f"/{name}")), think)
+        finally:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
 
 
 if __name__ == "__main__":

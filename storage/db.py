@@ -141,8 +141,9 @@ class Database:
     async def set_schema_version(self, tx: Tx, number: int) -> None:
         raise NotImplementedError
 
-    async def checkpoint(self) -> None:
-        """Make the stored size current (SQLite folds its write-ahead log in)."""
+    async def stored_bytes(self) -> int:
+        """What the data takes up where it is stored (benchmarks)."""
+        raise NotImplementedError
 
     async def hold_lock(self) -> None:
         """Make this process the database's only bot, or raise ``storage.lock.Locked``.

@@ -130,6 +130,16 @@ class PostgresDatabase(Database):
             )
         self._lock = conn
 
+    async def stored_bytes(self) -> int:
+        """The tables of the schema with their indexes and TOAST data."""
+        return int(
+            await self.pool.fetchval(
+                "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+            )
+        )
+
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
 

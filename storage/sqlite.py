@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -59,9 +60,11 @@ class SqliteDatabase(Database):
     async def close(self) -> None:
         await self.conn.close()
 
-    async def checkpoint(self) -> None:
+    async def stored_bytes(self) -> int:
+        """The file's size once the write-ahead log is folded into it."""
         async with self._lock:
             await self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return os.path.getsize(self.path)
 
     async def schema_version(self) -> int:
         row = await self.fetch_one("PRAGMA user_version")

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bench import service_speed
 from bot.config import Config, ConfigError
 from storage.postgres import redacted
 from tests.backends import PgDatabases
@@ -53,3 +54,13 @@ def test_durak_db_takes_a_postgresql_url_with_a_host() -> None:
     assert config.db_path == url and "s3cret" in config.secret_values
     with pytest.raises(ConfigError, match="host"):
         Config.from_env({"BOT_TOKEN": TOKEN, "DURAK_DB": "postgresql:///durak"})
+
+
+def test_the_service_benchmark_runs_on_postgresql_beside_sqlite(
+    pg_databases: PgDatabases, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--games", "2", "--think", "0.001", "--postgres", pg_databases.url]
+    assert service_speed.main(args) == 0
+    out = capsys.readouterr().out
+    assert "on sqlite:" in out and "on postgres:" in out
+    assert out.count("KB per finished game") == 4  # both runs on both backends
