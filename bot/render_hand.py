@@ -140,9 +140,9 @@ def hand(
     ]
     if markable(view):
         controls.append(keys.page(t(lang, "hand.several"), "mark"))
-    if idle:
-        controls.insert(0, keys.move(t(lang, "hand.back"), Action(view.seat, BACK)))
     controls.append(keys.page("⋯", "more"))
+    if idle:  # a long label: a row of its own
+        rows.append([keys.move(t(lang, "hand.back"), Action(view.seat, BACK))])
     rows.append(controls)
     return seal(head + _status(lang, view, idle), rows, timer)
 

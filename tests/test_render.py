@@ -206,7 +206,7 @@ def test_a_thrower_is_told_when_there_is_nothing_to_throw_in() -> None:
                 view = state.view(turn.seats[0])
                 seen[any(a.kind == THROW for a in view.legal)] = render_hand.hand("ru", view, 1)[0]
             state.apply(pick.choice(state.all_legal_actions()))
-    assert "<b>Можно подкинуть</b> — или нажмите «" in seen[True]
+    assert "<b>Подкидывайте</b> — или «" in seen[True]
     assert "Подкинуть нечего — нажмите «" in seen[False]
 
 

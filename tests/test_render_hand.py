@@ -83,6 +83,7 @@ def test_the_keyboard_bound_holds_in_every_position_and_page() -> None:
         for kw in pages(state, seat, rng):
             styled = rng.random() < 0.8
             kw.setdefault("cheats", state.cheat_actions(seat))
+            kw["idle"] = rng.random() < 0.1
             drawn = hand("ru", view, BIG_GAME, names=NAMES, seconds=17, styled=styled, **kw)
             rows = rows_of(drawn.markup)
             small = len(view.hand) <= 12
