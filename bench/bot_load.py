@@ -136,6 +136,7 @@ class Watch:
     last: set[tuple[int, int]] = field(default_factory=set)  # the finished games' versions
     games: dict[int, int] = field(default_factory=dict)  # group chat -> its game now
     hands: dict[tuple[int, int], list[tuple[float, int]]] = field(default_factory=dict)
+    keys: dict[tuple[int, int], str] = field(default_factory=dict)  # (game, user) -> shown key
     tables: dict[int, list[tuple[float, int]]] = field(default_factory=dict)  # game -> shown
     summaries: dict[int, float] = field(default_factory=dict)  # game -> when its result came
     calls: Counter[tuple[str, str]] = field(default_factory=Counter)  # (method, chat kind)
@@ -152,6 +153,12 @@ class Watch:
         live = self.app.service.live(update.game_id)
         if live is not None:
             self.games[live.chat_id] = update.game_id
+            now = time.monotonic()
+            for user in (s.user_id for s in live.seats if s.human and s.user_id is not None):
+                hand = (update.game_id, user)
+                drawn = self.app.presenter.hand_key(*hand)
+                if drawn is not None and drawn == self.keys.get(hand):  # the move left it so
+                    self.hands.setdefault(hand, []).append((now, update.version))
         if self.measuring:
             self.actions += len(update.actions)
             self.automatic += sum(1 for _, auto in update.actions if auto)
@@ -189,6 +196,7 @@ class Watch:
         if kind == "private":
             if hand is not None and version is not None:
                 self.hands.setdefault((hand, chat), []).append((now, version))
+                self.keys[(hand, chat)] = data[0].rsplit(":", 1)[-1]
         elif name == "EditMessageText" and game is not None and version is not None:
             self.tables.setdefault(game, []).append((now, version))
         elif name == "SendMessage" and game is not None and any(":again" in d for d in data):
@@ -309,7 +317,7 @@ def report(f: dict[str, Any], load: Load) -> None:
     }
     print(
         f"  edits per action: group {edits['group'] / actions:.2f},"
-        f" private {edits['private'] / actions:.2f} (every move changes each hand's keyboard)"
+        f" private {edits['private'] / actions:.2f} (a hand a move left as it was is not edited)"
     )
     moves = [(k, t) for k, t in w.commits.items() if k not in w.last and k[1] > 0]
     seats: dict[int, list[tuple[int, int]]] = defaultdict(list)

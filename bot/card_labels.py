@@ -4,7 +4,6 @@ black (♠️ ♣️) differ at a glance on buttons and in texts alike."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
 
 from engine import Card
 
@@ -15,10 +14,6 @@ ROW_WIDTH = 28  # characters a keyboard row shows on a 360-px phone without cutt
 def card_label(card: Card, lang: str) -> str:
     """«7♠️», «10♥️», «Д♦️» (Russian) or «Q♦️» (English)."""
     return card.label(lang) + VS16
-
-
-def cards_label(cards: Sequence[Card], lang: str) -> str:
-    return " ".join(card_label(c, lang) for c in cards)
 
 
 def width(text: str) -> int:

@@ -64,9 +64,10 @@ def opening(view: View, cards: Sequence[Card]) -> Action | None:
     return None
 
 
-def seal(text: str, rows: Rows, seconds: str = "") -> Drawn:
+def seal(text: str, rows: Rows, timer: str = "") -> Drawn:
     """The hand with its key filled in: the digest of the text and the buttons as drawn
-    (with the ``DRAFT`` key, which ends every hand callback), then ``seconds`` added."""
+    (with the ``DRAFT`` key, which ends every hand callback); then the ``timer`` (the
+    seconds left) is added to the text, outside the key."""
     parts = [text] + [f"{b.text}\x1f{b.style}\x1f{b.callback_data}" for row in rows for b in row]
     key = hashlib.blake2b("\x1e".join(parts).encode(), digest_size=4).hexdigest()
 
@@ -77,7 +78,7 @@ def seal(text: str, rows: Rows, seconds: str = "") -> Drawn:
         return b.model_copy(update={"callback_data": data[: -len(DRAFT)] + key})
 
     markup = InlineKeyboardMarkup(inline_keyboard=[[sealed(b) for b in row] for row in rows])
-    return Drawn(text + seconds, markup if rows else None, key)
+    return Drawn(text + timer, markup if rows else None, key)
 
 
 def hand(

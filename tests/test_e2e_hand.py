@@ -18,6 +18,7 @@ from tests.e2e_helpers import (
     running_bot,
     seat_everyone,
     settle,
+    two_friends,
 )
 from tests.fakes import FakeMessage, FakeTelegram, FakeUser
 
@@ -110,10 +111,7 @@ async def test_a_hand_the_move_left_as_it_was_is_not_edited_and_still_counts(
 
 async def test_a_press_for_a_game_that_does_not_exist_says_so(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
@@ -149,10 +147,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
     tmp_path: Path,
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             app.presenter.nudges.delay = 0.3
             app.service.new_seed = lambda: PAIR_SEED
@@ -193,10 +188,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
 
 async def test_several_cards_of_one_rank_open_with_one_extra_tap_each(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             app.service.new_seed = lambda: PAIR_SEED
             await open_table(tg, app, group, anna)
@@ -228,10 +220,7 @@ async def test_where_the_server_drops_button_styles_playable_cards_are_marked(
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         tg.button_styles = False  # a Bot API server before 9.4
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
+        anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
