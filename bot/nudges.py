@@ -44,10 +44,15 @@ def waiting_turn(state: State, seat: int) -> Turn | None:
 
 class Nudges:
     def __init__(
-        self, service: GameService, outbox: Outbox, lang: Callable[[int, int], str]
+        self,
+        service: GameService,
+        outbox: Outbox,
+        lang: Callable[[int, int], str],
+        blocked: set[int],
     ) -> None:
-        """``lang(game, user)``: the language of the user's hand."""
-        self.service, self.outbox, self.lang = service, outbox, lang
+        """``lang(game, user)``: the language of the user's hand; ``blocked``: the users
+        who blocked the bot (no notice is sent to them)."""
+        self.service, self.outbox, self.lang, self.blocked = service, outbox, lang, blocked
         self.delay = DELAY
         self._shown: dict[tuple[int, int], _Nudge] = {}  # (game, user) -> their turn's
 
@@ -57,7 +62,7 @@ class Nudges:
         live = self.service.live(game_id)
         users = [(s, i.user_id) for s, i in enumerate(live.seats) if i.human] if live else []
         for seat, user in users:
-            if user is None:
+            if user is None or user in self.blocked:
                 continue
             assert live is not None
             turn = None if live.state.is_over else waiting_turn(live.state, seat)

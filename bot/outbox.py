@@ -195,7 +195,8 @@ class Outbox:
         return self._put(_Job(chat_id, message_id, None, None, render))
 
     def delete(self, chat_id: int, message_id: int) -> asyncio.Future[Message | None]:
-        """Queue the deletion of a message (paced like the chat's other calls)."""
+        """Queue the deletion of a message: paced like the chat's other calls, and after
+        every other call queued for the chat."""
         return self._put(_Job(chat_id, message_id, None, None, delete=True))
 
     async def drain(self) -> None:
@@ -261,7 +262,9 @@ class Outbox:
                     del self._chats[chat.id]  # quiet, and its pacing has nothing to remember
                     return
                 continue
-            job = chat.queue.popleft()
+            # A deletion (a notice no longer needed) waits for the chat's other calls.
+            job = next((j for j in chat.queue if not j.delete), chat.queue[0])
+            chat.queue.remove(job)
             result = None
             try:
                 result = await self._run(chat, job)

@@ -86,13 +86,12 @@ class Presenter:
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
-        self.nudges = Nudges(service, outbox, self._lang)
+        self.nudges = Nudges(service, outbox, self._lang, self.blocked)
         self._running = False
 
     async def on_update(self, update: Update) -> None:
         """Called by the service after each commit; never blocks the game."""
         self._mark(update.game_id, None)
-        self.nudges.update(update.game_id)
 
     def redraw(self, game_id: int) -> None:
         """Show the table and every hand again (after a restart: the keyboards the
@@ -162,6 +161,7 @@ class Presenter:
                 with log_scope(table=live.table_id if live else None, game=game_id):
                     try:
                         await self._show(game_id, news)
+                        self.nudges.update(game_id)  # a notice's deletion after the hands
                     except Exception:
                         log.exception("showing the game failed")
         finally:

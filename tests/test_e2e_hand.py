@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 from bot.callbacks import CardCb, LobbyCb, MoveCb
+from bot.outbox import Limits, Outbox
 from engine import Action, Rules, State
 from engine.actions import BEAT, OPEN, THROW
 from tests.e2e_helpers import (
@@ -235,3 +236,20 @@ async def test_where_the_server_drops_button_styles_playable_cards_are_marked(
             await tg.wait_for(lambda: all(t.startswith("✓") for t in cards()), what="«✓»")
             assert len(cards()) == 6 and not app.presenter.styled  # any card may open
         assert tg.unanswered_callbacks() == []
+
+
+async def test_a_deletion_waits_for_the_chats_other_calls() -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna = tg.add_user(1, "Аня", started=True)
+        bot = tg.make_bot()
+        outbox = Outbox(bot, Limits(per_chat=0.1, chat_burst=1))
+        notice, hand = await outbox.send(anna.id, "⏰ Ваш ход"), await outbox.send(anna.id, "рука")
+        assert notice is not None and hand is not None
+        gone = outbox.delete(anna.id, notice.message_id)  # queued first...
+        edited = outbox.edit(anna.id, hand.message_id, "рука после хода")
+        await asyncio.gather(gone, edited)
+        calls = [c.method for c in tg.calls_to(chat=anna) if c.method != "sendMessage"]
+        assert calls == ["editMessageText", "deleteMessage"]  # ...made after the hand's edit
+        assert [m.text for m in tg.messages(anna)] == ["рука после хода"]
+        await outbox.close()
+        await bot.session.close()
