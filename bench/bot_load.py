@@ -193,10 +193,11 @@ class Watch:
             self.limited += "retry after" in str(e).lower()
             raise
         now = time.monotonic()
-        if kind == "private":
-            if hand is not None and version is not None:
-                self.hands.setdefault((hand, chat), []).append((now, version))
-                self.keys[(hand, chat)] = data[0].rsplit(":", 1)[-1]
+        if kind == "private" and hand is not None and version is not None:
+            sent = self.keys[(hand, chat)] = data[0].rsplit(":", 1)[-1]
+            if live is not None and self.app.presenter.hand_key(hand, chat) == sent:
+                version = len(live.state.history)  # the moves meanwhile left it so
+            self.hands.setdefault((hand, chat), []).append((now, version))
         elif name == "EditMessageText" and game is not None and version is not None:
             self.tables.setdefault(game, []).append((now, version))
         elif name == "SendMessage" and game is not None and any(":again" in d for d in data):
