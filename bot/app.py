@@ -89,13 +89,7 @@ class App:
 
     @classmethod
     async def create(cls, config: Config, clock: Clock | None = None) -> App:
-        db = await Database.open(config.db_path)
-        try:
-            await db.hold_lock()
-        except BaseException:
-            await db.close()
-            raise
-        return cls(config, db, clock)
+        return cls(config, await Database.open(config.db_path, exclusive=True), clock)
 
     async def start(self) -> None:
         restored = await self.service.restore()
@@ -142,11 +136,12 @@ class App:
             if not await self.inflight.settle(SHUTDOWN_WAIT):
                 log.warning("stopping with %s updates still in hand", self.inflight.count)
             await self.service.stop()
-            await self.presenter.stop()
             try:  # what the last moves changed reaches the players, unless Telegram stalls
+                await asyncio.wait_for(self.presenter.idle(), SHUTDOWN_WAIT)
                 await asyncio.wait_for(self.outbox.drain(), SHUTDOWN_WAIT)
             except TimeoutError:
                 log.warning("stopping with messages still to send")
+            await self.presenter.stop()
             await self.outbox.close()
             await self.bot.session.close()
         finally:

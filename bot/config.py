@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from service.thinking import default_workers
-from storage.db import configured_path, is_url
+from storage.db import configured_path, is_url, password_of
 
 from .outbox import Limits
 
@@ -68,7 +68,7 @@ class Config:
     def secret_values(self) -> tuple[str, ...]:
         """What the logs never show: the token's secret part (so the token too), the
         webhook secret, the database server's password."""
-        password = urlsplit(self.db_path).password if is_url(self.db_path) else None
+        password = password_of(self.db_path) if is_url(self.db_path) else None
         return self.token.partition(":")[2], self.webhook_secret, password or ""
 
     @classmethod

@@ -17,6 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,28 @@ def configured_path() -> str:
 def is_url(target: str | Path) -> bool:
     """Whether ``target`` names a PostgreSQL server rather than a SQLite file."""
     return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def password_of(url: str) -> str | None:
+    """The password in a server URL: after the user name, or as ``?password=``."""
+    parts = urlsplit(url)
+    return parts.password or next(iter(parse_qs(parts.query).get("password", [])), None)
+
+
+def redacted(url: str) -> str:
+    """A URL fit for a log line: without its password.
+
+    >>> redacted("postgresql://durak:s3cret@db:5432/durak")
+    'postgresql://durak:***@db:5432/durak'
+    >>> redacted("postgresql://durak@db/durak?password=s3cret&sslmode=require")
+    'postgresql://durak@db/durak?password=***&sslmode=require'
+    """
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    query = [(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query)]
+    return urlunsplit(parts._replace(netloc=netloc, query=urlencode(query, safe="*")))
 
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -87,8 +110,12 @@ class Database:
     target: str
 
     @classmethod
-    async def open(cls, target: str | Path | None = None, *, upto: int | None = None) -> Database:
-        """Open (creating if needed) and migrate to the newest schema, or to ``upto``."""
+    async def open(
+        cls, target: str | Path | None = None, *, upto: int | None = None, exclusive: bool = False
+    ) -> Database:
+        """Open (creating if needed) and migrate to the newest schema, or to ``upto``.
+        ``exclusive``: first make this process the database's only bot (``hold_lock``),
+        so that a second one changes nothing before it is refused."""
         target = configured_path() if target is None else target
         db: Database
         if is_url(target):
@@ -100,6 +127,8 @@ class Database:
 
             db = await SqliteDatabase.connect(str(target))
         try:
+            if exclusive:
+                await db.hold_lock()
             await db.migrate(upto)
         except BaseException:
             await db.close()

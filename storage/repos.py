@@ -423,7 +423,8 @@ class StatsRepo:
 
     async def chat_top(self, chat_id: int, limit: int = 10) -> list[Stats]:
         rows = await self.db.fetch_all(
-            "SELECT * FROM stats WHERE chat_id = ? ORDER BY mu - 3 * sigma DESC LIMIT ?",
+            "SELECT * FROM stats WHERE chat_id = ?"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ?",
             (chat_id, limit),
         )
         return [Stats(*tuple(r)) for r in rows]

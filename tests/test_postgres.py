@@ -12,7 +12,8 @@ import pytest
 
 from bench import service_speed
 from bot.config import Config, ConfigError
-from storage.postgres import redacted
+from storage.db import Database, migrations, redacted
+from storage.lock import Locked
 from tests.backends import PgDatabases
 from tests.e2e_helpers import TOKEN
 from tests.fakes import FakeTelegram
@@ -48,10 +49,28 @@ async def test_one_bot_per_postgresql_database_and_no_password_in_its_log(
     assert first.returncode == 0
 
 
+async def test_a_second_bot_is_refused_before_it_changes_the_schema(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("old")
+    first = await Database.open(url, upto=5, exclusive=True)  # an older bot, still running
+    try:
+        with pytest.raises(Locked, match="used by another bot process"):
+            await Database.open(url, exclusive=True)  # a newer one, started beside it
+        assert await first.schema_version() == 5  # it migrated nothing
+    finally:
+        await first.close()
+    newer = await Database.open(url, exclusive=True)  # once the old one is gone
+    assert await newer.schema_version() == len(migrations())
+    await newer.close()
+
+
 def test_durak_db_takes_a_postgresql_url_with_a_host() -> None:
     url = "postgresql://durak:s3cret@db.example:5432/durak"
     config = Config.from_env({"BOT_TOKEN": TOKEN, "DURAK_DB": url})
     assert config.db_path == url and "s3cret" in config.secret_values
+    query = "postgresql://durak@db.example/durak?password=s3cret"
+    assert "s3cret" in Config.from_env({"BOT_TOKEN": TOKEN, "DURAK_DB": query}).secret_values
     with pytest.raises(ConfigError, match="host"):
         Config.from_env({"BOT_TOKEN": TOKEN, "DURAK_DB": "postgresql:///durak"})
 
