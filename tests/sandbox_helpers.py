@@ -117,6 +117,9 @@ class Phone:
 
     def open(self, title: str) -> WebElement:
         """Shows the chat ``title`` (a tab on a narrow screen) and returns its section."""
+        shown = self._visible(title)
+        if shown is not None:  # a wide screen shows every chat
+            return shown
         self._click("#tabs button", title)
         return wait(lambda: self._visible(title), 10, f"the chat {title}")
 
@@ -216,6 +219,9 @@ class Phone:
         return text
 
     def screenshot(self, name: str) -> Path:
+        """Saves what the page shows, once the last toast is gone, as artifacts/sandbox/."""
+        toast = self.driver.find_element(By.ID, "toast")
+        wait(lambda: not toast.is_displayed(), 10, "the toast to go")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
         assert self.driver.save_screenshot(str(path)), f"no screenshot {path}"
