@@ -182,6 +182,14 @@ BAD_OPTIONS = [
 ]  # fmt: skip
 
 
+def test_the_durak_bot_command_reads_its_options() -> None:
+    command = Path(sys.executable).with_name("durak-bot")
+    done = subprocess.run(
+        [str(command), "--sandbox", "--port", "x"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and done.stderr.splitlines() == [PORT + "'x'"]
+
+
 @pytest.mark.parametrize(("argv", "line"), BAD_OPTIONS)
 def test_a_bad_option_is_one_line_and_exit_2(argv: list[str], line: str, capsys: Any) -> None:
     from bot.__main__ import main
