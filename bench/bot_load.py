@@ -100,7 +100,7 @@ async def set_up(tg: WorldTelegram, table: Table) -> None:
         return (await (await tg.press(user, message, data)).wait_answer(60)).text
 
     for _ in table.users[2:]:
-        await press(creator, lobby_button(table_id, "set", "seats+"))
+        await press(creator, lobby_button(table_id, "set", "seats"))  # one more seat
     for user in table.users:
         answer = await press(user, lobby_button(table_id, "join"))
         assert answer == "Вы за столом!", answer

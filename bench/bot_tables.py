@@ -92,14 +92,15 @@ async def set_up(tg: WorldTelegram, table: Table) -> None:
     table_id = next(LobbyCb.unpack(d).table for d in lobby.button_data() if d.startswith("l:"))
 
     async def press(user: FakeUser, op: str, arg: str = "") -> str | None:
-        message = tg.latest_message(table.group)
-        assert message is not None
+        """Press a button of the lobby once the lobby shows it (after the last press)."""
         data = load_world.lobby_button(table_id, op, arg)
+        message = await tg.wait_for_message(table.group, lambda m: data in m.button_data(), 60)
         return (await (await tg.press(user, message, data)).wait_answer(60)).text
 
     if table.bots:
+        await press(creator, "bots", "expert")  # the bots' button goes round the levels
         await press(creator, "bots", "master")
-        await press(creator, "set", "seats+")
+        await press(creator, "set", "seats")
     for user in table.users:
         answer = await press(user, "join")
         assert answer == "Вы за столом!", answer

@@ -10,7 +10,10 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Action, Card, Outcome, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
+from engine.cards import NO_TRUMP, SUIT_SYMBOLS
+from engine.legal import MISSES_TO_IDLE
 from service import Seat, TableSettings
+from service.lobby_rules import table_rules
 from service.tables import BOT_LEVELS
 from storage.records import TableRecord
 
@@ -20,6 +23,8 @@ from .render_cheating import accusation_exposed, accusation_words
 from .rules_text import in_force, lobby_rules_line, rules_line
 
 RECENT = 4  # actions shown in the table message
+NBSP = "\u00a0"  # keeps a pair on the table («7♠ / 9♠») on one line
+COUNTED = (OPEN, BEAT, TRANSFER, SHOW, TAKE)  # the moves whose timeouts hand a seat to a bot
 WORD_KEYS = {TAKE: "take", DONE: "done", PASS: "pass", QUIT: "quit", BACK: "back"}
 
 
@@ -47,19 +52,16 @@ def seat_names(lang: str, seats: Sequence[Seat]) -> list[str]:
 
 
 def settings_text(lang: str, s: TableSettings) -> str:
-    """The table's settings in three lines: the table, the bots' strength, the rules."""
-    rules = t(
-        lang,
-        "lobby.settings",
-        mode=t(lang, f"mode.{s.mode}"),
-        deck=t(lang, "cards", n=s.deck),
-        seats=t(lang, "seats", n=s.seats),
-        throw_in=t(lang, f"throw_in.{s.throw_in}"),
-        pairs=", " + setting_value(lang, s, "pairs") if s.pairs else "",
-        speed=t(lang, f"speed.{s.speed}"),
-    )
-    level = t(lang, f"bots.{s.bots}")
-    return "\n".join([rules, t(lang, "lobby.bots", level=level), lobby_rules_line(lang, s)])
+    """The table's settings in lines: the table, the clock, the bots, the rules."""
+    rules = table_rules(s)
+    table = [setting_value(lang, s, name) for name in ("mode", "deck", "seats")]
+    table.append(t(lang, f"throw_in.{s.throw_in}"))
+    if s.pairs:
+        table.append(setting_value(lang, s, "pairs"))
+    clock = t(lang, f"speed.{s.speed}", move=rules.move_seconds, throw=rules.throw_seconds)
+    bots = t(lang, "lobby.bots", level=t(lang, f"bots.{s.bots}"))
+    line = " · ".join(table)
+    return "\n".join([line[:1].upper() + line[1:], clock, bots, lobby_rules_line(lang, s)])
 
 
 def setting_value(lang: str, s: TableSettings, name: str) -> str:
@@ -84,6 +86,11 @@ def preset_answer(lang: str, s: TableSettings, changed: Sequence[str]) -> str:
     return t(lang, "answer.preset_changed", name=name, changes=changes)
 
 
+def team_mark(lang: str, s: TableSettings, seat: int) -> str:
+    """« · команда 1» after a seat when the table plays in teams (0+2 against 1+3)."""
+    return t(lang, "lobby.team", n=seat % 2 + 1) if s.pairs else ""
+
+
 def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, InlineKeyboardMarkup]:
     s = table.settings
     lines = [t(lang, "lobby.title"), settings_text(lang, s), "", t(lang, "lobby.seats_title")]
@@ -92,37 +99,44 @@ def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, InlineKeybo
         if i < len(table.seats):
             name = escape(names[i])
             bot = not table.seats[i].human
-            lines.append(f"{i + 1}. " + (t(lang, "lobby.bot_seat", name=name) if bot else name))
+            seat = t(lang, "lobby.bot_seat", name=name) if bot else name
         else:
-            lines.append(f"{i + 1}. {t(lang, 'lobby.empty_seat')}")
+            seat = t(lang, "lobby.empty_seat")
+        lines.append(f"{i + 1}. {seat}{team_mark(lang, s, i)}")
     lines += ["", t(lang, "lobby.creator", name=escape(creator))]
-    tid = table.id
+    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=lobby_rows(lang, table.id, s))
+
+
+def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboardButton]]:
+    """The lobby's buttons: seats and start, then every setting showing its value (a
+    press moves it to the next one). Short enough for a 360-px phone."""
 
     def cb(op: str, arg: str = "") -> str:
         return LobbyCb(table=tid, op=op, arg=arg).pack()
 
-    chosen = s.bots
-    rows = [
+    def setting(name: str, text: str) -> InlineKeyboardButton:
+        return button(text, cb("set", name))
+
+    level = BOT_LEVELS[(BOT_LEVELS.index(s.bots) + 1) % len(BOT_LEVELS)]
+    pairs = "lobby.set_threes" if s.seats == 6 else "lobby.set_pairs"
+    return [
         [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.leave"), cb("leave"))],
         [button(t(lang, "lobby.add_bot"), cb("bot")), button(t(lang, "lobby.start"), cb("start"))],
         [
-            button(t(lang, "lobby.set_mode"), cb("set", "mode")),
-            button(t(lang, "lobby.set_deck"), cb("set", "deck")),
-            button(f"{t(lang, 'lobby.set_seats')} −", cb("set", "seats-")),
-            button(f"{t(lang, 'lobby.set_seats')} +", cb("set", "seats+")),
+            setting("mode", t(lang, f"lobby.set_mode_{s.mode}")),
+            setting("deck", t(lang, "lobby.set_deck", n=s.deck)),
         ],
         [
-            button(t(lang, "lobby.set_throw_in"), cb("set", "throw_in")),
-            button(t(lang, "lobby.set_pairs"), cb("set", "pairs")),
-            button(t(lang, "lobby.set_speed"), cb("set", "speed")),
+            setting("seats", t(lang, "seats", n=s.seats)),
+            setting("pairs", t(lang, pairs, on="yes" if s.pairs else "no")),
+        ],
+        [setting("throw_in", t(lang, f"lobby.set_throw_in_{s.throw_in}"))],
+        [
+            setting("speed", t(lang, "lobby.set_speed", n=table_rules(s).move_seconds)),
+            button(t(lang, "lobby.set_bots", level=t(lang, f"bots.{s.bots}")), cb("bots", level)),
         ],
         [button(t(lang, "lobby.rules"), cb("rules"))],
-        [
-            button(("✓ " if level == chosen else "") + t(lang, f"bots.{level}"), cb("bots", level))
-            for level in BOT_LEVELS
-        ],
     ]
-    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def again(lang: str, table_id: int) -> InlineKeyboardMarkup:
@@ -133,22 +147,46 @@ def again(lang: str, table_id: int) -> InlineKeyboardMarkup:
 # ------------------------------------------------------------------ words
 
 
+def names_list(lang: str, names: Sequence[str]) -> str:
+    """«Аня», «Аня и Борис», «Аня, Борис и Вика»."""
+    if len(names) < 2:
+        return "".join(names)
+    return t(lang, "and", first=", ".join(names[:-1]), last=names[-1])
+
+
+def team_names(names: Sequence[str], team: int) -> str:
+    """A team as «Аня + Вика» (seats 0+2 are team 0, seats 1+3 team 1)."""
+    return " + ".join(escape(n) for n in names[team::2])
+
+
+def timed_out(view: View) -> list[bool]:
+    """Per action of ``view.history``: made because its player's time ran out. An
+    ``auto`` move is that, or a stand-in's for a player already handed to a bot; the
+    engine's count of missed moves (``State.apply``) tells them apart."""
+    missed = [0] * len(view.hand_sizes)
+    out = []
+    for action, auto in zip(view.history, view.auto, strict=True):
+        seat = action.seat
+        out.append(auto and missed[seat] < MISSES_TO_IDLE)
+        if auto and action.kind in COUNTED:
+            missed[seat] += 1
+        elif not auto:
+            missed[seat] = 0
+    return out
+
+
 def action_words(
     lang: str, action: Action, names: Sequence[str], auto: bool = False, exposed: bool = False
 ) -> str:
-    """One action in words; ``exposed``: an accusation that caught a cheat."""
+    """One action in words; ``auto``: made by a timeout; ``exposed``: an accusation
+    that caught a cheat."""
     name = escape(names[action.seat])
     kind = action.kind
     if kind == ACCUSE:
         text = accusation_words(lang, action, names, exposed)
     elif kind == BEAT and action.target is not None:
-        text = t(
-            lang,
-            "act.beat",
-            name=name,
-            target=action.target.label(lang),
-            card=action.cards[0].label(lang),
-        )
+        target, card = action.target.label(lang), action.cards[0].label(lang)
+        text = t(lang, "act.beat", name=name, target=target, card=card)
     elif kind in (OPEN, THROW, TRANSFER, SHOW):
         key = {OPEN: "open", THROW: "throw", TRANSFER: "transfer", SHOW: "show"}[kind]
         text = t(lang, f"act.{key}", name=name, cards=cards_text(action.cards, lang))
@@ -164,25 +202,39 @@ def outcome_text(
     outcome: Outcome,
     names: Sequence[str],
     pogony: Sequence[tuple[int, int]] = (),
+    score: Sequence[int] = (),
 ) -> str:
-    """The result; ``pogony`` lists (giver, fool) pairs: «Вася получает погоны от Пети»."""
-    if outcome.draw:
-        lines = [t(lang, "end.draw")]
-    elif len(outcome.fools) == 1:
-        lines = [t(lang, "end.fool", name=escape(names[outcome.fools[0]]))]
-    else:
-        lines = [t(lang, "end.fools", names=", ".join(escape(names[s]) for s in outcome.fools))]
-    if outcome.surrendered is not None:
-        lines.append(t(lang, "end.surrendered", name=escape(names[outcome.surrendered])))
+    """The result; ``pogony`` lists (giver, fool) pairs; ``score``: each seat's wins in
+    the table's series (``service.series.series_score``). Only a team game has more
+    than one fool: then seats 0+2 played against 1+3."""
+    teams = len(outcome.fools) > 1
+    lines = [result_line(lang, outcome, names, teams)]
     for fool in sorted({f for _, f in pogony}):
         givers = [escape(names[g]) for g, f in pogony if f == fool]
+        fool_name = escape(names[fool])
         lines.append(
-            t(lang, "end.pogony", n=len(givers), fool=escape(names[fool]), givers=", ".join(givers))
+            t(lang, "end.pogony", n=len(givers), fool=fool_name, givers=names_list(lang, givers))
         )
-    lines.append(t(lang, "end.places"))
-    order = sorted(range(len(names)), key=lambda s: outcome.places[s])
-    lines += [f"{outcome.places[s]}. {escape(names[s])}" for s in order]
+    if len(names) > 2 and not teams and not outcome.draw:
+        lines.append(t(lang, "end.places"))
+        order = sorted(range(len(names)), key=lambda s: outcome.places[s])
+        lines += [f"{outcome.places[s]}. {escape(names[s])}" for s in order]
+    if score:
+        tally = " — ".join(f"{escape(n)} {w}" for n, w in zip(names, score, strict=True))
+        lines.append(t(lang, "end.score", score=tally))
     return "\n".join(lines)
+
+
+def result_line(lang: str, outcome: Outcome, names: Sequence[str], teams: bool) -> str:
+    """«🃏 Партия окончена. Дурак — Борис (сдача)!», or which team won, or a draw."""
+    if outcome.draw:
+        return t(lang, "end.draw")
+    how = t(lang, "end.by_surrender") if outcome.surrendered is not None else ""
+    if teams:
+        fools = outcome.fools[0] % 2
+        won, lost = team_names(names, 1 - fools), team_names(names, fools)
+        return t(lang, "end.team", won=won, lost=lost, how=how)
+    return t(lang, "end.fool", name=escape(names[outcome.fools[0]]), how=how)
 
 
 # ------------------------------------------------------------------ table
@@ -196,64 +248,104 @@ def table_message(
     deadline: datetime | None = None,
     settings: TableSettings | None = None,
 ) -> str:
-    """The group's one message about the game: public information only. The move's
-    deadline is a clock time: the message is edited only on moves, so a count of
-    seconds left would be wrong a moment later. ``settings``: the table's, for the
-    name of its preset (the rules line shows only when a preset or option is on)."""
-    lines = [
-        " · ".join(
-            [
-                t(lang, "table.trump", card=view.trump_card.label(lang)),
-                t(lang, "table.stock", n=view.stock_size),
-                t(lang, "table.discard", n=len(view.discard)),
-            ]
-        ),
-        "",
-    ]
+    """The group's one message about the game: public information only. First whose
+    move it is and the seconds a move has: not the seconds left until ``deadline``,
+    which would change at every render, so that the outbox could no longer skip an
+    edit that shows nothing new (and Telegram sends no notice of edits anyway: the
+    hand tells its player). ``settings``: the table's, for the name of its preset
+    (the rules line shows only when a preset or option is on)."""
+    lines = [turn_line(lang, view, names), trump_line(lang, view)]
     table_settings = settings or TableSettings()
     if table_settings.preset != "classic" or in_force(view.rules):
-        lines[1:1] = [rules_line(lang, view.rules, table_settings)]
-    for seat, name in enumerate(names):
-        if view.places[seat]:
-            role = t(lang, "table.out", place=view.places[seat])
-        elif seat == view.defender:
-            role = t(lang, "table.defending")
-        elif seat == view.attacker:
-            role = t(lang, "table.attacking")
-        elif seat in view.may_throw:
-            role = t(lang, "table.throwing")
-        else:
-            role = ""
-        parts = [f"<b>{escape(name)}</b>", t(lang, "cards", n=view.hand_sizes[seat]), role]
-        if idle[seat]:
-            parts.append(t(lang, "table.idle"))
-        lines.append(" — ".join(p for p in parts if p))
+        lines.append(rules_line(lang, view.rules, table_settings))
+    if view.rules.teams:
+        lines.append(
+            t(
+                lang,
+                "table.teams",
+                first=team_names(names, 0),
+                second=team_names(names, 1),
+            )
+        )
     lines.append("")
+    for seat, name in enumerate(names):
+        parts = [f"<b>{escape(name)}</b>"]
+        if view.hand_sizes[seat]:
+            parts.append(t(lang, "cards", n=view.hand_sizes[seat]))
+        role = seat_role(lang, view, seat)
+        if role:
+            parts.append(role)
+        if idle[seat] and view.outcome is None:
+            parts.append(t(lang, "table.idle"))
+        lines.append(" — ".join(parts))
     if view.table:
-        pairs = [a.label(lang) + (f" / {d.label(lang)}" if d else "") for a, d in view.table]
+        lines.append("")
+        pairs = [
+            a.label(lang) + (f"{NBSP}/{NBSP}{d.label(lang)}" if d else "") for a, d in view.table
+        ]
         lines.append(t(lang, "table.on_table") + " " + "   ".join(pairs))
-    else:
-        lines.append(t(lang, "table.empty_table"))
+    elif view.outcome is None:
+        lines += ["", t(lang, "table.empty_table")]
     if view.shown is not None and not view.history:  # why this player opens
         card = view.shown.label(lang)
         lines.append(t(lang, "table.first_move", name=escape(names[view.attacker]), card=card))
-    turn = view.turn
-    if turn is not None and view.outcome is None:
-        if deadline is not None:
-            limit = t(lang, "table.until", time=deadline.strftime("%H:%M:%S"))
-        else:
-            seconds = view.rules.throw_seconds if turn.kind == "throw" else view.rules.move_seconds
-            limit = t(lang, "seconds", n=seconds)
-        who = ", ".join(escape(names[s]) for s in turn.seats)
-        key = {"attack": "turn_attack", "defend": "turn_defend", "throw": "turn_throw"}[turn.kind]
-        if turn.kind == "throw" and len(turn.seats) == 1:
-            key = "turn_throw_one"
-        lines.append(t(lang, f"table.{key}", name=who, names=who, limit=limit))
     first = max(0, len(view.history) - RECENT)
     if view.history:
         lines += ["", t(lang, "table.last_actions")]
+        timeouts = timed_out(view)
         for i in range(first, len(view.history)):
             a = view.history[i]
             exposed = a.kind == ACCUSE and accusation_exposed(view, i)
-            lines.append(action_words(lang, a, names, view.auto[i], exposed))
+            lines.append(action_words(lang, a, names, timeouts[i], exposed))
     return "\n".join(lines)
+
+
+def turn_line(lang: str, view: View, names: Sequence[str]) -> str:
+    """«⏳ <b>Отбивается Аня · 30 с</b>», or that the game is over."""
+    turn = view.turn
+    if view.outcome is not None or turn is None:
+        return t(lang, "table.over")
+    seconds = view.rules.throw_seconds if turn.kind == "throw" else view.rules.move_seconds
+    who = names_list(lang, [escape(names[s]) for s in turn.seats])
+    kind = "throw_one" if turn.kind == "throw" and len(turn.seats) == 1 else turn.kind
+    return t(lang, f"table.turn_{kind}", name=who, seconds=seconds)
+
+
+def trump_line(lang: str, view: View) -> str:
+    """The trump suit, the turned card apart when it is not the trump (fixed ♦, no
+    trumps), and the stock and the discard pile."""
+    card = view.trump_card.label(lang)
+    if view.trump == NO_TRUMP:
+        trump = t(lang, "table.no_trump", card=card)
+    elif view.trump != view.trump_card.suit:
+        trump = t(lang, "table.fixed_trump", suit=SUIT_SYMBOLS[view.trump], card=card)
+    else:
+        trump = t(lang, "table.trump", card=card)
+    stock = t(lang, "table.stock", n=view.stock_size)
+    return " · ".join([trump, stock, t(lang, "table.discard", n=len(view.discard))])
+
+
+def seat_role(lang: str, view: View, seat: int) -> str:
+    """What a seat is doing now («отбивается»), or how it ended («дурак», «сдача»)."""
+    outcome = view.outcome
+    if outcome is not None:
+        if outcome.draw:
+            return t(lang, "table.draw")
+        if seat == outcome.surrendered:
+            return t(lang, "table.surrendered")
+        if seat in outcome.fools:
+            return t(lang, "table.fool")
+        if view.rules.teams:
+            return t(lang, "table.won")
+    if view.places[seat]:
+        out = "table.out" if not view.hand_sizes[seat] else "table.place"
+        return t(lang, out, place=view.places[seat])
+    if outcome is not None:
+        return ""
+    if seat == view.defender:
+        return t(lang, "table.defending")
+    if seat == view.attacker:
+        return t(lang, "table.attacking")
+    if seat in view.may_throw:
+        return t(lang, "table.throwing")
+    return ""

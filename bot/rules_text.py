@@ -48,8 +48,10 @@ def in_force(rules: Rules) -> list[str]:
 
 
 def preset_label(lang: str, settings: TableSettings) -> str:
-    name = t(lang, f"preset.{preset_of_table(settings).key}")
-    return name if is_plain_preset(settings) else t(lang, "rules.based_on", name=name)
+    key = preset_of_table(settings).key
+    if is_plain_preset(settings):
+        return t(lang, f"preset.{key}")
+    return t(lang, "rules.based_on", name=t(lang, f"preset_of.{key}"))
 
 
 def rules_line(lang: str, rules: Rules, settings: TableSettings) -> str:
@@ -80,6 +82,25 @@ def explained(lang: str, rules: Rules, settings: TableSettings) -> str:
 # ------------------------------------------------------------------ lobby pages
 
 
+ROW_CHARS = 28  # what a row of buttons shows uncut on a 360-px phone
+
+
+def fits(labels: list[str]) -> bool:
+    """Whether labels fit in one row: Telegram gives each button an equal share."""
+    return max(len(text) for text in labels) + 1 <= ROW_CHARS // len(labels)
+
+
+def pack(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
+    """Buttons in rows of two where both fit, else one per row, keeping their order."""
+    rows: list[list[InlineKeyboardButton]] = []
+    for b in buttons:
+        if rows and len(rows[-1]) == 1 and fits([rows[-1][0].text, b.text]):
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    return rows
+
+
 def _button(text: str, table_id: int, op: str, arg: str = "") -> InlineKeyboardButton:
     return InlineKeyboardButton(
         text=text, callback_data=LobbyCb(table=table_id, op=op, arg=arg).pack()
@@ -88,7 +109,7 @@ def _button(text: str, table_id: int, op: str, arg: str = "") -> InlineKeyboardB
 
 def option_label(lang: str, name: str, value: Any) -> str:
     if name == "throw_in_order":
-        return t(lang, "opt.throw_in_order", order=t(lang, f"order.{value}"))
+        return t(lang, "opt.throw_in_order", order=str(value))
     on = value is True or (not isinstance(value, bool) and value != OPTIONS[name][0])
     return ("✅ " if on else "⬜ ") + t(lang, f"opt.{name}")
 
@@ -109,20 +130,15 @@ def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, InlineKey
             _button(("✓ " if key == chosen else "") + t(lang, f"preset.{key}"), tid, "preset", key)
             for key in PRESETS
         ]
-        rows += [presets[i : i + 2] for i in range(0, len(presets), 2)]
+        rows += pack(presets)
         names = [n for n in OPTIONS if n not in HOUSE]
         if settings.mode != Mode.PEREVODNOY:
             names = [n for n in names if n not in TRANSFER_ONLY]
-    wide = [n for n in names if n == "throw_in_order"]
-    narrow = [
-        _button(option_label(lang, n, values[n]), tid, "opt", n) for n in names if n not in wide
-    ]
-    rows += [[_button(option_label(lang, n, values[n]), tid, "opt", n)] for n in wide]
-    rows += [narrow[i : i + 2] for i in range(0, len(narrow), 2)]
+    rows += pack([_button(option_label(lang, n, values[n]), tid, "opt", n) for n in names])
     if page == "house":
         rows.append([_button(t(lang, "rules.back"), tid, "rules")])
     else:
-        rows.append(
+        rows += pack(
             [
                 _button(t(lang, "rules.house"), tid, "rules", "house"),
                 _button(t(lang, "rules.back"), tid, "back"),

@@ -11,11 +11,19 @@ from engine import Outcome
 from storage.repos import Conn, Seat, Stats, StatsRepo
 
 _MODEL = PlackettLuce()
+RATING_BASE, RATING_SCALE = 1000, 40  # a new player's points; points per unit of mu - 3 sigma
 
 
 def new_stats(chat_id: int, user_id: int) -> Stats:
     fresh = _MODEL.rating()
     return Stats(chat_id, user_id, 0, 0, 0, 0, 0, 0, fresh.mu, fresh.sigma)
+
+
+def rating_points(stats: Stats) -> int:
+    """The rating as players read it: 1000 for a new player, more for better ones. The
+    conservative estimate mu - 3 sigma that orders the tables starts at 0 and goes
+    below it after one lost game; scaled and offset, it never reads as negative."""
+    return round(RATING_BASE + RATING_SCALE * (stats.mu - 3 * stats.sigma))
 
 
 def ranks(outcome: Outcome, teams: bool) -> list[float]:

@@ -1,6 +1,8 @@
-"""A table's series of games (RULES §3, §9): the last fool and each player's «погоны».
+"""A table's series of games (RULES §3, §9): the last fool, each player's «погоны» and
+wins (every player but the fool wins; in a draw, everyone).
 
-The table stores ``{"fool": key or None, "pogony": {key: awards}}``, a player's key
+The table stores ``{"fool": key or None, "pogony": {key: awards}, "wins": {key: n}}``,
+a player's key
 being ``u<user id>`` or ``b<n>`` for the table's n-th bot, so that it survives
 players leaving and seats moving between games. The pogony rank is the deck's
 lowest rank plus the player's awards so far, at most the ace.
@@ -61,5 +63,14 @@ def series_after(
     pogony = dict(series.get("pogony", {}))
     for giver in outcome.pogony:
         pogony[keys[giver]] = pogony.get(keys[giver], 0) + 1
+    wins = dict(series.get("wins", {}))
+    for seat in outcome.winners:
+        wins[keys[seat]] = wins.get(keys[seat], 0) + 1
     fool = keys[outcome.fools[0]] if len(outcome.fools) == 1 else None
-    return {"fool": fool, "pogony": pogony}
+    return {"fool": fool, "pogony": pogony, "wins": wins}
+
+
+def series_score(series: Mapping[str, Any], seats: Sequence[Seat]) -> list[int]:
+    """Each seat's wins in the table's series («Счёт: Аня 3 — Борис 1»)."""
+    wins = series.get("wins", {})
+    return [wins.get(key, 0) for key in seat_keys(seats)]

@@ -41,6 +41,7 @@ CYCLES: dict[str, tuple[str | int | bool, ...]] = {
     "speed": ("normal", "fast"),
 }
 BOT_LEVELS = tuple(BOT_NAMES)  # novice, expert, master
+MAX_SEATS = max(high for _, high in DECK_PLAYERS.values())
 
 
 class TableError(Exception):
@@ -278,6 +279,19 @@ class Tables:
             raise TableError("not_now")
         own = {k: v for k, v in settings.own.items() if k != field}  # the creator's choice now
         return await self._save_settings(table, replace(settings, own=own, **{field: value}))
+
+    @locked
+    async def next_seats(self, table_id: int, person: Person) -> TableRecord:
+        """One more seat, or back to the fewest once no more can be played (the seated
+        players keep theirs); counts these settings cannot play are skipped."""
+        table = await self._as_creator(table_id, person)
+        settings, low = table.settings, max(2, len(table.seats))
+        counts = [*range(settings.seats + 1, MAX_SEATS + 1), *range(low, settings.seats)]
+        for seats in counts:
+            if settings_problem(replace(settings, seats=seats)) is None:
+                own = {k: v for k, v in settings.own.items() if k != "seats"}
+                return await self._save_settings(table, replace(settings, seats=seats, own=own))
+        raise settings_problem(replace(settings, seats=settings.seats + 1)) or TableError("not_now")
 
     async def _save_settings(self, table: TableRecord, settings: TableSettings) -> TableRecord:
         """Store playable settings with the table and as the chat's default."""

@@ -34,7 +34,7 @@ async def test_a_full_two_player_game(tmp_path: Path) -> None:
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             assert gc.get_freeze_count() > 0  # start-up objects are out of the collector's way
             lobby = await open_table(tg, app, group, anna)
-            assert "2 места" in lobby.text and "подкидной" in lobby.text
+            assert "2 места" in lobby.text and "Подкидной" in lobby.text
             for user in (anna, boris):
                 join = LobbyCb(table=1, op="join").pack()
                 answer = await (await tg.press(user, tg.latest_message(group), join))
@@ -80,7 +80,7 @@ async def test_joining_without_the_private_chat_uses_a_deep_link(tmp_path: Path)
             tg.start_private(vika, payload=f"join_{token}")
             await tg.wait_for(lambda: "Вика" in tg.latest_message(group).text)
             await settle(app)
-            assert "Вы за столом!" in tg.latest_message(tg.private(vika)).text
+            assert "Вы за столом в группе «Друзья»" in tg.latest_message(tg.private(vika)).text
 
 
 async def test_forged_and_foreign_presses_get_polite_answers_and_change_nothing(

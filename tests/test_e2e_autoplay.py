@@ -62,9 +62,9 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(tmp_path: Path) 
             rules = Rules(players=3, deck=36)
             app.service.new_seed = lambda: deal_where(rules, lambda s: s.attacker == 0)
             lobby = await open_table(tg, app, with_bots, anna)
-            for op, arg in (("bots", "master"), ("set", "seats+")):
+            for op, arg in (("bots", "expert"), ("bots", "master"), ("set", "seats")):
                 await (await tg.press(anna, lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
-            await settle(app)
+                await settle(app)  # the lobby shows the next button
             await seat_everyone(tg, app, with_bots, [anna])
             for _ in range(2):
                 bot = LobbyCb(table=1, op="bot").pack()

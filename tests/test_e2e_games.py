@@ -38,9 +38,9 @@ async def test_a_perevodnoy_game_with_transfers(tmp_path: Path) -> None:
             app.service.new_seed = lambda: 1  # a deal with transfers for these players
             await open_table(tg, app, group, users[0])
             assert await press_lobby(tg, users[0], group, "set", "mode") == "Готово."
-            assert await press_lobby(tg, users[0], group, "set", "seats+") == "Готово."
+            assert await press_lobby(tg, users[0], group, "set", "seats") == "Готово."
             await settle(app)
-            assert "переводной" in tg.latest_message(group).text
+            assert "Переводной · " in tg.latest_message(group).text
             await seat_everyone(tg, app, group, users)
             await play_to_the_end(tg, app, group, users, ("↪ ", *PRIORITY))
             history = app.service.games[1].state.history
@@ -58,7 +58,7 @@ async def test_a_pairs_game_with_two_bots(tmp_path: Path) -> None:
                 "Так нельзя: игра командами — для четырёх (пары) или шести (по трое) игроков"
             )
             for _ in range(2):
-                await press_lobby(tg, anna, group, "set", "seats+")
+                await press_lobby(tg, anna, group, "set", "seats")
             await press_lobby(tg, anna, group, "set", "pairs")
             await settle(app)
             assert "парами" in tg.latest_message(group).text

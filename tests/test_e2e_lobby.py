@@ -54,12 +54,15 @@ async def test_the_creator_chooses_the_bots_strength(tmp_path: Path) -> None:
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             lobby = await open_table(tg, app, group, anna)
             assert "Боты: Новичок" in lobby.text
+            expert = LobbyCb(table=1, op="bots", arg="expert").pack()
+            assert await press(tg, boris, lobby, expert) == "Это может только создатель стола."
+            assert await press(tg, anna, lobby, expert) == "🤖 Боты: Опытный"
+            await settle(app)
             master = LobbyCb(table=1, op="bots", arg="master").pack()
-            assert await press(tg, boris, lobby, master) == "Это может только создатель стола."
-            assert await press(tg, anna, lobby, master) == "Боты: Мастер"
+            assert ("🤖 Опытный", expert.replace("expert", "master")) in tg.keyboard(lobby)[-2]
+            assert await press(tg, anna, lobby, master) == "🤖 Боты: Мастер"
             await settle(app)
             assert "Боты: Мастер" in lobby.text
-            assert [t for t, _ in tg.keyboard(lobby)[-1]] == ["Новичок", "Опытный", "✓ Мастер"]
             await seat_everyone(tg, app, group, [anna])
             await press(tg, anna, lobby, LobbyCb(table=1, op="bot").pack())  # the table is full
             await settle(app)
@@ -73,10 +76,10 @@ async def test_the_creator_chooses_the_bots_strength(tmp_path: Path) -> None:
         assert tg.unanswered_callbacks() == []
 
 
-async def test_the_table_message_says_until_when_the_move_may_wait(
+async def test_the_table_message_says_whose_move_it_is_first_in_every_zone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")  # UTC+7
+    monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")  # a clock time would be wrong here
     clock = FakeClock(datetime(2024, 5, 1, 14, 4, 5, tzinfo=UTC).timestamp())
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
@@ -84,11 +87,13 @@ async def test_the_table_message_says_until_when_the_move_may_wait(
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
             attacker, defender = (anna, boris)[:: 1 if whose_turn(app) == 0 else -1]
-            assert f"Ходит {attacker.first_name} — до 21:04:35" in tg.latest_message(group).text
+            first = tg.latest_message(group).text.split("\n")[0]
+            assert first == f"⏳ Ходит {attacker.first_name} · 30 с"
             clock.advance(12)
             await play_round(tg, app, [attacker])  # the opening card
-            text = tg.latest_message(group).text
-            assert f"Отбивается {defender.first_name} — до 21:04:47" in text
+            first = tg.latest_message(group).text.split("\n")[0]
+            assert first == f"⏳ Отбивается {defender.first_name} · 30 с"
+            assert ":" not in first  # no clock time
 
 
 async def test_only_a_player_out_of_cards_may_leave_a_running_game(tmp_path: Path) -> None:
@@ -100,7 +105,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tmp_path: Pat
             tg.start_private(user)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             lobby = await open_table(tg, app, group, users[0])
-            await press(tg, users[0], lobby, LobbyCb(table=1, op="set", arg="seats+").pack())
+            await press(tg, users[0], lobby, LobbyCb(table=1, op="set", arg="seats").pack())
             await seat_everyone(tg, app, group, users)
             for attempt in range(1, 10):  # deals are random: until one player is out first
                 live = app.service.games[attempt].state
@@ -154,7 +159,7 @@ async def test_a_table_speaks_its_creators_language(tmp_path: Path) -> None:
             await tg.send_text(anna, group, "/durak")
             lobby = await tg.wait_for_message(group, lambda m: "A Durak table" in m.text)
             assert "Seats:" in lobby.text and [t for t, _ in tg.keyboard(lobby)[0]] == [
-                "Join",
+                "Take a seat",
                 "Leave",
             ]
             join = LobbyCb(table=1, op="join").pack()
@@ -166,7 +171,7 @@ async def test_a_table_speaks_its_creators_language(tmp_path: Path) -> None:
             assert "Trump:" in hand_message(tg, anna).text
             await tg.send_text(boris, group, "настройки")
             playing = await tg.wait_for_message(group, lambda m: "A game is on" in m.text)
-            assert "throw-in, 36 cards, 2 seats" in playing.text and not playing.keyboard
+            assert "Throw-in · 36 cards · 2 seats" in playing.text and not playing.keyboard
             await finish(tg, app, 1, [anna, boris], BOTH_LANGUAGES)
             assert tg.latest_message(group).text.startswith(("🃏 Game over", "🤝 A draw"))
             assert [t for t, _ in tg.keyboard(tg.latest_message(group))[0]] == ["Play again"]
@@ -195,7 +200,7 @@ async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(tmp_path: P
             await seat_everyone(tg, app, group, [anna, boris])
             await tg.send_text(anna, group, "/settings")
             playing = await tg.wait_for_message(group, lambda m: "Идёт партия" in m.text)
-            assert "подкидной, 24 карты, 2 места" in playing.text and "Боты: Новичок" in (
+            assert "Подкидной · 24 карты · 2 места" in playing.text and "Боты: Новичок" in (
                 playing.text
             )
             assert not playing.keyboard

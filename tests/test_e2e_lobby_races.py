@@ -19,7 +19,7 @@ async def test_a_double_press_of_start_or_play_again_starts_one_game(tmp_path: P
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             lobby = await open_table(tg, app, group, anna)
-            await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats+").pack()))
+            await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack()))
             for user in (anna, boris):
                 await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
             await settle(app)

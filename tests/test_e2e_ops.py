@@ -140,7 +140,7 @@ async def test_stopping_a_running_game_tells_the_players(tmp_path: Path) -> None
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await start_game(tg, app, group, [anna, boris])
             table_message = tg.messages(group)[-1]
-            assert "до " in table_message.text  # a move with its deadline
+            assert table_message.text.startswith("⏳ ")  # a move with its seconds
             await tg.send_text(boris, group, "/stop")
             await tg.wait_for_message(group, lambda m: "Закрыть стол может его создатель" in m.text)
             assert app.service.games

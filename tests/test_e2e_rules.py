@@ -70,8 +70,8 @@ async def test_a_game_with_a_preset_chosen_in_the_lobby(tmp_path: Path) -> None:
             await press(tg, anna, message, lobby("back"))
             await settle(app)
             assert "Стол для игры" in message.text and "Правила…" in labels(tg, message)
-            assert "подкидной, 36 карт, 2 места" in message.text  # the preset set them
-            assert await press(tg, anna, message, lobby("set", "seats+")) == (
+            assert "Подкидной · 36 карт · 2 места" in message.text  # the preset set them
+            assert await press(tg, anna, message, lobby("set", "seats")) == (
                 "Так нельзя: «DURAKA.NET» — игра для 2 игроков. "
                 "Чтобы играть иначе, нажмите «Правила…» и выберите «Классику»."
             )
@@ -104,7 +104,7 @@ async def test_the_next_game_of_durak_online_opens_against_the_last_fool(tmp_pat
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             app.service.new_seed = lambda: 112  # a deal where Борис hangs pogony on Вика
             message = await open_table(tg, app, group, users[0])
-            await press(tg, users[0], message, lobby("set", "seats+"))
+            await press(tg, users[0], message, lobby("set", "seats"))
             await press(tg, users[0], message, lobby("rules"))
             await press(tg, users[0], message, lobby("preset", "durak_online"))
             await press(tg, users[0], message, lobby("back"))

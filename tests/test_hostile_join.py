@@ -67,7 +67,9 @@ async def test_the_deep_link_needs_the_tables_token_and_a_member_of_its_group(
                 " Попробуйте ещё раз чуть позже."
             )
             assert await seats(app) == []
-            assert await start_with(tg, app, boris, payload) == "Вы за столом!"
+            assert (await start_with(tg, app, boris, payload)).startswith(
+                "Вы за столом в группе «Друзья», место 1 из 2."
+            )
             assert await seats(app) == [boris.id]
         assert tg.unanswered_callbacks() == [] and tg.internal_errors == []
 

@@ -13,7 +13,7 @@ from engine import Outcome, Rules
 from engine.presets import durak_online
 from service.lobby_rules import option_values, rules_problem, with_option, with_preset
 from service.rating import record_game
-from service.series import pogony_pairs, series_after, series_start
+from service.series import pogony_pairs, series_after, series_score, series_start
 from service.tables import Person, TableError, Tables, rules_for
 from storage.repos import Seat, StatsRepo, TableSettings, UserRepo
 from tests.service_helpers import open_service
@@ -189,7 +189,9 @@ async def test_a_second_game_starts_from_the_series_and_rebuilds_from_its_log(
             break
     fool = update.state.outcome.fools[0]
     table = await tables.get(table.id)
-    assert table.series == {"fool": f"u{fool + 1}", "pogony": {}}
+    winner = f"u{2 - fool}"  # the one who did not surrender
+    assert table.series == {"fool": f"u{fool + 1}", "pogony": {}, "wins": {winner: 1}}
+    assert series_score(table.series, table.seats) == [fool, 1 - fool]
     second = await tables.start(table.id, ANNA)
     state = second.state
     assert (state.attacker, state.defender, state.last_fool) == (1 - fool, fool, fool)

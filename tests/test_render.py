@@ -51,10 +51,10 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
         seats=[Seat("human", "Аня <3", 1), Seat("bot", "Новичок 1")],
     )  # fmt: skip
     text, markup = render.lobby("ru", table, "Аня <3")
-    assert "переводной, 36 карт, 3 места, подкидывают соседи" in text
+    assert "Переводной · 36 карт · 3 места · подкидывают соседи" in text
     assert "Аня &lt;3" in text and "🤖 Новичок 1" in text and "— свободно —" in text
     data = {text: LobbyCb.unpack(d) for text, d in buttons(markup)}
-    assert data["Присоединиться"].op == "join" and data["Начать"].op == "start"
+    assert data["Сесть за стол"].op == "join" and data["Начать"].op == "start"
     assert all(d.table == 7 for d in data.values())
     assert all(len(d.pack().encode()) <= 64 for d in data.values())
 
@@ -124,16 +124,13 @@ def lobby_table(**settings) -> SimpleNamespace:
     return SimpleNamespace(id=3, settings=TableSettings(seats=3, **settings), seats=seats)
 
 
-def test_lobby_offers_the_three_bot_strengths_and_marks_the_chosen_one() -> None:
+def test_the_bots_button_shows_their_strength_and_goes_round_the_three() -> None:
     text, markup = render.lobby("ru", lobby_table(bots="master"), "Аня")
     assert "Боты: Мастер" in text and "2. 🤖 Мастер 1" in text
     strengths = {label: LobbyCb.unpack(d) for label, d in buttons(markup) if "bots" in d}
-    assert list(strengths) == ["Новичок", "Опытный", "✓ Мастер"]
-    assert [(d.op, d.arg) for d in strengths.values()] == [
-        ("bots", "novice"),
-        ("bots", "expert"),
-        ("bots", "master"),
-    ]
+    assert {k: (d.op, d.arg) for k, d in strengths.items()} == {"🤖 Мастер": ("bots", "novice")}
+    _, markup = render.lobby("ru", lobby_table(bots="novice"), "Аня")
+    assert ("🤖 Новичок", "l:3:bots:expert") in buttons(markup)
     text, _ = render.lobby("en", lobby_table(bots="expert"), "Anna")
     assert "Bots: Expert" in text and "🤖 Master 1" in text and "A Durak table" in text
 
@@ -148,17 +145,17 @@ def test_bots_are_named_by_strength_and_number_in_the_table_language() -> None:
     assert render.seat_names("en", seats) == ["Novice 1", "Аня", "Master 2"]
 
 
-def test_table_message_shows_until_when_the_move_may_wait() -> None:
+def test_the_table_message_starts_with_whose_move_and_its_seconds() -> None:
     state = State(Rules(players=2, deck=36), 3)
     names = ["Аня", "Борис"]
     mover = names[state.turn().seats[0]]
     deadline = datetime(2024, 5, 1, 21, 4, 35, tzinfo=ZoneInfo("Europe/Moscow"))
-    text = render.table_message("ru", state.view(), names, [False, False], deadline)
-    assert f"Ходит {mover} — до 21:04:35" in text and "секунд" not in text
-    text = render.table_message("en", state.view(), names, [False, False], deadline)
-    assert f"{mover} attacks — until 21:04:35" in text
-    text = render.table_message("ru", state.view(), names, [False, False])
-    assert f"Ходит {mover} — 30 секунд" in text  # no deadline known: the limit
+    view = state.view()
+    text = render.table_message("ru", view, names, [False, False], deadline)
+    assert text.startswith(f"⏳ <b>Ходит {mover} · 30 с</b>\n")  # in every zone
+    assert render.table_message("ru", view, names, [False, False]) == text  # the same later
+    text = render.table_message("en", view, names, [False, False], deadline)
+    assert text.startswith(f"⏳ <b>{mover} to lead · 30 s</b>\n")
 
 
 def test_deadlines_are_shown_in_the_configured_zone(monkeypatch) -> None:
@@ -232,8 +229,9 @@ def test_one_thrower_is_named_in_the_singular() -> None:
                 )
             state.apply(pick.choice(state.all_legal_actions()))
     assert texts and all(n == 1 for n in texts)
-    assert "Подкидывает " in texts[1] and "Подкидывают:" not in texts[1]
+    assert "Подкидывает " in texts[1] and "Подкидывают " not in texts[1]
     free = State(Rules(players=3), 1)
     while (turn := free.turn()) is None or turn.kind != "throw" or len(turn.seats) < 2:
         free.apply(random.Random(len(free.history)).choice(free.all_legal_actions()))
-    assert "Подкидывают: " in render.table_message("ru", free.view(), NAMES, [False] * 3)
+    text = render.table_message("ru", free.view(), NAMES, [False] * 3)
+    assert text.startswith("⏳ <b>Подкидывают ") and " и " in text.split("\n")[0]

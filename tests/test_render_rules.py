@@ -36,7 +36,7 @@ def test_the_rules_line_names_the_preset_and_the_options_in_force() -> None:
     assert "перевод" not in podkidnoy and "погоны" in podkidnoy
     custom = with_option(ONLINE, "pogony")
     assert rules_text.lobby_rules_line("ru", custom).startswith(
-        "Правила: свои, на основе «Дурак онлайн» — подкидывают по кругу"
+        "Правила: свои, на основе «Дурака онлайн» — подкидывают по кругу"
     )
     assert rules_text.lobby_rules_line("ru", TableSettings()) == "Правила: Классика"
     assert rules_text.lobby_rules_line("en", ONLINE).startswith("Rules: Durak Online — ")
@@ -55,7 +55,7 @@ def test_every_option_value_has_its_words(lang: str) -> None:
 def test_rules_explains_each_option_of_the_table() -> None:
     settings = with_option(replace(ONLINE, mode="perevodnoy"), "spades_by_spades")
     text = rules_text.explained("ru", table_rules(settings), settings)
-    assert "переводного" in text and "свои, на основе «Дурак онлайн»" in text
+    assert "переводного" in text and "свои, на основе «Дурака онлайн»" in text
     assert text.count("\n• ") == 6
     assert "показав козырь того же достоинства" in text and "пику бьют только" in text
     plain = rules_text.explained("ru", table_rules(TableSettings()), TableSettings())
@@ -88,7 +88,7 @@ def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> No
     }  # fmt: skip
     text, markup = rules_text.rules_page("ru", lobby_table(ONLINE), "rules")
     labels = [label for label, _ in buttons(markup)]
-    assert "✓ Дурак онлайн" in labels and "Подкидывают: по кругу" in labels
+    assert "✓ Дурак онлайн" in labels and "Подкидывают по кругу" in labels
     assert "✅ Погоны" in labels and "⬜ Ход одной картой" in labels
     assert "✅ Перевод показом" not in labels  # podkidnoy: no transfer options to press
     _, markup = rules_text.rules_page("ru", lobby_table(ONLINE), "house")
@@ -97,9 +97,9 @@ def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> No
 
 def test_teams_of_three_are_named_so() -> None:
     text, _ = render.lobby("ru", lobby_table(seats=6, pairs=True), "Аня")
-    assert "6 мест, подкидывают все, командами по трое" in text
+    assert "6 мест · подкидывают все · командами по трое" in text
     text, _ = render.lobby("ru", lobby_table(seats=4, pairs=True), "Аня")
-    assert "4 места, подкидывают все, парами" in text
+    assert "4 места · подкидывают все · парами" in text
 
 
 def test_the_defender_may_transfer_by_showing_a_trump() -> None:
@@ -150,7 +150,7 @@ def test_the_table_message_marks_whom_the_view_lets_throw_in(order: str) -> None
 def test_the_result_says_who_gets_pogony_from_whom() -> None:
     outcome = Outcome((2,), (1, 2, 3), pogony=(0, 1))
     text = render.outcome_text("ru", outcome, NAMES, [(0, 2), (1, 2)])
-    assert "🎖 Вика получает погоны — вешают Аня, Борис" in text
+    assert "🎖 Вика получает погоны — вешают Аня и Борис" in text
     text = render.outcome_text("ru", Outcome((2,), (1, 2, 3), pogony=(0,)), NAMES, [(0, 2)])
     assert "🎖 Вика получает погоны — вешает Аня" in text
     assert "погоны" not in render.outcome_text("ru", Outcome((2,), (1, 2, 3)), NAMES)

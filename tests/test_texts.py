@@ -6,7 +6,7 @@ import pytest
 
 from bot.handlers.commands import _standing_line
 from bot.handlers.lobby import error_text
-from bot.i18n import number
+from service.rating import new_stats, rating_points
 from service.tables import TableError
 from storage.repos import Standing, Stats
 from tests.locale_files import texts
@@ -29,11 +29,12 @@ def test_a_deck_is_named_with_the_right_plural_form(
     assert error_text("ru", e).startswith(f"Так нельзя: в «Дурак онлайн» играют колодой в {cards}.")
 
 
-def test_ratings_are_written_with_the_languages_decimal_mark() -> None:
-    assert number("ru", 25.34) == "25,3" and number("en", 25.34) == "25.3"
-    stats = Stats(-1, 1, 3, 2, 1, 0, 0, 0, mu=34.3, sigma=3.0)
-    line = _standing_line("ru", Standing(stats, "Друзья", place=1, players=1))
-    assert "рейтинг 25,3" in line
+def test_a_new_players_rating_is_not_negative_after_a_lost_game() -> None:
+    fresh = new_stats(-1, 1)
+    lost = Stats(-1, 1, 1, 0, 1, 0, 0, 0, mu=22.4, sigma=8.0)  # mu - 3 sigma = -1.6
+    assert rating_points(fresh) == 1000 and 900 < rating_points(lost) < 1000
+    line = _standing_line("ru", Standing(lost, "Друзья", place=2, players=2))
+    assert f"рейтинг {rating_points(lost)} — 2-е место" in line
 
 
 def test_quotes_inside_quotes_are_low_quotes() -> None:

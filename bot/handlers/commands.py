@@ -20,11 +20,12 @@ from aiogram.types import (
 
 from service import GameService
 from service.lobby_rules import table_rules
+from service.rating import rating_points
 from service.records import Records
 from service.tables import Person, TableError, Tables
 from storage.repos import Standing, Stats, TableRecord
 
-from ..i18n import number, t
+from ..i18n import t
 from ..outbox import Outbox
 from ..people import person
 from ..presenter import Presenter
@@ -90,7 +91,11 @@ async def join_by_link(
     except TableError as e:
         outbox.reply(message, escape(error_text(who.lang, e)))  # answers are plain text
         return
-    outbox.reply(message, t(who.lang, "answer.joined"))
+    chat = await records.chat(table.chat_id)
+    seat = next(i for i, s in enumerate(table.seats, 1) if s.user_id == who.id)
+    title = escape(chat.title if chat else "")
+    text = t(who.lang, "answer.joined_here", title=title, seat=seat, seats=table.settings.seats)
+    outbox.reply(message, text)
     refused = await seat_taken(outbox, tables, table)
     if refused is not None:
         outbox.reply(message, escape(error_text(who.lang, refused)))
@@ -274,7 +279,7 @@ async def chat_stats(message: Message, tables: Tables, records: Records, outbox:
                 wins=s.wins,
                 fools=s.fools,
                 pogony=_pogony(lang, s),
-                rating=number(lang, s.mu - 3 * s.sigma),
+                rating=str(rating_points(s)),
             )
         )
     outbox.reply(message, "\n".join(lines))
@@ -316,7 +321,7 @@ async def my_chat_stats(message: Message, tables: Tables, records: Records, outb
             fools=s.fools,
             draws=s.draws,
             pogony=_pogony(lang, s),
-            rating=number(lang, s.mu - 3 * s.sigma),
+            rating=str(rating_points(s)),
         ),
     )
 
@@ -352,7 +357,7 @@ def _standing_line(lang: str, s: Standing) -> str:
         lang,
         "me.chat",
         title=escape(s.title or t(lang, "me.untitled")),
-        rating=number(lang, s.stats.mu - 3 * s.stats.sigma),
+        rating=str(rating_points(s.stats)),
         place=place,
         **_counts(lang, s.stats),
     )

@@ -137,7 +137,10 @@ async def lobby_button(
         elif op == "bots":
             table = await tables.set_bots(tid, who, arg)
             answer = t(lang, "lobby.bots", level=t(lang, f"bots.{arg}"))
-        elif op == "set":
+        elif op == "set" and arg == "seats":
+            table = await tables.next_seats(tid, who)
+            answer = t(lang, "answer.ok")
+        elif op == "set":  # "seats-" and "seats+": the buttons of older lobby messages
             field, step = arg.rstrip("+-"), -1 if arg.endswith("-") else 1
             table = await tables.change(tid, who, field, step)
             answer = t(lang, "answer.ok")

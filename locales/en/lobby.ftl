@@ -1,5 +1,4 @@
 lobby-title = 🃏 <b>A Durak table</b>
-lobby-settings = { $mode }, { $deck }, { $seats }, { $throw_in }{ $pairs }, { $speed }
 lobby-pairs = in pairs
 lobby-no-pairs = every player for themselves
 lobby-threes = in teams of three
@@ -8,25 +7,35 @@ lobby-seats-title = Seats:
 lobby-empty-seat = — free —
 lobby-bot-seat = 🤖 { $name }
 lobby-creator = Table opened by { $name }. Only they can change the settings.
-lobby-join = Join
+lobby-join = Take a seat
 lobby-leave = Leave
 lobby-add-bot = Add a bot
 lobby-start = Start
 lobby-again = Play again
-lobby-set-mode = Mode
-lobby-set-deck = Deck
-lobby-set-seats = Seats
-lobby-set-throw-in = Throw-in
-lobby-set-pairs = Pairs
-lobby-set-speed = Speed
+lobby-set-deck = Deck: { $n }
+lobby-set-pairs = { $on ->
+        [yes] Pairs: yes
+       *[no] Pairs: no
+    }
+lobby-set-speed = ⏱ { $n } s a move
 lobby-closed = The table is closed.
-lobby-bots = Bots: { $level }
+lobby-bots = 🤖 Bots: { $level }
 lobby-moved = The table has moved below ↓
 lobby-no-table = There is no table now. Open one with /durak: its message holds the settings.
 lobby-settings-playing =
     A game is on. The table's settings:
     { $settings }
     You can change them after the game: send /settings again.
+lobby-set-mode-podkidnoy = Throw-in
+lobby-set-mode-perevodnoy = Transfer
+lobby-set-threes = { $on ->
+        [yes] Teams: yes
+       *[no] Teams: no
+    }
+lobby-set-throw-in-all = Everyone throws in
+lobby-set-throw-in-neighbors = Neighbours throw in
+lobby-set-bots = 🤖 { $level }
+lobby-team = {" "}· team { $n }
 answer-joined = You are at the table!
 answer-left = You left the table.
 answer-already-seated = You are already at this table.
@@ -53,6 +62,7 @@ answer-left-game = You left the table and may join another one.
 answer-preset = Chosen: { $name }.
 answer-preset-changed = { $name } chosen: now { $changes }.
 answer-rules-creator = Only the table's creator changes the rules. To see them, send /rules.
+answer-joined-here = You are at the table in “{ $title }”, seat { $seat } of { $seats }. When the game starts, your cards will come here, to this chat.
 reason-deck-players = a deck of { $cards } is for { $low } to { $high } players
 reason-pairs-players = teams need four players (pairs) or six (teams of three)
 reason-preset-players = { $preset } is a game for { $players } players. To play otherwise, press Rules… and choose Classic.

@@ -2,6 +2,10 @@ preset-classic = Classic
 preset-duraka-net = DURAKA.NET
 preset-transfer-cheating = Transfer with cheating
 preset-durak-online = Durak Online
+preset-of-classic = Classic
+preset-of-duraka-net = DURAKA.NET
+preset-of-transfer-cheating = Transfer with cheating
+preset-of-durak-online = Durak Online
 rules-line = Rules: { $preset } — { $rules }
 rules-line-plain = Rules: { $preset }
 rules-based-on = custom, based on { $name }
@@ -50,8 +54,12 @@ explain-redeal-five-of-suit = If anyone is dealt five cards of one suit, the car
 explain-last-cards-evenly = When the stock cannot fill every hand, it is dealt one card at a time round the table until it runs out.
 opt-single-card-opening = One-card opening
 opt-first-bout-cap-5 = 5 cards until 1st «Done»
-opt-no-trump-opener = No trumps: random opener
-opt-throw-in-order = Throw-in: { $order }
+opt-no-trump-opener = Random lead if no trumps
+opt-throw-in-order = { $order ->
+        [attacker_first] Attacker throws in first
+        [circle] Throw-in goes in turns
+       *[free] Anyone throws in
+    }
 opt-simple = Simple Durak
 opt-first-bout-no-transfer = No transfer in bout 1
 opt-transfer-by-trump-show = Transfer by showing
@@ -65,6 +73,3 @@ opt-spades-by-spades = Spades by spades
 opt-ace-does-not-hold-stock = Ace doesn't hold stock
 opt-redeal-five-of-suit = Redeal: 5 of a suit
 opt-last-cards-evenly = Last cards evenly
-order-free = anyone
-order-attacker-first = attacker first
-order-circle = in turns

@@ -1,5 +1,4 @@
 lobby-title = 🃏 <b>Стол для игры в дурака</b>
-lobby-settings = { $mode }, { $deck }, { $seats }, { $throw_in }{ $pairs }, { $speed }
 lobby-pairs = парами
 lobby-no-pairs = каждый сам за себя
 lobby-threes = командами по трое
@@ -8,25 +7,35 @@ lobby-seats-title = Места:
 lobby-empty-seat = — свободно —
 lobby-bot-seat = 🤖 { $name }
 lobby-creator = Создатель стола — { $name }. Настройки меняет только создатель.
-lobby-join = Присоединиться
+lobby-join = Сесть за стол
 lobby-leave = Выйти
 lobby-add-bot = Добавить бота
 lobby-start = Начать
 lobby-again = Ещё партию
-lobby-set-mode = Режим
-lobby-set-deck = Колода
-lobby-set-seats = Мест
-lobby-set-throw-in = Подкидывают
-lobby-set-pairs = Пары
-lobby-set-speed = Скорость
+lobby-set-deck = Колода: { $n }
+lobby-set-pairs = { $on ->
+        [yes] Пары: да
+       *[no] Пары: нет
+    }
+lobby-set-speed = ⏱ { $n } с на ход
 lobby-closed = Стол закрыт.
-lobby-bots = Боты: { $level }
+lobby-bots = 🤖 Боты: { $level }
 lobby-moved = Стол переехал ниже ↓
 lobby-no-table = Стола сейчас нет. Откройте его командой /durak или словом «дурак» — настройки будут в сообщении стола.
 lobby-settings-playing =
     Идёт партия. Настройки стола:
     { $settings }
     Поменять их можно после партии — снова командой /settings.
+lobby-set-mode-podkidnoy = Подкидной
+lobby-set-mode-perevodnoy = Переводной
+lobby-set-threes = { $on ->
+        [yes] Команды: да
+       *[no] Команды: нет
+    }
+lobby-set-throw-in-all = Подкидывают все
+lobby-set-throw-in-neighbors = Подкидывают соседи
+lobby-set-bots = 🤖 { $level }
+lobby-team = {" "}· команда { $n }
 answer-joined = Вы за столом!
 answer-left = Вы вышли из-за стола.
 answer-already-seated = Вы уже за этим столом.
@@ -35,7 +44,7 @@ answer-again-not-seated = «Ещё партию» начинают те, кто 
 answer-table-full = Свободных мест нет.
 answer-seats-taken = Мест не может быть меньше, чем игроков за столом.
 answer-other-table = Вы уже за другим столом — в чате «{ $title }». Одновременно можно сидеть только за одним.
-answer-need-private = Сначала откройте чат со мной и нажмите «Старт» — туда придут ваши карты.
+answer-need-private = Сначала откройте чат со мной и нажмите «Запустить» — туда придут ваши карты.
 answer-only-creator = Это может только создатель стола.
 answer-stop-who = Закрыть стол может его создатель — { $name } — или администратор группы.
 answer-stop-unchecked = Не получилось узнать у Telegram, администратор ли вы. Попробуйте /stop ещё раз чуть позже.
@@ -53,6 +62,7 @@ answer-left-game = Вы вышли из-за стола и можете сест
 answer-preset = Выбрано: «{ $name }».
 answer-preset-changed = Выбрано: «{ $name }» — теперь { $changes }.
 answer-rules-creator = Правила меняет только создатель стола. Какие они сейчас — /rules.
+answer-joined-here = Вы за столом в группе «{ $title }», место { $seat } из { $seats }. Когда партия начнётся, карты придут сюда, в этот чат.
 reason-deck-players = колода в { $cards } — для { $low }–{ $high } игроков
 reason-pairs-players = игра командами — для четырёх (пары) или шести (по трое) игроков
 reason-preset-players = «{ $preset }» — игра для { $players } игроков. Чтобы играть иначе, нажмите «Правила…» и выберите «Классику».

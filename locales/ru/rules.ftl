@@ -2,6 +2,10 @@ preset-classic = Классика
 preset-duraka-net = DURAKA.NET
 preset-transfer-cheating = Переводной с мухлежом
 preset-durak-online = Дурак онлайн
+preset-of-classic = Классики
+preset-of-duraka-net = DURAKA.NET
+preset-of-transfer-cheating = Переводного с мухлежом
+preset-of-durak-online = Дурака онлайн
 rules-line = Правила: { $preset } — { $rules }
 rules-line-plain = Правила: { $preset }
 rules-based-on = свои, на основе «{ $name }»
@@ -50,8 +54,12 @@ explain-redeal-five-of-suit = Если кому-то пришло пять ка�
 explain-last-cards-evenly = Когда колоды не хватает на всех, её раздают по одной карте по кругу, пока не кончится.
 opt-single-card-opening = Ход одной картой
 opt-first-bout-cap-5 = 5 карт до 1-го «Бито»
-opt-no-trump-opener = Без козырей — жребий
-opt-throw-in-order = Подкидывают: { $order }
+opt-no-trump-opener = Жребий, если нет козырей
+opt-throw-in-order = { $order ->
+        [attacker_first] Первым подкидывает ходивший
+        [circle] Подкидывают по кругу
+       *[free] Подкидывают кто угодно
+    }
 opt-simple = Простой дурак
 opt-first-bout-no-transfer = 1-й кон без перевода
 opt-transfer-by-trump-show = Перевод показом
@@ -65,6 +73,3 @@ opt-spades-by-spades = Вини винями
 opt-ace-does-not-hold-stock = Туз колоду не держит
 opt-redeal-five-of-suit = Пересдача: 5 одной масти
 opt-last-cards-evenly = Остаток — поровну
-order-free = кто угодно
-order-attacker-first = сначала ходивший
-order-circle = по кругу
