@@ -160,15 +160,17 @@ def team_names(names: Sequence[str], team: int) -> str:
 
 
 def timed_out(view: View) -> list[bool]:
-    """Per action of ``view.history``: made because its player's time ran out. An
-    ``auto`` move is that, or a stand-in's for a player already handed to a bot; the
-    engine's count of missed moves (``State.apply``) tells them apart."""
+    """Per action of ``view.history``: an attack or defence made because its player's
+    time ran out. Such an ``auto`` move is that, or a stand-in's for a player already
+    handed to a bot, which the engine's count of missed moves (``State.apply``) tells
+    apart. An automatic «Бито»/«Пас» may be a word the player was only counted as
+    saying (``service.autoplay.forced_word``), so it is never called a timeout."""
     missed = [0] * len(view.hand_sizes)
     out = []
     for action, auto in zip(view.history, view.auto, strict=True):
-        seat = action.seat
-        out.append(auto and missed[seat] < MISSES_TO_IDLE)
-        if auto and action.kind in COUNTED:
+        seat, counted = action.seat, action.kind in COUNTED
+        out.append(auto and counted and missed[seat] < MISSES_TO_IDLE)
+        if auto and counted:
             missed[seat] += 1
         elif not auto:
             missed[seat] = 0

@@ -12,7 +12,7 @@ import pytest
 from bot import render, rules_text
 from bot.i18n import LANGS
 from engine import Action, Rules, State
-from engine.actions import QUIT
+from engine.actions import ACCUSE, BACK, DONE, PASS, QUIT, THROW
 from engine.presets import PRESETS
 from engine.rules import DECK_PLAYERS
 from service import TableSettings
@@ -130,15 +130,16 @@ def test_whose_move_it_is_comes_first_with_its_seconds() -> None:
 
 
 def test_only_a_real_timeout_is_labelled_time_ran_out() -> None:
-    """Checked against the engine: a move is a timeout's when its seat was not yet
-    handed to a bot (``State.idle``) before it."""
+    """Checked against the engine: an automatic attack or defence is a timeout's when
+    its seat was not yet handed to a bot (``State.idle``) before it; words are not."""
     for seed in range(30):
         state, rng = State(Rules(players=3), seed), random.Random(seed)
         truth = []
         while state.outcome is None:
             action = rng.choice(state.all_legal_actions())
             auto = action.seat != 2 and rng.random() < 0.7  # seats 0 and 1 often time out
-            truth.append(auto and not state.idle(action.seat))
+            counted = action.kind not in (THROW, DONE, PASS, QUIT, BACK, ACCUSE)
+            truth.append(auto and counted and not state.idle(action.seat))
             state.apply(action, auto=auto)
         assert render.timed_out(state.view()) == truth
     assert any(a and not b for a, b in zip(state.auto, truth, strict=True))  # stand-ins moved
