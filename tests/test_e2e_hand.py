@@ -60,7 +60,7 @@ async def test_a_hand_the_move_left_as_it_was_is_not_edited_and_still_counts(
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             app.service.new_seed = lambda: SEED
             await open_table(tg, app, group, users[0])
-            seats = LobbyCb(table=1, op="set", arg="seats+").pack()
+            seats = LobbyCb(table=1, op="set", arg="seats").pack()
             assert (await (await tg.press(users[0], tg.latest_message(group), seats))).text
             await settle(app)
             await seat_everyone(tg, app, group, users)

@@ -87,13 +87,13 @@ async def test_the_page_plays_the_real_bot_and_joins_by_the_deep_link(tmp_path: 
             await ws.send_json({"op": "send", "chat": -1001, "text": "/durak"})
             state = await receive(ws, says(-1001, "Стол для игры"))
             assert any(c["command"] == "durak" for c in chat(state, -1001)["commands"])
-            message, data = lobby_button(state, "Присоединиться")
+            message, data = lobby_button(state, "Сесть за стол")
             await ws.send_json({"op": "press", "chat": -1001, "message": message, "data": data})
             answer = await receive(ws, lambda d: d["type"] == "answer")
             assert answer["url"].startswith("https://t.me/durak_sandbox_bot?start=join_")
             payload = answer["url"].partition("?start=")[2]
             await ws.send_json({"op": "start", "payload": payload})
-            state = await receive(ws, says(2, "Вы за столом!"))
+            state = await receive(ws, says(2, "Вы за столом в группе «Друзья»"))
             assert chat(state, 2)["started"]
             assert chat(state, 2)["messages"][0]["html"] == "/start"  # as Telegram shows it
             await receive(ws, says(-1001, "Борис"))

@@ -22,11 +22,11 @@ GAME_OVER = ("Партия окончена", "Ничья")
 
 
 def sit_down(phone: Phone, name: str) -> None:
-    """``name`` presses «Присоединиться»; the deep link opens the private chat, where
+    """``name`` presses «Сесть за стол»; the deep link opens the private chat, where
     «Запустить» seats them."""
     phone.be(name)
     phone.open(GROUP)
-    phone.press(GROUP, "Присоединиться")
+    phone.press(GROUP, "Сесть за стол")
     phone.start()
     phone.wait_text(PRIVATE, "Вы за столом")
 
@@ -77,11 +77,11 @@ def test_one_person_plays_a_whole_game_in_the_browser(tmp_path: Path) -> None:
             assert driver.find_element("id", "title").text == "Песочница «Дурака»"
             phone.say(GROUP, "/durak")
             phone.wait_text(GROUP, "Стол для игры")
-            phone.press(GROUP, "Мест +")  # three seats: Аня, Борис and a computer player
-            phone.press(GROUP, "Пары")  # pairs need four or six: an alert
+            phone.press(GROUP, "2 места")  # three seats: Аня, Борис and a computer player
+            phone.press(GROUP, "Пары: нет")  # pairs need four or six: an alert
             assert "командами" in phone.alert()
             phone.be("Борис")
-            phone.press(GROUP, "Мест −")  # only the creator changes settings: a toast
+            phone.press(GROUP, "3 места")  # only the creator changes settings: a toast
             assert "создатель" in phone.toast("создатель")
             sit_down(phone, "Аня")
             sit_down(phone, "Борис")
