@@ -273,3 +273,23 @@ def test_stored_settings_of_an_older_version_read_with_defaults() -> None:
     assert TableSettings.from_dict(old) == TableSettings(deck=24, seats=3)
     online = with_option(with_preset(TableSettings(), "durak_online", 0), "pogony")
     assert TableSettings.from_dict(online.to_dict()) == online
+
+
+async def test_the_seats_button_goes_round_the_counts_these_settings_can_play(
+    tables: Tables,
+) -> None:
+    table, _ = await tables.open(-1, "Группа", ANNA)
+    counts = [(await tables.next_seats(table.id, ANNA)).settings.seats for _ in range(5)]
+    assert counts == [3, 4, 5, 6, 2]  # 36 cards: up to six, then back to two
+    await tables.change(table.id, ANNA, "seats", +2)  # 4
+    await tables.change(table.id, ANNA, "pairs")
+    counts = [(await tables.next_seats(table.id, ANNA)).settings.seats for _ in range(2)]
+    assert counts == [6, 4]  # in teams: four or six only
+    await tables.set_preset(table.id, ANNA, "classic")
+    await tables.change(table.id, ANNA, "pairs")  # off again
+    for p in (ANNA, BORIS, VIKA):
+        await tables.join(table.id, p)
+    counts = [(await tables.next_seats(table.id, ANNA)).settings.seats for _ in range(4)]
+    assert counts == [5, 6, 3, 4]  # never fewer than the three seated
+    with refused("only_creator"):
+        await tables.next_seats(table.id, BORIS)
