@@ -108,6 +108,9 @@ BAD_INPUT = [
     ({"op": "fly"}, "bad_request"),
     ({"op": "as", "user": 123456}, "no_person"),
     ({"op": "as", "user": "1; drop"}, "no_person"),
+    ({"op": "as", "user": "--5"}, "no_person"),  # before: a ValueError closed the page
+    ({"op": "as", "user": "9" * 5000}, "no_person"),  # beyond int()'s digit limit
+    ("[" * 100_000, "bad_request"),  # before: a RecursionError closed the page
     ({"op": "send", "chat": 3, "text": "hi"}, "no_chat"),  # Вера's private chat
     ({"op": "send", "chat": -5, "text": "hi"}, "no_chat"),
     ({"op": "send", "chat": -1001, "text": "   "}, "bad_text"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,13 @@ from bot.emulator import FakeTelegram, FakeUser, PressHandle
 
 from .snapshot import MEMBERS, snapshot
 
+log = logging.getLogger(__name__)
+
 STATIC = Path(__file__).with_name("static")
 PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what Telegram allows after ?start=
 COALESCE = 0.03  # seconds: one push for a burst of changes
+INTEGER = re.compile(r"-?[0-9]{1,19}")  # an id: a 64-bit number at most
+MAX_REQUEST = 64 * 1024  # characters of one request from the page
 ANSWER_WAIT = 15.0  # seconds: Telegram's callback query timeout
 
 
@@ -86,8 +91,12 @@ class Page:
         last = None
         while not self.ws.closed:
             self.changed.clear()
-            shown = {"type": "state", **snapshot(self.tg, self.me)}
-            if shown != last:
+            try:
+                shown = {"type": "state", **snapshot(self.tg, self.me)}
+            except Exception:  # the page keeps its last view and gets the next change
+                log.exception("sandbox: the page's view could not be drawn")
+                shown = last
+            if shown is not None and shown != last:
                 await self.send(shown)
                 last = shown
             await self.changed.wait()
@@ -102,8 +111,8 @@ class Page:
 
     async def act(self, raw: str) -> None:
         try:
-            request = json.loads(raw)
-        except ValueError:
+            request = json.loads(raw) if len(raw) <= MAX_REQUEST else None
+        except (ValueError, RecursionError):  # not JSON, or nested beyond reason
             request = None
         if not isinstance(request, dict):
             raise Refused("bad_request")
@@ -166,4 +175,5 @@ class Page:
 
 
 def _int(raw: Any) -> int | None:
-    return int(raw) if isinstance(raw, str) and raw.lstrip("-").isdecimal() else None
+    """A whole number written as text («-100», «7»); None for anything else."""
+    return int(raw) if isinstance(raw, str) and INTEGER.fullmatch(raw) else None
