@@ -88,14 +88,14 @@ class Page:
 
     async def push(self) -> None:
         """Sends the person's chats now and after every change that alters them."""
-        last = None
+        last: dict[str, Any] | None = None
         while not self.ws.closed:
             self.changed.clear()
+            shown: dict[str, Any] | None = last
             try:
                 shown = {"type": "state", **snapshot(self.tg, self.me)}
             except Exception:  # the page keeps its last view and gets the next change
                 log.exception("sandbox: the page's view could not be drawn")
-                shown = last
             if shown is not None and shown != last:
                 await self.send(shown)
                 last = shown
