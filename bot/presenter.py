@@ -24,7 +24,7 @@ from engine import Card
 from service import GameService, LiveGame, TableSettings, Update
 from service.logctx import log_scope
 from service.records import Records
-from service.series import pogony_pairs
+from service.series import pogony_pairs, series_score
 
 from . import render
 from .config import zone_from_env
@@ -355,7 +355,9 @@ class Presenter:
         assert outcome is not None
         pogony = pogony_pairs(outcome, live.state.pogony_awards)
         names = render.seat_names(game.lang, live.seats)
-        text = render.outcome_text(game.lang, outcome, names, pogony)
+        table = await self.records.table(game.table_id)  # its series counts this game
+        score = series_score(table.series, live.seats) if table else []
+        text = render.outcome_text(game.lang, outcome, names, pogony, score)
         sent = await self.outbox.send(game.chat_id, text, render.again(game.lang, game.table_id))
         await self.records.set_lobby_message(
             game.table_id, sent.message_id if sent else None, summary=True

@@ -63,7 +63,6 @@ class LiveGame:
     bots_seed: int = 0  # the computer players' decisions are seeded from it
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     moved_at: float = 0.0  # loop time of the last committed step (the autoplay's pace)
-    timeouts: set[int] = field(default_factory=set)  # history indexes made by a timeout
 
 
 Notify = Callable[[Update], Awaitable[None]]
@@ -133,8 +132,7 @@ class GameService:
         chat_id = table.chat_id
         record = await self._games.get(game_id)
         assert record is not None
-        actions = await self._games.actions(game_id)
-        state, problem = load(record, actions)
+        state, problem = load(record, await self._games.actions(game_id))
         if problem is not None:
             log.warning("game %s: %s; rebuilt from its action log", game_id, problem)
             async with self.db.tx() as c:
@@ -152,7 +150,6 @@ class GameService:
             chat_id,
             record.seats,
             bots_seed(record.seed),
-            timeouts={a.seq - 1 for a in actions if a.timeout},
         )
         if record.deadline is not None:
             self.timers.arm(game_id, len(state.history), record.deadline)
@@ -379,7 +376,7 @@ class GameService:
             log.info(
                 "game %s: timeout at version %s, %s automatic moves", game_id, version, len(done)
             )
-            await self._commit(game_id, live, trial, events, done, timeout=True)
+            await self._commit(game_id, live, trial, events, done)
 
     async def step(
         self, game_id: int, live: LiveGame, version: int, action: Action, auto: bool
@@ -401,11 +398,8 @@ class GameService:
         state: State,
         events: list[Event],
         done: list[tuple[Action, bool]],
-        *,
-        timeout: bool = False,
     ) -> Update:
-        """Store the step in one transaction, then publish it. ``timeout``: its moves
-        were made because the player's time ran out."""
+        """Store the step in one transaction, then publish it."""
         version = len(state.history)
         turn = state.turn()
         now = self.clock.now()
@@ -418,9 +412,7 @@ class GameService:
         first = version - len(done) + 1
         async with self.db.tx() as c:
             for seq, (action, auto) in enumerate(done, first):
-                await GameRepo.append_action(
-                    c, game_id, seq, action.seat, action.text, auto, now, timeout=timeout
-                )
+                await GameRepo.append_action(c, game_id, seq, action.seat, action.text, auto, now)
             outcome = state.outcome
             await GameRepo.save_state(
                 c,
@@ -439,8 +431,6 @@ class GameService:
                 )
                 await TableRepo.update(c, live.table_id, status="lobby", series=series)
         live.state = state  # only now: what is in memory was committed
-        if timeout:
-            live.timeouts.update(range(first - 1, version))
         live.moved_at = asyncio.get_running_loop().time()
         if deadline is None:
             self.timers.cancel(game_id)

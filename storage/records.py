@@ -117,7 +117,6 @@ class ActionRecord:
     action: str
     auto: bool
     at: float
-    timeout: bool = False  # automatic because the time ran out (not a stand-in's move)
 
 
 @dataclass(frozen=True)

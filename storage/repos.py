@@ -24,10 +24,6 @@ from .records import (
     User,
 )
 
-# actions.auto: 0 the player's own move, 1 an automatic one (a stand-in's, a word said
-# for a player with nothing to add), 2 one made because the time ran out.
-TIMED_OUT = 2
-
 __all__ = [
     "ActionRecord",
     "Chat",
@@ -286,21 +282,12 @@ class GameRepo:
 
     @staticmethod
     async def append_action(
-        c: Conn,
-        game_id: int,
-        seq: int,
-        seat: int,
-        action: str,
-        auto: bool,
-        at: float,
-        *,
-        timeout: bool = False,
+        c: Conn, game_id: int, seq: int, seat: int, action: str, auto: bool, at: float
     ) -> None:
-        """Add one action to the log; (game, seq) is unique, so nothing is applied twice.
-        ``timeout``: an automatic move made because the player's time ran out."""
+        """Add one action to the log; (game, seq) is unique, so nothing is applied twice."""
         await c.execute(
             "INSERT INTO actions (game_id, seq, seat, action, auto, at) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, seq, seat, action, TIMED_OUT if timeout else int(auto), at),
+            (game_id, seq, seat, action, int(auto), at),
         )
 
     @staticmethod
@@ -361,7 +348,7 @@ class GameRepo:
             "SELECT seq, seat, action, auto, at FROM actions WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        return [ActionRecord(r[0], r[1], r[2], bool(r[3]), r[4], r[3] == TIMED_OUT) for r in rows]
+        return [ActionRecord(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
 
     @staticmethod
     async def set_hand_message(c: Conn, game_id: int, user_id: int, message_id: int) -> None:

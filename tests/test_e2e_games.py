@@ -130,3 +130,28 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -
                 shown = [m for m in tg.messages(tg.private(user)) if "Козырь" in m.text]
                 assert [m.message_id for m in shown] == [hands[user.id]]
         assert game_over(tg, group)
+
+
+async def test_the_summary_keeps_the_series_score(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            wins = {"Аня": 0, "Борис": 0}
+            for game in (1, 2):
+                for _ in range(400):
+                    if app.service.games[game].state.is_over:
+                        break
+                    await play_round(tg, app, [anna, boris])
+                await settle(app)
+                live = app.service.games[game]
+                outcome = live.state.outcome
+                assert outcome is not None
+                if not outcome.draw:  # the one who is not the fool won this one
+                    wins[live.seats[1 - outcome.fools[0]].name] += 1
+                summary = tg.latest_message(group).text
+                assert f"Счёт: Аня {wins['Аня']} — Борис {wins['Борис']}" in summary, summary
+                if game == 1:
+                    await press_lobby(tg, anna, group, "again")  # one tap: the next game
+                    await settle(app)

@@ -1,6 +1,5 @@
 """A thrower whose only move is «Бито» or «Пас» is not asked for it: the service
-says it for them at once, as an automatic move. Only moves made because the time
-ran out are remembered as timeouts (the table labels just those)."""
+says it for them at once, as an automatic move."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ import pytest
 
 from engine import Action, Rules, State
 from engine.actions import DONE, PASS
-from service import FakeClock, GameService
+from service import GameService
 from service.autoplay import forced_word
 from storage.repos import ActionRecord, GameRepo
 from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, seat_everyone
@@ -93,31 +92,3 @@ async def test_in_the_bot_nobody_presses_a_word_they_had_no_choice_about(tmp_pat
             # said for a player with nothing to add.
             assert check_forced(rules, 5, log) > 0
         assert tg.unanswered_callbacks() == []
-
-
-async def test_only_moves_made_by_a_timeout_are_remembered_as_timeouts(tmp_path: Path) -> None:
-    clock = FakeClock()
-    path = tmp_path / "t.sqlite3"
-    service = await open_service(path, clock)
-    rules = Rules(players=3, deck=36)
-    game = (await start(service, rules, 3, humans(3))).game_id
-    while not (log := await GameRepo(service.db).actions(game)) or not any(a.auto for a in log):
-        state = service.games[game].state
-        seat, text = next_move(state)
-        await service.act(game, seat, text, len(state.history))
-        await service.idle()
-    said = {a.seq - 1 for a in log if a.auto}  # the words said for someone
-    assert said and not service.games[game].timeouts
-    before = len(service.games[game].state.history)
-    clock.advance(60)
-    assert await service.timers.fire_due() == 1
-    await service.idle()
-    live = service.games[game]
-    timeouts = set(range(before, before + len(live.timeouts)))
-    assert timeouts and live.timeouts == timeouts and all(live.state.auto[i] for i in timeouts)
-    await service.db.close()
-
-    again = await open_service(path, clock)  # a restart remembers them from the log
-    await again.restore()
-    assert again.games[game].timeouts == timeouts
-    await again.db.close()
