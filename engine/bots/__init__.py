@@ -22,8 +22,8 @@ NAMES = {"novice": "Новичок", "expert": "Опытный", "master": "Ма
 # about 0.1 s («Опытный») and 0.4 s («Мастер») at the ~95k actions a second of one
 # loaded core of a 2-core machine. The clock limits are a safety net only.
 BUDGETS = {
-    "expert": Budget(worlds=24, actions=10_000, seconds=0.5),
-    "master": Budget(worlds=160, actions=40_000, seconds=1.0),
+    "expert": Budget(worlds=24, actions=10_000, seconds=0.5, endgame=5_000),
+    "master": Budget(worlds=160, actions=40_000, seconds=1.0, endgame=30_000),
 }
 
 

@@ -1,10 +1,12 @@
-"""«Опытный» and «Мастер»: determinized Monte Carlo (PIMC) over a seat's view.
+"""«Опытный» and «Мастер»: an exact endgame, else determinized Monte Carlo (PIMC).
 
-For every decision the bot samples deals that agree with everything its seat
-knows (``Tracker`` + ``world``), plays each candidate move out on every deal
-with the heuristic player for all seats, and picks the move after which its
-team was the fool least often. Every candidate is tried on the same deals
-(common random numbers), so their scores differ by the move, not by luck.
+When the seat's view leaves only one possible deal and two opponents are left
+(with two players: once the stock is empty), ``endgame.Solver`` searches every
+move to the end and the bot plays the best one. Otherwise the bot samples deals
+that agree with everything its seat knows (``Tracker`` + ``world``), plays
+each candidate move out on every deal with the heuristic player for all seats,
+and picks the move with the best mean result for its team. Every candidate is
+tried on the same deals (common random numbers), so their scores differ by the move, not by luck.
 Ties go to the move the heuristic prefers, so an equal trump is never wasted.
 """
 
@@ -18,6 +20,7 @@ from time import perf_counter
 from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
 from ..state import State
 from ..view import View
+from .endgame import WIN, Solver, grade, solvable
 from .heuristic import action_cost, catch_cheat, decide, must_act, state_policy, view_table
 from .tracker import Tracker
 from .world import sample_state
@@ -34,11 +37,15 @@ class Budget:
     ``seconds`` caps the wall clock, a safety net for a loaded machine. Each is
     checked after every deal (at least one deal is always played). A decision
     depends only on the view and the seed unless the clock is what stopped it.
+    ``endgame`` caps the moves the exact endgame search may play (0: no search);
+    they count as simulated actions, and a search that runs out of them leaves
+    the decision to sampling.
     """
 
     worlds: int = 200
     actions: int | None = None
     seconds: float | None = 0.5
+    endgame: int = 0
     max_steps: int = 1500  # a playout longer than this counts as half a loss
 
 
@@ -79,7 +86,8 @@ def candidates(view: View) -> list[Action]:
 
 
 def playout(state: State, seat: int, max_steps: int) -> float:
-    """Play to the end with the heuristic for every seat: 1 unless ``seat``'s team is the fool."""
+    """Play to the end with the heuristic for every seat: 1 if ``seat``'s team wins,
+    0.5 for a draw, 0 if it is the fool."""
     steps = 0
     while state.outcome is None:
         turn = state.turn()
@@ -93,7 +101,7 @@ def playout(state: State, seat: int, max_steps: int) -> float:
         if action is None or steps > max_steps:
             return 0.5
         state.play(action)  # listed by legal_actions: no check needed
-    return 0.0 if seat in state.outcome.fools else 1.0
+    return grade(state, state.partners[seat]) / WIN
 
 
 class MonteCarloBot:
@@ -116,11 +124,44 @@ class MonteCarloBot:
         moves = candidates(view)
         if len(moves) <= 1:
             return moves[0] if moves else None
-        scores = self.evaluate(view, moves)
+        start = perf_counter()
+        exact = self.solve(view, moves, start)
+        if exact is not None:
+            return exact
+        scores = self.evaluate(view, moves, start)
         return moves[scores.index(max(scores))]  # the first of the best: the heuristic's order
 
-    def evaluate(self, view: View, moves: list[Action]) -> list[float]:
-        """The share of sampled deals after which each move did not leave the team the fool.
+    def solve(self, view: View, moves: list[Action], start: float) -> Action | None:
+        """The best move by exact search when the view leaves one possible deal;
+        None when it does not, or the search ran out of its budget."""
+        budget = self.budget
+        if not budget.endgame:
+            return None
+        tracker = Tracker.from_view(view)
+        if not tracker.certain:
+            return None
+        state = sample_state(view, tracker, random.Random(0))  # the one possible deal
+        if not solvable(state):
+            return None
+        state.history = []  # not needed, and copied at every node otherwise
+        state.auto = []
+        assert view.seat is not None
+        # Every legal move, not only the candidates: equivalent-looking cards differ
+        # later. Ties go to the heuristic's order of the candidates, then the cheapest.
+        trump = view.trump
+        rest = sorted(
+            (a for a in view.legal if a.kind != ACCUSE and a not in moves),
+            key=lambda a: (action_cost(a, trump), a.kind, a.cards),
+        )
+        actions = moves + rest
+        deadline = None if budget.seconds is None else start + budget.seconds
+        solver = Solver(state.partners[view.seat], budget.endgame, deadline=deadline)
+        found = solver.best(state, actions)
+        self.last_actions = solver.spent
+        return None if found is None else actions[found[0]]
+
+    def evaluate(self, view: View, moves: list[Action], start: float | None = None) -> list[float]:
+        """Each move's mean score over the sampled deals (1 a win, 0.5 a draw, 0 the fool).
 
         Moves far behind the best (by more than about two standard deviations of
         a paired difference) stop being simulated and keep a score of -1, so the
@@ -128,14 +169,14 @@ class MonteCarloBot:
         """
         assert view.seat is not None
         seat, budget = view.seat, self.budget
-        start = perf_counter()
+        start = perf_counter() if start is None else start
         tracker = Tracker.from_view(view)
         # Seeded by the decision alone: the same view and seed give the same move.
         rng = random.Random(f"{self.seed}:{seat}:{len(view.history)}")
         worlds = 1 if tracker.certain else budget.worlds  # one possible deal says all
         sums = [0.0] * len(moves)
         alive = list(range(len(moves)))
-        spent = 0  # actions simulated
+        spent = self.last_actions  # actions simulated, an exact search's included
         for w in range(1, worlds + 1):
             state = sample_state(view, tracker, rng)
             base = len(state.history)
