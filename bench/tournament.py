@@ -6,7 +6,8 @@
 Every deal is played once per rotation of the lineup over the seats, so each
 bot plays every hand of the deal (with two players: each deal twice, hands
 swapped) and the luck of the deal cancels out. Levels: ``novice``, ``expert``,
-``master`` (engine.bots), ``greedy`` and ``random`` (engine.players).
+``master`` (engine.bots), ``club`` (the rule-based yardstick, bench.club),
+``greedy`` and ``random`` (engine.players).
 Rates are per game a bot of that level sat in; with several bots of one level
 every seat counts. Intervals are Wilson score intervals over games, which
 treats the rotated games of one deal as independent (a slight understatement).
@@ -29,7 +30,9 @@ from engine.bots import BUDGETS, Budget, make_bot
 from engine.bots.arena import play_game
 from engine.players import GreedyPlayer, Player, RandomPlayer
 
-LEVELS = ("novice", "expert", "master", "greedy", "random")
+from .club import ClubPlayer
+
+LEVELS = ("novice", "expert", "master", "club", "greedy", "random")
 
 
 @dataclass
@@ -71,6 +74,8 @@ def player(level: str, seed: int, budget: Budget | None) -> Player:
         return RandomPlayer(seed)
     if level == "greedy":
         return GreedyPlayer()
+    if level == "club":
+        return ClubPlayer(seed)
     return make_bot(level, seed=seed, budget=budget if level != "novice" else None)
 
 
