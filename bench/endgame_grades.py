@@ -50,11 +50,11 @@ def graded(state: State, seat: int, nodes: int) -> tuple[list[Action], list[int]
 
 
 def play(
-    rules: Rules, deal: int, bot_seat: int, bot: Player, nodes: int, tally: Counter[str]
+    rules: Rules, deal: int, bot_seat: int, bot: MonteCarloBot, nodes: int, tally: Counter[str]
 ) -> None:
     """One game; the grades of the bot's fully known decisions go into ``tally``."""
     state = State(rules, deal)
-    players = [bot if s == bot_seat else NoviceBot() for s in range(rules.players)]
+    players: list[Player] = [bot if s == bot_seat else NoviceBot() for s in range(rules.players)]
     while state.outcome is None:
         turn = state.turn()
         assert turn is not None
@@ -70,6 +70,7 @@ def play(
                 moves, values = grades
                 best, got = max(values), values[moves.index(action)]
                 tally["graded"] += 1
+                tally["sampled"] += bot.last_worlds > 0  # no search, or it gave up
                 if got < best:
                     tally[f"{NAMES[best]} -> {NAMES[got]}"] += 1
         state.apply(action)
@@ -98,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lo, hi = wilson(lost, n)
     print(f"{args.level}, {budget}; {args.deals} deals, both ways, {rules.mode}")
     print(f"  fully known decisions graded {n}, not graded (grader's limit) {tally['ungraded']}")
+    print(f"  decided by sampling (no search, or the search gave up) {tally['sampled']}")
     print(f"  value given away {lost} = {lost / max(n, 1):.1%} [{lo:.1%}, {hi:.1%}]")
     for k, v in sorted(tally.items()):
         if "->" in k:

@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine import Rules, State
 from engine.bots import BUDGETS, Budget, make_bot
@@ -69,14 +69,41 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
-def player(level: str, seed: int, budget: Budget | None) -> Player:
+@dataclass(frozen=True)
+class Limits:
+    """Fields of the bots' budgets that the command line sets (None: the level's own)."""
+
+    seconds: float | None = None
+    worlds: int | None = None
+    actions: int | None = None
+    endgame: int | None = None
+
+    def budget(self, level: str) -> Budget:
+        b = BUDGETS[level]
+        return replace(
+            b,
+            seconds=b.seconds if self.seconds is None else self.seconds,
+            worlds=b.worlds if self.worlds is None else self.worlds,
+            actions=b.actions if self.actions is None else self.actions,
+            endgame=b.endgame if self.endgame is None else self.endgame,
+        )
+
+    def __str__(self) -> str:
+        given = [f"{k}={v}" for k, v in vars(self).items() if v is not None]
+        return ", ".join(given) or "defaults"
+
+
+def player(level: str, seed: int, limits: Limits) -> Player:
+    """A player of ``level``; ``limits`` replace fields of that level's default budget."""
     if level == "random":
         return RandomPlayer(seed)
     if level == "greedy":
         return GreedyPlayer()
     if level == "club":
         return ClubPlayer(seed)
-    return make_bot(level, seed=seed, budget=budget if level != "novice" else None)
+    if level == "novice":
+        return make_bot(level, seed=seed)
+    return make_bot(level, seed=seed, budget=limits.budget(level))
 
 
 @dataclass(frozen=True)
@@ -85,7 +112,7 @@ class Job:
     lineup: tuple[str, ...]
     deal: int
     rotations: int
-    budget: Budget | None
+    limits: Limits
 
 
 def play_deal(job: Job) -> dict[str, Tally]:
@@ -94,12 +121,13 @@ def play_deal(job: Job) -> dict[str, Tally]:
     tallies: dict[str, Tally] = defaultdict(Tally)
     for r in range(job.rotations):
         levels = [job.lineup[(s + r) % n] for s in range(n)]
-        seats = [player(lv, job.deal * 16 + s, job.budget) for s, lv in enumerate(levels)]
+        seats = [player(lv, job.deal * 16 + s, job.limits) for s, lv in enumerate(levels)]
 
         def timed(seat: int, seconds: float, levels: list[str] = levels) -> None:
             tallies[levels[seat]].times.append(seconds)
 
-        outcome = play_game(State(job.rules, job.deal), seats, timed=timed)
+        state = State(job.rules, job.deal)
+        outcome = play_game(state, seats, timed=timed, clock=time.process_time)
         for s, lv in enumerate(levels):
             t = tallies[lv]
             t.games += 1
@@ -122,7 +150,7 @@ def report(tallies: dict[str, Tally], deals: int, games: int, elapsed: float) ->
             lines.append(f"    win of non-drawn {t.wins / decided:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
         ts = sorted(t.times)
         lines.append(
-            f"    decision time p50 {percentile(ts, 0.5) * 1000:7.1f} ms  "
+            f"    decision CPU time p50 {percentile(ts, 0.5) * 1000:7.1f} ms  "
             f"p95 {percentile(ts, 0.95) * 1000:7.1f} ms  max {(ts[-1] if ts else 0) * 1000:7.1f} ms"
             f"  ({len(ts)} decisions)"
         )
@@ -139,9 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     parser.add_argument("--rotations", type=int, default=0, help="per deal (0: one per seat)")
-    parser.add_argument("--seconds", type=float, help="time budget per decision (bots' default)")
-    parser.add_argument("--worlds", type=int, help="sampled deals per decision (bots' default)")
-    parser.add_argument("--actions", type=int, help="simulated actions per decision (default)")
+    parser.add_argument("--seconds", type=float, help="time budget per decision (each level's)")
+    parser.add_argument("--worlds", type=int, help="sampled deals per decision (each level's)")
+    parser.add_argument("--actions", type=int, help="simulated actions per decision (level's)")
+    parser.add_argument("--endgame", type=int, help="endgame search moves per decision (level's)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
         "--progress", type=int, default=0, help="interim report on stderr every N deals"
@@ -151,16 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lineup = tuple(args.lineup.split(","))
     if len(lineup) != rules.players or not set(lineup) <= set(LEVELS):
         parser.error(f"--lineup needs {rules.players} levels from {', '.join(LEVELS)}")
-    budget = None
-    if args.seconds is not None or args.worlds is not None or args.actions is not None:
-        master = BUDGETS["master"]
-        budget = Budget(
-            worlds=args.worlds if args.worlds is not None else master.worlds,
-            actions=args.actions if args.actions is not None else master.actions,
-            seconds=args.seconds if args.seconds is not None else master.seconds,
-        )
+    limits = Limits(args.seconds, args.worlds, args.actions, args.endgame)
     rotations = args.rotations or rules.players
-    jobs = [Job(rules, lineup, args.seed + d, rotations, budget) for d in range(args.deals)]
+    jobs = [Job(rules, lineup, args.seed + d, rotations, limits) for d in range(args.deals)]
     start = time.perf_counter()
     total: dict[str, Tally] = defaultdict(Tally)
     with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
@@ -173,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(report(total, done, done * rotations, elapsed), file=sys.stderr, flush=True)
     print(f"{rules.players} players, {rules.deck} cards, {rules.mode}", end="")
     print(", teams" if rules.teams else "", end="")
-    print(f"; lineup {','.join(lineup)}; budget {budget or 'defaults'}")
+    print(f"; lineup {','.join(lineup)}; budgets: {limits}")
     print(report(total, args.deals, args.deals * rotations, time.perf_counter() - start))
     return 0
 

@@ -22,9 +22,11 @@ def play_game(
     players: Sequence[Player],
     *,
     timed: Callable[[int, float], None] | None = None,
+    clock: Callable[[], float] = perf_counter,
     max_actions: int = MAX_ACTIONS,
 ) -> Outcome:
-    """Play ``state`` to the end; ``timed(seat, seconds)`` hears every decision's time."""
+    """Play ``state`` to the end; ``timed(seat, seconds)`` hears every decision's time
+    by ``clock`` (the wall clock, or e.g. ``time.process_time`` for CPU time)."""
     n = state.n
     while state.outcome is None:
         if len(state.history) >= max_actions:
@@ -34,10 +36,10 @@ def play_game(
         order = sorted(turn.seats, key=lambda s: (s - state.attacker) % n)
         for seat in order:
             view = state.view(seat)
-            start = perf_counter()
+            start = clock()
             action = players[seat].choose(view)
             if timed is not None:
-                timed(seat, perf_counter() - start)
+                timed(seat, clock() - start)
             if action is not None:
                 state.apply(action)
                 break
