@@ -85,7 +85,9 @@ def small_endgames(rules: Rules, count: int, seed: int) -> list[State]:
         deck = deck_cards(rules.deck)
         rng.shuffle(deck)
         a, b = rng.randint(1, 3), rng.randint(1, 3)
-        state = State.scripted(rules, [deck[:a], deck[a : a + b]], deck[-1], opener=rng.randrange(2))
+        state = State.scripted(
+            rules, [deck[:a], deck[a : a + b]], deck[-1], opener=rng.randrange(2)
+        )
         for _ in range(rng.randrange(3)):  # sometimes start in the middle of a bout
             turn = state.turn()
             if turn is None:
