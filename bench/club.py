@@ -12,14 +12,11 @@ solves small endgames exactly when it can count every card.
 
 from __future__ import annotations
 
-import random
-
 from engine import Action, View
 from engine.actions import ACCUSE, BEAT, DONE, OPEN, PASS, TAKE, THROW, TRANSFER
-from engine.bots.endgame import Solver, solvable
+from engine.bots.endgame import Solver, known_world
 from engine.bots.heuristic import catch_cheat, cost, must_act
 from engine.bots.tracker import Tracker
-from engine.bots.world import sample_state
 from engine.cards import BEAT_MASKS
 
 ENDGAME_NODES = 20_000  # moves of exact search it may try
@@ -45,10 +42,10 @@ class ClubPlayer:
         legal = [a for a in view.legal if a.kind != ACCUSE]
         if len(legal) <= 1:
             return legal[0] if legal else None
-        tracker = Tracker.from_view(view)
-        exact = solved(view, tracker, legal)
+        exact = solved(view, legal)
         if exact is not None:
             return exact
+        tracker = Tracker.from_view(view)
         kind = legal[0].kind
         if kind == OPEN:
             return self.open(view, tracker, legal)
@@ -138,14 +135,11 @@ def unbeatable(view: View, tracker: Tracker, action: Action) -> bool:
     return not any(beats[c] & possible for c in action.cards)
 
 
-def solved(view: View, tracker: Tracker, legal: list[Action]) -> Action | None:
+def solved(view: View, legal: list[Action]) -> Action | None:
     """The best move by exact search when every card can be counted and it is small."""
-    if not tracker.certain:
+    state = known_world(view)
+    if state is None:
         return None
-    state = sample_state(view, tracker, random.Random(0))
-    if not solvable(state):
-        return None
-    state.history, state.auto = [], []
     assert view.seat is not None
     found = Solver(state.partners[view.seat], ENDGAME_NODES).best(state, legal)
     return None if found is None else legal[found[0]]

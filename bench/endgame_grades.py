@@ -14,7 +14,6 @@ limit are counted apart. Prints the counts with 95% Wilson intervals.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -23,9 +22,7 @@ from dataclasses import replace
 from engine import Action, Rules, State
 from engine.actions import ACCUSE
 from engine.bots import BUDGETS, MonteCarloBot, NoviceBot
-from engine.bots.endgame import Solver, solvable
-from engine.bots.tracker import Tracker
-from engine.bots.world import sample_state
+from engine.bots.endgame import Solver, known_world
 from engine.players import Player
 
 from .tournament import wilson
@@ -37,13 +34,9 @@ def graded(state: State, seat: int, nodes: int) -> tuple[list[Action], list[int]
     """Every legal move of ``seat`` with its exact value, if the position is fully known
     to the seat and the grader finishes within ``nodes``."""
     view = state.view(seat)
-    tracker = Tracker.from_view(view)
-    if not tracker.certain:
+    world = known_world(view)
+    if world is None:
         return None
-    world = sample_state(view, tracker, random.Random(0))
-    if not solvable(world):
-        return None
-    world.history, world.auto = [], []
     moves = [a for a in view.legal if a.kind != ACCUSE]
     values = Solver(world.partners[seat], nodes).values(world, moves)
     return None if values is None else (moves, values)

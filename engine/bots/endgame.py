@@ -19,11 +19,15 @@ still defending.
 
 from __future__ import annotations
 
+import random
 from time import perf_counter
 
 from ..actions import ACCUSE, Action
 from ..state import State
+from ..view import View
 from .heuristic import state_policy
+from .tracker import Tracker
+from .world import sample_state
 
 LOSS, DRAW, WIN = 0, 1, 2
 Key = tuple[object, ...]
@@ -40,6 +44,19 @@ def solvable(state: State) -> bool:
         return False
     active = [s for s in range(state.n) if not state.place[s]]
     return len(active) == 2 and not state.partners[active[0]] >> active[1] & 1
+
+
+def known_world(view: View) -> State | None:
+    """The one deal a seat's view allows, ready to search, if the exact search applies."""
+    tracker = Tracker.from_view(view)
+    if not tracker.certain:
+        return None
+    state = sample_state(view, tracker, random.Random(0))  # any generator: one deal
+    if not solvable(state):
+        return None
+    state.history = []  # not needed, and copied at every node otherwise
+    state.auto = []
+    return state
 
 
 def grade(state: State, team: int) -> int:

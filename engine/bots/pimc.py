@@ -20,7 +20,7 @@ from time import perf_counter
 from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
 from ..state import State
 from ..view import View
-from .endgame import WIN, Solver, grade, solvable
+from .endgame import WIN, Solver, grade, known_world
 from .heuristic import action_cost, catch_cheat, decide, must_act, state_policy, view_table
 from .tracker import Tracker
 from .world import sample_state
@@ -137,14 +137,9 @@ class MonteCarloBot:
         budget = self.budget
         if not budget.endgame:
             return None
-        tracker = Tracker.from_view(view)
-        if not tracker.certain:
+        state = known_world(view)
+        if state is None:
             return None
-        state = sample_state(view, tracker, random.Random(0))  # the one possible deal
-        if not solvable(state):
-            return None
-        state.history = []  # not needed, and copied at every node otherwise
-        state.auto = []
         assert view.seat is not None
         # Every legal move, not only the candidates: equivalent-looking cards differ
         # later. Ties go to the heuristic's order of the candidates, then the cheapest.
