@@ -30,6 +30,7 @@ from .tracker import Tracker
 from .world import sample_state
 
 LOSS, DRAW, WIN = 0, 1, 2
+MAX_DEPTH = 300  # moves deep; a deeper line gives up (Python's stack is ~1000 frames)
 Key = tuple[object, ...]
 
 
@@ -111,7 +112,7 @@ class Solver:
     def solve(self, state: State) -> int | None:
         """The exact value of ``state``, or None when the node limit ran out."""
         try:
-            return self._search(state, LOSS, WIN)
+            return self._search(state, LOSS, WIN, 0)
         except OutOfNodes:
             return None
 
@@ -123,7 +124,7 @@ class Solver:
             for i, action in enumerate(actions):
                 child = state.copy()
                 child.play(action)
-                v = self._search(child, max(value, LOSS), WIN)
+                v = self._search(child, max(value, LOSS), WIN, 1)
                 if v > value:
                     top, value = i, v
                     if v == WIN:
@@ -144,9 +145,11 @@ class Solver:
             out.append(value)
         return out
 
-    def _search(self, state: State, alpha: int, beta: int) -> int:
+    def _search(self, state: State, alpha: int, beta: int, depth: int) -> int:
         if state.outcome is not None:
             return grade(state, self.team)
+        if depth > MAX_DEPTH:
+            raise OutOfNodes
         k = key(state)
         lo, hi = self.table.get(k, (LOSS, WIN))
         if lo >= beta or lo == hi:
@@ -168,7 +171,7 @@ class Solver:
                 raise OutOfNodes
             child = state.copy()
             child.play(action)
-            value = self._search(child, a, b)
+            value = self._search(child, a, b, depth + 1)
             if maximize:
                 if value > best:
                     best = value
