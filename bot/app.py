@@ -136,6 +136,7 @@ class App:
             if not await self.inflight.settle(SHUTDOWN_WAIT):
                 log.warning("stopping with %s updates still in hand", self.inflight.count)
             await self.service.stop()
+            self.presenter.nudges.close()
             try:  # what the last moves changed reaches the players, unless Telegram stalls
                 await asyncio.wait_for(self.presenter.idle(), SHUTDOWN_WAIT)
                 await asyncio.wait_for(self.outbox.drain(), SHUTDOWN_WAIT)

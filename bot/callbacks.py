@@ -13,7 +13,7 @@ from aiogram.filters.callback_data import CallbackData
 from pydantic import Field
 
 from engine import State, View
-from engine.actions import SHOW, TRANSFER
+from engine.actions import BEAT, SHOW, TRANSFER
 
 Id = Annotated[int, Field(ge=1, le=2**62)]  # a table or game id (SQLite INTEGER)
 # A hand keyboard's key: a digest of what the hand showed (``render_hand.seal``). A press
@@ -26,9 +26,8 @@ CardText = Annotated[str, Field(max_length=3, pattern=r"^(?:-|(?:10|[2-9JQKA])[S
 # the engine's text form of a move ("take", "d 9H>7H", "a 7S 7H", "accuse 2")
 ACTION = r"^[a-z]{1,6}(?: [0-9JQKASCDH>]{1,7}){0,6}$"
 ActionText = Annotated[str, Field(max_length=40, pattern=ACTION)]
-Meaning = Annotated[
-    str, Field(max_length=20, pattern=r"^(?:[a-z]{1,2}[0-9]{1,4}\.[0-9]\.[0-9]{1,3}t?)?$")
-]
+MEANING = r"^(?:[a-z]{1,2}[0-9]{1,4}\.[0-9]\.[0-9]{1,3}t?(?:\.[0-9]{1,2})?)?$"
+Meaning = Annotated[str, Field(max_length=20, pattern=MEANING)]
 
 
 class LobbyOp(StrEnum):
@@ -68,10 +67,15 @@ def tap_meaning(game: State | View, kind: str) -> str:
     """What a tap on a card meant when its hand was drawn: the kind of move (open, throw
     in, beat) and the phase of the bout: the bout, its defender, the transfers so far and
     «Беру». A tap on a hand drawn before the opponent's last throw-in or beat (they were
-    quicker than the edit) still counts while this is unchanged; another old tap is stale."""
+    quicker than the edit) still counts while this is unchanged; another old tap is stale.
+    A beat also names the number of attack cards: a card thrown in meanwhile could be
+    the one it would now beat, which its player has not seen."""
     transfers = sum(a.kind in (TRANSFER, SHOW) for a in game.history)
     taking = "t" if game.taking else ""
-    return f"{kind}{game.bouts}.{game.defender}.{transfers}{taking}"
+    meaning = f"{kind}{game.bouts}.{game.defender}.{transfers}{taking}"
+    if kind == BEAT:
+        meaning += f".{len(game.table if isinstance(game, View) else game.att)}"
+    return meaning
 
 
 class MoveCb(CallbackData, prefix="m"):

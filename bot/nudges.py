@@ -55,11 +55,12 @@ class Nudges:
         self.service, self.outbox, self.lang, self.blocked = service, outbox, lang, blocked
         self.delay = DELAY
         self._shown: dict[tuple[int, int], _Nudge] = {}  # (game, user) -> their turn's
+        self._closed = False
 
     def update(self, game_id: int) -> None:
         """After a commit: start the wait for each person the game now waits for, and
         take back the notices of those who have moved."""
-        live = self.service.live(game_id)
+        live = None if self._closed else self.service.live(game_id)
         users = [(s, i.user_id) for s, i in enumerate(live.seats) if i.human] if live else []
         for seat, user in users:
             if user is None or user in self.blocked:
@@ -79,6 +80,13 @@ class Nudges:
 
     def forget(self, game_id: int) -> None:
         for key in [k for k in self._shown if k[0] == game_id]:
+            self._take_back(key)
+
+    def close(self) -> None:
+        """At shutdown: no notice is sent from now on, and those shown are taken back
+        (the next process knows nothing of them)."""
+        self._closed = True
+        for key in list(self._shown):
             self._take_back(key)
 
     def _send(self, game_id: int, user: int, seat: int, nudge: _Nudge) -> None:

@@ -187,6 +187,23 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
         assert tg.unanswered_callbacks() == []
 
 
+async def test_a_notice_shown_at_shutdown_is_taken_back(tmp_path: Path) -> None:
+    """The next process knows nothing of it: it would stay in the chat forever."""
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            app.presenter.nudges.delay = 0.3
+            app.service.new_seed = lambda: PAIR_SEED
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            live = app.service.games[1]
+            attacker = anna if live.seats[live.state.attacker].user_id == anna.id else boris
+            await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
+        # running_bot stopped the app here
+        [notice] = notices(tg, attacker)
+        assert notice.deleted
+
+
 async def test_several_cards_of_one_rank_open_with_one_extra_tap_each(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
