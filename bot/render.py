@@ -10,7 +10,6 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Action, Card, Outcome, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
-from engine.cards import NO_TRUMP, SUIT_SYMBOLS
 from engine.legal import MISSES_TO_IDLE
 from service import Seat, TableSettings
 from service.lobby_rules import table_rules
@@ -18,6 +17,7 @@ from service.tables import BOT_LEVELS
 from storage.records import TableRecord
 
 from .callbacks import LobbyCb
+from .card_labels import trump_words
 from .i18n import t
 from .render_cheating import accusation_exposed, accusation_words
 from .rules_text import in_force, lobby_rules_line, rules_line
@@ -316,13 +316,7 @@ def turn_line(lang: str, view: View, names: Sequence[str]) -> str:
 def trump_line(lang: str, view: View) -> str:
     """The trump suit, the turned card apart when it is not the trump (fixed ♦, no
     trumps), and the stock and the discard pile."""
-    card = view.trump_card.label(lang)
-    if view.trump == NO_TRUMP:
-        trump = t(lang, "table.no_trump", card=card)
-    elif view.trump != view.trump_card.suit:
-        trump = t(lang, "table.fixed_trump", suit=SUIT_SYMBOLS[view.trump], card=card)
-    else:
-        trump = t(lang, "table.trump", card=card)
+    trump = trump_words(lang, view, view.trump_card.label(lang), "table.trump")
     stock = t(lang, "table.stock", n=view.stock_size)
     return " · ".join([trump, stock, t(lang, "table.discard", n=len(view.discard))])
 

@@ -20,7 +20,7 @@ from engine.actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW
 from engine.cards import sort_for_hand
 
 from .callbacks import DRAFT, CardCb, LobbyCb, MoveCb, PageCb, tap_meaning
-from .card_labels import card_label
+from .card_labels import card_label, trump_words
 from .i18n import t
 from .render_cheating import accuse_page, cheat_page, hand_rows
 
@@ -225,7 +225,7 @@ def _head(lang: str, view: View) -> str:
     """The trump, the stock and, for a player in the bout, the table: a hand that no
     move of the bout concerns stays as it is (and is not edited)."""
     lines = [
-        t(lang, "hand.trump", card=card_label(view.trump_card, lang))
+        trump_words(lang, view, card_label(view.trump_card, lang), "hand.trump")
         + " · "
         + (
             t(lang, "hand.stock", n=view.stock_size)

@@ -103,7 +103,7 @@ def test_the_summary_shows_the_series_score_and_names_givers_with_and() -> None:
 def test_a_fixed_diamond_trump_shows_the_suit_and_the_turned_card_apart() -> None:
     state = game(["7S 6D", "8S 9C"], trump="JC", stock="QH KH", fixed_trump="diamonds")
     text = render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
-    assert text.split("\n")[1].startswith("Козырь: всегда ♦ (открыта В♣) · В колоде: 3")
+    assert text.split("\n")[1].startswith("Козырь: всегда ♦️ (открыта В♣) · В колоде: 3")
     plain = game(["7S 6D", "8S 9C"], trump="JC", stock="QH KH")
     assert (
         render.table_message("ru", plain.view(), NAMES[:2], [False] * 2)
