@@ -148,8 +148,8 @@ async def test_the_summary_keeps_the_series_score(tmp_path: Path) -> None:
                 live = app.service.games[game]
                 outcome = live.state.outcome
                 assert outcome is not None
-                if not outcome.draw:  # the one who is not the fool won this one
-                    wins[live.seats[1 - outcome.fools[0]].name] += 1
+                for seat, info in enumerate(live.seats):  # a draw: both won (service.series)
+                    wins[info.name] += seat not in outcome.fools
                 summary = tg.latest_message(group).text
                 assert f"Счёт: Аня {wins['Аня']} — Борис {wins['Борис']}" in summary, summary
                 if game == 1:
