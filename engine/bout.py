@@ -35,6 +35,7 @@ def start_bout(state: State, opener: int) -> None:
     state.token = (d + 1) % state.n
     state.shows = 0
     state.cheats = 0
+    state.closing = False
     if state.cheating:
         state.barred = [0] * state.n
     if state.rules.pogony:
@@ -76,6 +77,8 @@ def throw_rights(state: State, d: int) -> int:
 
 def may_throw(state: State) -> int:
     """The seats that may throw in or say «Бито»/«Пас» now, as a mask (RULES §4)."""
+    if state.closing:
+        return 0  # no more cards: only «Антимухлёж» or «Бито» (see ``closing_seats``)
     free = state.throwers & ~state.said
     order = state.rules.throw_in_order
     if order is ThrowOrder.FREE or not free:
@@ -94,8 +97,18 @@ def may_throw(state: State) -> int:
     return 0
 
 
+def closing_seats(state: State) -> int:
+    """While a bout that the defender's beat ended stays open for «Антимухлёж»
+    (``State.closing``): the players but the defender who have not said «Бито»."""
+    everyone = ((1 << state.n) - 1) & ~state.out
+    return everyone & ~state.said & ~(1 << state.defender)
+
+
 def waiting(state: State) -> tuple[int, ...]:
     """Throwers who hold cards, have not said «Бито»/«Пас» yet and have the right now."""
+    if state.closing:
+        seats = closing_seats(state)
+        return tuple(s for s in range(state.n) if seats >> s & 1)
     free = state.throwers & ~state.said if state.free_order else may_throw(state)
     hands = state.hands
     return tuple(s for s in range(state.n) if free >> s & 1 and hands[s])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .bout import CLOCKWISE, next_active, start_bout
+from .bout import CLOCKWISE, closing_seats, next_active, start_bout
 from .cards import RANK_MASK, SUIT_MASK, cards_of
 from .deal import HAND_SIZE
 from .events import BoutEnded, Drew, Event, GameOver, Left, Outcome
@@ -25,8 +25,14 @@ DRAW_ORDER = tuple(
 DROPPED: list[Event] = []  # the events of ``State.play``, not kept
 
 
-def settle(state: State, events: list[Event]) -> None:
-    """End the bout if nothing more can happen in it (RULES §4)."""
+def settle(state: State, events: list[Event], *, beaten: bool = False) -> None:
+    """End the bout if nothing more can happen in it (RULES §4). With ``cheating``, a
+    bout that the defender's beat (``beaten``) ends stays open for «Антимухлёж» until
+    everyone else has said «Бито» or the throw-in clock runs out (RULES §9)."""
+    if state.closing:
+        if not closing_seats(state):
+            end_bout(state, events, taken=False)
+        return
     if state.unbeaten and not state.taking:
         return
     if len(state.att) < state.limit and (state.taking or state.hands[state.defender]):
@@ -36,11 +42,16 @@ def settle(state: State, events: list[Event]) -> None:
             if hands[low.bit_length() - 1]:
                 return  # a thrower with cards has not decided yet
             free ^= low
+    if beaten and state.cheating:
+        state.closing = True  # whether or not it was a cheat: the window tells nothing
+        state.said = 0
+        return
     end_bout(state, events, taken=state.taking)
 
 
 def end_bout(state: State, events: list[Event], *, taken: bool) -> None:
     d = state.defender
+    state.closing = False
     table = 0
     for c in state.att:
         table |= 1 << c

@@ -33,7 +33,7 @@ from .actions import (
     Action,
     IllegalAction,
 )
-from .bout import may_throw, next_opponent
+from .bout import closing_seats, may_throw, next_opponent
 from .cards import RANK_MASK, SUIT_MASK, Card, lowest
 from .rules import ThrowOrder
 
@@ -71,6 +71,9 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if not state.att:
         if seat == state.attacker:
             _add_openings(state, out)
+    elif state.closing:
+        if closing_seats(state) >> seat & 1:
+            out.append(_DONES[seat])
     elif seat == state.defender:
         _add_defence(state, out)
     elif (state.throwers & ~state.said if state.free_order else may_throw(state)) >> seat & 1:
@@ -92,8 +95,12 @@ def all_legal_actions(state: State) -> list[Action]:
     d = state.defender
     free = state.throwers & ~state.said if state.free_order else may_throw(state)
     cheating = state.cheating
+    closing = closing_seats(state) if state.closing else 0
     for seat in range(state.n):
-        if seat == d:
+        if closing:
+            if closing >> seat & 1:
+                out.append(_DONES[seat])
+        elif seat == d:
             _add_defence(state, out)
         elif free >> seat & 1:
             _add_throws(state, seat, out)
@@ -265,6 +272,8 @@ def _hand_card(state: State, action: Action) -> Card:
 def _check_thrower(state: State, seat: int) -> None:
     if not state.att:
         raise IllegalAction("the bout is not open yet")
+    if state.closing:
+        raise IllegalAction("the bout is beaten and over: only «Антимухлёж» or «Бито» now")
     if seat == state.defender:
         raise IllegalAction("the defender does not throw in")
     if not state.throwers >> seat & 1:
@@ -375,6 +384,10 @@ def _check_take(state: State, action: Action) -> None:
 
 
 def _check_done(state: State, action: Action) -> None:
+    if state.closing and action.kind == DONE:
+        if not closing_seats(state) >> action.seat & 1:
+            raise IllegalAction(f"seat {action.seat} has nothing to say about this bout now")
+        return
     _check_thrower(state, action.seat)
     if not state.hands[action.seat]:
         raise IllegalAction("a player without cards has nothing to decide")

@@ -68,7 +68,7 @@ def beat(state: State, action: Action, events: list[Event]) -> None:
     state.dfn[state.att.index(target)] = c  # type: ignore[arg-type]
     state.unbeaten -= 1
     state.cover |= RANK_MASK[c >> 2]
-    settle(state, events)
+    settle(state, events, beaten=True)
 
 
 def transfer(state: State, action: Action, events: list[Event]) -> None:

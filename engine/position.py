@@ -34,6 +34,7 @@ class Bout(NamedTuple):
     cheats: int
     barred: list[int]
     bout_attacks: list[int]
+    closing: bool = False
 
 
 class Position(NamedTuple):

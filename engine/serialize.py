@@ -55,6 +55,7 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "shows": _cards(s.shows),
         "last_fool": s.last_fool,
         "cheats": [i for i in range(s.n) if s.cheats >> i & 1],
+        "closing": s.closing,
         "barred": [[i for i in range(s.n) if m >> i & 1] for m in s.barred],
         "pogony_ranks": list(s.pogony_ranks),
         "bout_attacks": [_cards(m) for m in s.bout_attacks],
@@ -104,6 +105,7 @@ def _state(cls: type[State], data: dict[str, Any]) -> State:
         cheats=_seats(data.get("cheats", ())),
         barred=[_seats(b) for b in data.get("barred", [[]] * n)],
         bout_attacks=[_mask(m) for m in data.get("bout_attacks", [[]] * n)],
+        closing=data.get("closing", False),
     )
     history = [Action.parse(a) for a in data["history"]]
     autos = set(data["auto"])

@@ -40,6 +40,7 @@ FIELDS = (
     "cap",
     "cheating",
     "cheats",
+    "closing",
     "cover",
     "defender",
     "dfn",
@@ -120,6 +121,9 @@ class State:
     shows: int  # trumps shown for a transfer in this bout (transfer_by_trump_show)
     cheating: bool  # option ``cheating``: cheats and «Антимухлёж» are played
     cheats: int  # SECRET: the seats that cheated in this bout (never in a view)
+    # cheating: the defender's beat ended the bout, which stays open for «Антимухлёж»
+    # until the others say «Бито» or the throw-in clock runs out (RULES §9).
+    closing: bool
     barred: list[int]  # per seat: whom it may not accuse again in this bout
     # «Погоны» (option ``pogony``): per seat the rank its pogony are made of, the
     # cards each seat attacked with in this bout, and (giver, receiver) pairs so far.
@@ -197,6 +201,7 @@ class State:
         self.taking, self.said, self.throwers = b.taking, b.said, b.throwers
         self.spoke, self.token, self.shows = b.spoke, b.token, b.shows
         self.cheats = b.cheats
+        self.closing = b.closing
         self.barred = b.barred[:]
         self.bout_attacks = b.bout_attacks[:]
 
@@ -237,6 +242,7 @@ class State:
             self.cheats,
             self.barred,
             self.bout_attacks,
+            self.closing,
         )
         return Position(
             self.hands,

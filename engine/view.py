@@ -56,6 +56,7 @@ class View:
     history: tuple[Action, ...]
     auto: tuple[bool, ...]  # per action: made by a timeout or a stand-in bot
     outcome: Outcome | None
+    closing: bool = False  # the bout is beaten and over, open for «Антимухлёж» (cheating)
 
     @property
     def in_game(self) -> tuple[int, ...]:
@@ -102,4 +103,5 @@ def make_view(state: State, seat: int | None = None) -> View:
         history=tuple(state.history),
         auto=tuple(state.auto),
         outcome=state.outcome,
+        closing=state.closing,
     )

@@ -57,6 +57,7 @@ def build_state(view: View, hands: list[int], stock: list[int]) -> State:
         cheats=0,  # nobody's cheats are known
         barred=[sum(1 << x for x in b) for b in view.barred],
         bout_attacks=[0] * rules.players,
+        closing=view.closing,
     )
     position = Position(
         hands=hands,

@@ -1,0 +1,41 @@
+"""The game service's move timers close a bout left open for «Антимухлёж» (RULES §9,
+option ``cheating``) when nobody accuses: one throw-in clock, then the bout ends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from service_helpers import humans, next_move, open_service, start
+
+from engine import Rules
+from engine.actions import DONE
+from service import FakeClock
+
+
+async def test_the_throw_in_clock_ends_a_bout_open_for_accusations(tmp_path: Path) -> None:
+    clock = FakeClock()
+    service = await open_service(tmp_path / "w.sqlite3", clock)
+    rules = Rules(players=2, deck=36, cheating=True)
+    game = (await start(service, rules, 12, humans(2))).game_id
+    state = service.games[game].state
+    for _ in range(200):  # greedy moves until a beat ends a bout, not the last one
+        if state.closing and state.stock:
+            break
+        seat, text = next_move(state)
+        await service.act(game, seat, text, len(state.history))
+        state = service.games[game].state
+    assert state.closing and state.outcome is None
+    bouts, version, turn = state.bouts, len(state.history), state.turn()
+    assert turn is not None and turn.kind == "throw" and turn.seats == (state.attacker,)
+    assert service.timers.deadline(game) == (clock.now() + rules.throw_seconds, version)
+    clock.advance(rules.throw_seconds - 1)
+    assert await service.timers.fire_due() == 0
+    assert service.games[game].state.closing  # still open: anyone may accuse
+    clock.advance(1)
+    assert await service.timers.fire_due() == 1
+    state = service.games[game].state
+    assert not state.closing and state.bouts == bouts + 1
+    assert state.history[version].kind == DONE and state.auto[version]
+    assert state.outcome is None and state.turn() == ("attack", (state.attacker,))
+    assert service.timers.deadline(game) == (clock.now() + rules.move_seconds, version + 1)
+    await service.db.close()
