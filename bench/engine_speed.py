@@ -1,6 +1,6 @@
-"""Random-playout speed of the engine.
+"""Random-playout speed of the engine, its two builds side by side.
 
-    python -m bench.engine_speed [--games N] [--repeat R]
+    python -m bench.engine_speed [--games N] [--repeat R] [--decisions D] [--build B]
 
 Two ways through a random game, each step picking one action uniformly (with a
 seeded ``random.Random``) from the moves of every seat:
@@ -10,28 +10,40 @@ seeded ``random.Random``) from the moves of every seat:
 - checked: ``legal_actions(seat)`` for every seat + ``apply(action)``, the path
   of the game service (every move checked, events returned).
 
-Figures are medians over the repeats; the machine's noise shows in the spread.
-The baseline, measured in the same process, is the cost of dealing alone
-(``State(rules, seed)``), so the ratios to it are less sensitive to the machine.
+And «Мастер» (``engine.bots``) deciding on fixed positions with its action budget
+and no clock, so that both builds do the same work: its time per decision, its
+playouts and simulated actions per second.
+
+Each build runs in its own child process (``DURAK_PURE_PYTHON=1`` for the pure one,
+see ``engine.build``), the builds taking turns ``--repeat`` times; figures are per
+CPU second, medians. Each child also times a baseline, a fixed loop of plain Python
+that does not touch the engine, so "÷ baseline" figures are less sensitive to the
+machine's other load, and the ratio of the builds is taken from them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from time import perf_counter, perf_counter_ns
+from time import process_time
 
+import engine
 from engine import Mode, Rules, State
+from engine.bots import BUDGETS, Budget, MonteCarloBot, pimc
 
-TARGET_GAMES_PER_SECOND = 2000  # 2-player 36-card podkidnoy, one core
+TARGET_GAMES_PER_SECOND = 3500  # compiled, 2-player 36-card podkidnoy, one core (issue 16)
 
 CONFIGS = (
     ("2p 36 podkidnoy", Rules(players=2, deck=36, mode=Mode.PODKIDNOY)),
     ("4p 36 perevodnoy", Rules(players=4, deck=36, mode=Mode.PEREVODNOY)),
 )
+BUILDS = ("pure", "compiled")
 
 
 def simulation_playout(rules: Rules, seed: int) -> int:
@@ -61,91 +73,146 @@ def checked_playout(rules: Rules, seed: int) -> int:
     return steps
 
 
-def timed_steps(rules: Rules, seed: int) -> list[int]:
-    """Nanoseconds of every checked step (listing for all seats + apply) of one game."""
-    state = State(rules, seed)
-    pick = random.Random(seed).random
-    seats = range(rules.players)
-    times = []
-    while state.outcome is None:
-        start = perf_counter_ns()
-        actions = []
-        for seat in seats:
-            actions += state.legal_actions(seat)
-        state.apply(actions[int(pick() * len(actions))])
-        times.append(perf_counter_ns() - start)
-    return times
-
-
-def deals_per_second(rules: Rules, games: int) -> float:
-    start = perf_counter()
-    for seed in range(games):
-        State(rules, seed)
-    return games / (perf_counter() - start)
+def baseline(loops: int = 300_000) -> float:
+    """Loops per CPU second of plain Python that never touches the engine."""
+    start = process_time()
+    total = 0
+    for i in range(loops):
+        total += (i * 7) & 15
+    return loops / (process_time() - start)
 
 
 def rates(playout: Callable[[Rules, int], int], rules: Rules, games: int) -> tuple[float, float]:
-    """Games and actions per second of ``games`` playouts."""
-    start = perf_counter()
+    """Games and actions per CPU second of ``games`` playouts."""
+    start = process_time()
     actions = sum(playout(rules, seed) for seed in range(games))
-    elapsed = perf_counter() - start
+    elapsed = process_time() - start
     return games / elapsed, actions / elapsed
 
 
-def measure(rules: Rules, games: int, repeat: int) -> dict[str, float]:
-    sim, sim_actions, checked, deal_rates, step_ns = [], [], [], [], []
-    for _ in range(repeat):
-        deal_rates.append(deals_per_second(rules, games))
-        games_s, actions_s = rates(simulation_playout, rules, games)
-        sim.append(games_s)
-        sim_actions.append(actions_s)
-        checked.append(rates(checked_playout, rules, games)[0])
-    for seed in range(max(1, games // 10)):
-        step_ns += timed_steps(rules, seed)
-    games_s = statistics.median(sim)
-    deals_s = statistics.median(deal_rates)
+def master(decisions: int) -> dict[str, float]:
+    """«Мастер» on ``decisions`` fixed positions of 2-player games, budget without clock."""
+    budget = Budget(worlds=BUDGETS["master"].worlds, actions=BUDGETS["master"].actions)
+    played = [0]
+    playout = pimc.playout
+
+    def counted(state: State, seat: int, max_steps: int) -> float:
+        played[0] += 1
+        return playout(state, seat, max_steps)
+
+    pimc.playout = counted  # counts the bot's playouts
+    try:
+        seconds = actions = 0.0
+        for seed in range(decisions):
+            state = State(Rules(players=2, deck=36), seed)
+            for _ in range(4):  # a few moves in, so that the deal is not certain
+                state.play(state.all_legal_actions()[0])
+            bot = MonteCarloBot("Мастер", budget, seed)
+            start = process_time()
+            bot.choose(state.view(state.turn().seats[0]))  # type: ignore[union-attr]
+            seconds += process_time() - start
+            actions += bot.last_actions
+    finally:
+        pimc.playout = playout
     return {
-        "games_s": games_s,
-        "games_min": min(sim),
-        "games_max": max(sim),
-        "actions_s": statistics.median(sim_actions),
-        "actions_per_game": statistics.median(sim_actions) / games_s,
-        "checked_s": statistics.median(checked),
-        "checked_min": min(checked),
-        "checked_max": max(checked),
-        "step_us": statistics.median(step_ns) / 1000,
-        "deals_s": deals_s,
-        "vs_deal": games_s / deals_s,
+        "decision_ms": 1000 * seconds / decisions,
+        "playouts_s": played[0] / seconds,
+        "actions_s": actions / seconds,
     }
+
+
+def child(games: int, decisions: int) -> dict[str, float]:
+    """Every figure of the build this process runs."""
+    out = {"compiled": float(engine.COMPILED), "baseline": baseline()}
+    for name, rules in CONFIGS:
+        out[f"{name}/simulation"], out[f"{name}/actions"] = rates(simulation_playout, rules, games)
+        out[f"{name}/checked"] = rates(checked_playout, rules, games)[0]
+    for key, value in master(decisions).items():
+        out[f"master/{key}"] = value
+    out["baseline"] = statistics.median([out["baseline"], baseline()])
+    return out
+
+
+def run_child(build: str, games: int, decisions: int) -> dict[str, float]:
+    env = {k: v for k, v in os.environ.items() if k != "DURAK_PURE_PYTHON"}
+    if build == "pure":
+        env["DURAK_PURE_PYTHON"] = "1"
+    command = [sys.executable, "-m", "bench.engine_speed", "--child"]
+    command += ["--games", str(games), "--decisions", str(decisions)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout))
+
+
+LINES = (  # key, label, unit, higher is better
+    ("simulation", "simulation", "games/s", True),
+    ("actions", "  actions", "actions/s", True),
+    ("checked", "checked", "games/s", True),
+)
+MASTER_LINES = (
+    ("master/decision_ms", "decision", "ms", False),
+    ("master/playouts_s", "playouts", "/s", True),
+    ("master/actions_s", "actions", "/s", True),
+)
+
+
+def report(figures: dict[str, dict[str, float]], builds: Sequence[str]) -> None:
+    base = {b: figures[b]["baseline"] for b in builds}
+    both = len(builds) == 2
+    head = "".join(f"{b:>12}" for b in builds)
+    print(f"{'':28}{head}" + ("   compiled ÷ pure (÷ baseline)" if both else ""))
+
+    def line(label: str, key: str, unit: str, higher: bool) -> None:
+        values = [figures[b][key] for b in builds]
+        text = f"  {label:14}{unit:>12}" + "".join(f"{v:12,.0f}" for v in values)
+        if both:
+            raw = values[1] / values[0] if higher else values[0] / values[1]
+            per = raw * base[builds[0]] / base[builds[1]]  # each figure ÷ its baseline
+            text += f"   x{raw:.2f} (x{per:.2f})"
+        print(text)
+
+    for name, _rules in CONFIGS:
+        print(name)
+        for key, label, unit, higher in LINES:
+            line(label, f"{name}/{key}", unit, higher)
+    print(f"«Мастер», {BUDGETS['master'].actions:,} simulated actions a decision, no clock")
+    for key, label, unit, higher in MASTER_LINES:
+        line(label, key, unit, higher)
+    line("baseline", "baseline", "loops/s", True)
+    best = builds[-1]
+    games = figures[best][f"{CONFIGS[0][0]}/simulation"]
+    print(
+        f"target: {best} simulation {games:,.0f} games/s = "
+        f"{games / TARGET_GAMES_PER_SECOND:.2f} x {TARGET_GAMES_PER_SECOND} games/s"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.engine_speed", description=__doc__)
-    parser.add_argument("--games", type=int, default=500, help="games per repeat (500)")
-    parser.add_argument("--repeat", type=int, default=5, help="repeats; medians are shown (5)")
+    parser.add_argument("--games", type=int, default=400, help="games per figure (400)")
+    parser.add_argument("--repeat", type=int, default=3, help="turns of each build (3)")
+    parser.add_argument("--decisions", type=int, default=6, help="«Мастер» decisions (6)")
+    parser.add_argument("--build", choices=("both", "this"), default="both")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    games, repeat = max(1, args.games), max(1, args.repeat)
-    print(f"random playouts: {games} games x {repeat} repeats, medians")
-    for name, rules in CONFIGS:
-        r = measure(rules, games, repeat)
-        print(f"\n{name}")
-        print(
-            f"  simulation   {r['games_s']:9.0f} games/s  (min {r['games_min']:.0f}, "
-            f"max {r['games_max']:.0f}; all_legal_actions + play)"
-        )
-        print(
-            f"               {r['actions_s']:9.0f} actions/s, {r['actions_per_game']:.1f} per game"
-        )
-        print(
-            f"  checked      {r['checked_s']:9.0f} games/s  (min {r['checked_min']:.0f}, "
-            f"max {r['checked_max']:.0f}; legal_actions per seat + apply)"
-        )
-        print(f"  one step     {r['step_us']:9.2f} µs  (one checked step, all seats)")
-        print(f"  baseline     {r['deals_s']:9.0f} deals/s  (State(rules, seed) alone)")
-        print(f"  ratio        {r['vs_deal']:9.3f} simulated games per deal")
-        if rules.players == 2 and rules.deck == 36 and not rules.transfer:
-            ratio = r["games_s"] / TARGET_GAMES_PER_SECOND
-            print(f"  target       {ratio:9.2f} x {TARGET_GAMES_PER_SECOND} games/s (simulation)")
+    games, decisions = max(1, args.games), max(1, args.decisions)
+    if args.child:
+        print(json.dumps(child(games, decisions)))
+        return 0
+    if args.build == "this":
+        builds = ["compiled" if engine.COMPILED else "pure"]
+        runs = {builds[0]: [child(games, decisions) for _ in range(max(1, args.repeat))]}
+    else:
+        builds = list(BUILDS)
+        runs = {b: [] for b in builds}
+        for _ in range(max(1, args.repeat)):
+            for b in builds:  # taking turns, so that a change of load hits both
+                runs[b].append(run_child(b, games, decisions))
+        if not all(r["compiled"] for r in runs["compiled"]):
+            print("the compiled build is not installed (see README): pure Python only")
+            builds = ["pure"]
+    figures = {b: {k: statistics.median(r[k] for r in runs[b]) for k in runs[b][0]} for b in builds}
+    print(f"random playouts: {games} games a figure, {args.repeat} turns, medians per CPU second")
+    report(figures, builds)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The Durak rules engine: pure Python, deterministic, no I/O.
+"""The Durak rules engine: typed Python, deterministic, no I/O.
 
 >>> from engine import Rules, State
 >>> game = State(Rules(players=2, deck=36), seed=7)

@@ -8,13 +8,25 @@ from bench import engine_speed
 
 
 def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert engine_speed.main(["--games", "2", "--repeat", "1"]) == 0
+    assert engine_speed.main(["--games", "2", "--repeat", "1", "--decisions", "1"]) == 0
     out = capsys.readouterr().out
     for name, _rules in engine_speed.CONFIGS:
         assert name in out
-    for figure in ("simulation", "checked", "actions/s", "per game", "µs", "deals/s", "per deal"):
+    for figure in ("simulation", "checked", "actions/s", "«Мастер»", "decision", "playouts"):
         assert figure in out
+    assert "baseline" in out and "loops/s" in out
     assert f"x {engine_speed.TARGET_GAMES_PER_SECOND} games/s" in out
+    if "pure Python only" not in out:  # both builds installed: side by side, with ratios
+        assert "compiled ÷ pure" in out and out.count(" (x") >= 10
+
+
+def test_benchmark_of_the_running_build_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        engine_speed.main(["--games", "2", "--repeat", "1", "--decisions", "1", "--build", "this"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "simulation" in out and "compiled ÷ pure" not in out
 
 
 def test_both_playouts_play_the_same_game() -> None:
