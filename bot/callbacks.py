@@ -12,7 +12,7 @@ from typing import Annotated
 from aiogram.filters.callback_data import CallbackData
 from pydantic import Field
 
-from engine import State, View
+from engine import Action, State, View
 from engine.actions import BEAT, SHOW, TRANSFER
 
 Id = Annotated[int, Field(ge=1, le=2**62)]  # a table or game id (SQLite INTEGER)
@@ -68,14 +68,26 @@ def tap_meaning(game: State | View, kind: str) -> str:
     in, beat) and the phase of the bout: the bout, its defender, the transfers so far and
     «Беру». A tap on a hand drawn before the opponent's last throw-in or beat (they were
     quicker than the edit) still counts while this is unchanged; another old tap is stale.
-    A beat also names the number of attack cards: a card thrown in meanwhile could be
-    the one it would now beat, which its player has not seen."""
+    A beat also names the number of attack cards then (see ``still_meant``)."""
     transfers = sum(a.kind in (TRANSFER, SHOW) for a in game.history)
     taking = "t" if game.taking else ""
     meaning = f"{kind}{game.bouts}.{game.defender}.{transfers}{taking}"
     if kind == BEAT:
         meaning += f".{len(game.table if isinstance(game, View) else game.att)}"
     return meaning
+
+
+def still_meant(state: State, action: Action, meant: str) -> bool:
+    """Whether a tap on a hand drawn with ``meant`` may make ``action`` now: the same
+    phase of the bout and, for a beat, a target that was on the table then (a card
+    thrown in since is one its player has not seen)."""
+    now = tap_meaning(state, action.kind)
+    if action.kind != BEAT:
+        return now == meant
+    phase, _, seen = meant.rpartition(".")
+    if now.rpartition(".")[0] != phase or not seen.isdecimal() or action.target is None:
+        return False
+    return state.att.index(int(action.target)) < int(seen)
 
 
 class MoveCb(CallbackData, prefix="m"):

@@ -11,7 +11,7 @@ from engine import Accused, Card, State
 from engine.actions import ACCUSE
 from service import GameService, Refused, Seat
 
-from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, tap_meaning
+from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, still_meant
 from ..card_labels import card_label
 from ..hand_answers import why_not
 from ..i18n import lang_of, t
@@ -145,7 +145,7 @@ async def card_button(
         return
     moves = [a for a in state.legal_actions(seat) if a.cards[:1] == (card,) and is_tap(a)]
     if not now and (
-        not moves or any(tap_meaning(state, a.kind) != callback_data.meant for a in moves)
+        not moves or not all(still_meant(state, a, callback_data.meant) for a in moves)
     ):  # a double tap, or the tap would now mean another move than the player saw
         await query.answer(t(lang, "answer.stale"))
         return
