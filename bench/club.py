@@ -15,7 +15,7 @@ from __future__ import annotations
 from engine import Action, View
 from engine.actions import ACCUSE, BEAT, DONE, OPEN, PASS, TAKE, THROW, TRANSFER
 from engine.bots.endgame import Solver, known_world
-from engine.bots.heuristic import catch_cheat, cost, must_act
+from engine.bots.heuristic import NoviceBot, cost
 from engine.bots.tracker import Tracker
 from engine.cards import BEAT_MASKS
 
@@ -25,20 +25,12 @@ HIGH = 10  # rank index of Q: a high card
 LOW = 8  # rank index of 10: a low card, up to this one
 
 
-class ClubPlayer:
+class ClubPlayer(NoviceBot):
     """Decides from its view alone, deterministically."""
 
     name = "club"
 
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-    def choose(self, view: View) -> Action | None:
-        if not must_act(view):
-            return None
-        caught = catch_cheat(view)
-        if caught is not None:
-            return caught
+    def decide(self, view: View) -> Action | None:
         legal = [a for a in view.legal if a.kind != ACCUSE]
         if len(legal) <= 1:
             return legal[0] if legal else None

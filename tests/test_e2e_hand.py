@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.app import App
 from bot.callbacks import CardCb, LobbyCb, MoveCb
 from bot.outbox import Limits, Outbox
 from engine import Action, Rules, State
 from engine.actions import BEAT, OPEN, THROW
+from service import LiveGame
 from tests.e2e_helpers import (
     TOKEN,
     hand_key,
@@ -21,7 +23,7 @@ from tests.e2e_helpers import (
     settle,
     two_friends,
 )
-from tests.fakes import FakeMessage, FakeTelegram, FakeUser
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 STALE = "Кнопка устарела: игра уже ушла дальше."
 
@@ -144,17 +146,24 @@ def notices(tg: FakeTelegram, user: FakeUser, *, deleted: bool = True) -> list[F
     return [m for m in found if (m.text or "").startswith("⏰")]
 
 
+async def noticed_game(
+    tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser]
+) -> LiveGame:
+    """A game of ``users`` on the pair deal, whose turn notices come after 0.3 s."""
+    app.presenter.nudges.delay = 0.3
+    app.service.new_seed = lambda: PAIR_SEED
+    await open_table(tg, app, group, users[0])
+    await seat_everyone(tg, app, group, users)
+    return app.service.games[1]
+
+
 async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_move(
     tmp_path: Path,
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            app.presenter.nudges.delay = 0.3
-            app.service.new_seed = lambda: PAIR_SEED
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            live = app.service.games[1]
+            live = await noticed_game(tg, app, group, [anna, boris])
             user = {u.id: u for u in (anna, boris)}
             attacker, defender = (
                 user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
@@ -192,11 +201,7 @@ async def test_a_notice_shown_at_shutdown_is_taken_back(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            app.presenter.nudges.delay = 0.3
-            app.service.new_seed = lambda: PAIR_SEED
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            live = app.service.games[1]
+            live = await noticed_game(tg, app, group, [anna, boris])
             attacker = anna if live.seats[live.state.attacker].user_id == anna.id else boris
             await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
         # running_bot stopped the app here

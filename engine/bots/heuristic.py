@@ -175,6 +175,10 @@ class NoviceBot:
         caught = catch_cheat(view)
         if caught is not None:
             return caught
+        return self.decide(view)
+
+    def decide(self, view: View) -> Action | None:
+        """The move, once one is due and no cheat is to be caught."""
         att, dfn = view_table(view)
         hand = sum(1 << c for c in view.hand)
         return decide(view.legal, hand, view.trump, att, dfn, view.stock_size)
