@@ -85,14 +85,10 @@ class Config:
         url = env.get("DURAK_WEBHOOK_URL", "").strip() or None
         if url is not None and (urlsplit(url).scheme != "https" or not urlsplit(url).hostname):
             raise ConfigError("DURAK_WEBHOOK_URL must be a public https:// URL")
-        secret = env.get("DURAK_WEBHOOK_SECRET", "").strip() or _new_secret()
-        if not WEBHOOK_SECRET.match(secret):
-            raise ConfigError(
-                "DURAK_WEBHOOK_SECRET may hold 1-256 characters: letters, digits, _ and -"
-            )
+        db_path = _db_path(env)
         return cls(
             token=token,
-            db_path=_db_path(env),
+            db_path=db_path,
             api_base=_api_base(env),
             log_level=_log_level(env),
             limits=Limits(
@@ -103,7 +99,7 @@ class Config:
             webhook_url=url,
             webhook_host=env.get("DURAK_WEBHOOK_HOST", "").strip() or "127.0.0.1",
             webhook_port=_whole(env, "DURAK_WEBHOOK_PORT", "8080", 0, 65535),
-            webhook_secret=secret,
+            webhook_secret=_webhook_secret(env, shared=url is not None and is_url(db_path)),
             zone=zone_from_env(env),
             bot_workers=_whole(env, "DURAK_BOT_WORKERS", str(default_workers()), 1, None),
             bot_pause=_pause(env),
@@ -187,6 +183,23 @@ def _pause(env: dict[str, str]) -> tuple[float, float]:
             f" (0.9) or a range low-high ({DEFAULT_PAUSE}), 0 or more, not {raw!r}"
         )
     return values[0], values[1]
+
+
+def _webhook_secret(env: dict[str, str], *, shared: bool) -> str:
+    """``DURAK_WEBHOOK_SECRET``; random for a process of its own, but required where
+    several processes share a server: each registers the webhook, and the last one's
+    secret is the one Telegram sends to all of them."""
+    secret = env.get("DURAK_WEBHOOK_SECRET", "").strip()
+    if not secret:
+        if shared:
+            raise ConfigError(
+                "DURAK_WEBHOOK_SECRET must be set in webhook mode on PostgreSQL (DURAK_DB"
+                " is a postgresql:// URL): every bot process on the database needs the same one"
+            )
+        return _new_secret()
+    if not WEBHOOK_SECRET.match(secret):
+        raise ConfigError("DURAK_WEBHOOK_SECRET may hold 1-256 characters: letters, digits, _ and -")
+    return secret
 
 
 def _db_path(env: dict[str, str], name: str = "DURAK_DB") -> str:

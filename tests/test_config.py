@@ -71,6 +71,21 @@ def test_webhook_settings_and_their_checks() -> None:
             Config.from_env({**base, name: value})
 
 
+def test_the_webhook_secret_is_required_where_processes_share_a_postgresql_database() -> None:
+    hook = {"BOT_TOKEN": TOKEN, "DURAK_WEBHOOK_URL": "https://durak.example.org/tg"}
+    server = {**hook, "DURAK_DB": "postgresql://durak:pw@db:5432/durak"}
+    with pytest.raises(ConfigError, match="DURAK_WEBHOOK_SECRET must be set in webhook mode"):
+        Config.from_env(server)
+    assert Config.from_env({**server, "DURAK_WEBHOOK_SECRET": "shared_1"}).webhook_secret == (
+        "shared_1"
+    )
+    with pytest.raises(ConfigError, match="DURAK_WEBHOOK_SECRET may hold"):
+        Config.from_env({**server, "DURAK_WEBHOOK_SECRET": "a b"})
+    # One process of its own: a file, or polling on a server: random at each start.
+    for alone in (hook, {**server, "DURAK_WEBHOOK_URL": ""}):
+        assert len(Config.from_env(alone).webhook_secret) >= 32
+
+
 def test_a_bad_time_zone_is_a_clean_configuration_error() -> None:
     base = {"BOT_TOKEN": TOKEN}
     assert Config.from_env(base).zone == ZoneInfo("Europe/Moscow")
