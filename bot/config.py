@@ -198,7 +198,9 @@ def _webhook_secret(env: dict[str, str], *, shared: bool) -> str:
             )
         return _new_secret()
     if not WEBHOOK_SECRET.match(secret):
-        raise ConfigError("DURAK_WEBHOOK_SECRET may hold 1-256 characters: letters, digits, _ and -")
+        raise ConfigError(
+            "DURAK_WEBHOOK_SECRET may hold 1-256 characters: letters, digits, _ and -"
+        )
     return secret
 
 
