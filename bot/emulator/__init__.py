@@ -1,6 +1,7 @@
 """A Telegram Bot API emulator on 127.0.0.1: the fake Telegram of the end-to-end tests and
 of the sandbox (``python -m bot --sandbox``), so both meet the same limits and errors."""
 
+from bot.emulator.ephemeral import FakeEphemeral
 from bot.emulator.model import (
     ApiError,
     Call,
@@ -20,6 +21,7 @@ __all__ = [
     "Call",
     "CallbackAnswer",
     "FakeChat",
+    "FakeEphemeral",
     "FakeMessage",
     "FakeTelegram",
     "FakeUser",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.emulator.model import FakeMessage, FakeUser
+from bot.emulator.ephemeral import FakeEphemeral
+from bot.emulator.model import FakeChat, FakeMessage, FakeUser
 from bot.emulator.server import FakeTelegram
 
 TOKEN = "123456:" + "A" * 35  # a well-formed token the emulator accepts
@@ -45,4 +46,12 @@ def choose(
         for text, data in buttons:
             if text.startswith(start):
                 return data
+    return None
+
+
+def ephemeral_hand(tg: FakeTelegram, user: FakeUser, group: FakeChat) -> FakeEphemeral | None:
+    """The newest ephemeral message with a keyboard that ``user`` sees in ``group``."""
+    for message in reversed(tg.ephemerals(group, user)):
+        if message.keyboard:
+            return message
     return None

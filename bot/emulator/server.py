@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from bot.emulator.ephemeral import Ephemerals, EphemeralState
 from bot.emulator.methods import BotApiMethods, decode_params
 from bot.emulator.model import (
     ApiError,
@@ -105,7 +106,7 @@ BAD_GATEWAY = (
 )
 
 
-class FakeTelegram(Watching, BotApiMethods):
+class FakeTelegram(Ephemerals, Watching, BotApiMethods):
     """A Bot API server with chats, users and messages, driven from the test."""
 
     def __init__(
@@ -142,7 +143,8 @@ class FakeTelegram(Watching, BotApiMethods):
         self._active_poll: _Poll | None = None
         self._injections: list[_Injection] = []
         self._limiter = RateLimiter(rate_limits) if rate_limits else None
-        self._handlers = self._methods()
+        self.eph = EphemeralState()
+        self._handlers = self._ephemeral_methods(self._methods())
         self._canonical = {name.lower(): name for name in [*self._handlers, "getUpdates"]}
         self._changed: asyncio.Event | None = None
         self.listeners: set[asyncio.Event] = set()  # each set on every change (sandbox pages)
@@ -305,14 +307,10 @@ class FakeTelegram(Watching, BotApiMethods):
     async def _dispatch(self, method: str, params: dict[str, Any]) -> Any:
         if method == "getUpdates":
             return await self._get_updates(params)
-        limited = None
-        if self._limiter is not None and self._limiter.limits.applies_to(method):
-            try:
-                limited = self.resolve_chat(params.get("chat_id"))
-            except ApiError:
-                limited = None
+        limited = self._paced(method, params) if self._limiter is not None else None
+        if limited is not None and self._limiter is not None:
             moment = time.monotonic()
-            wait = self._limiter.retry_after(limited, moment) if limited else 0.0
+            wait = self._limiter.retry_after(limited, moment)
             if wait > 0:
                 self.rate_limited += 1
                 raise too_many_requests(max(1, math.ceil(wait)))
@@ -324,6 +322,17 @@ class FakeTelegram(Watching, BotApiMethods):
         if limited is not None and self._limiter is not None:
             self._limiter.record(limited, time.monotonic())
         return result
+
+    def _paced(self, method: str, params: dict[str, Any]) -> FakeChat | None:
+        """The chat whose limits the call counts against; None: not limited."""
+        assert self._limiter is not None
+        special = self._ephemeral_pacing(method, params)
+        if special is not None or not self._limiter.limits.applies_to(method):
+            return special
+        try:
+            return self.resolve_chat(params.get("chat_id"))
+        except ApiError:
+            return None
 
     async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         if self.webhook_url:

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot.emulator.ephemeral import FakeEphemeral
 from bot.emulator.methods import member_json
 from bot.emulator.model import (
     FakeChat,
@@ -215,6 +216,8 @@ class UserActions:
             assert found, f"no button {button_text!r} on {message}: {message.keyboard}"
             callback_data = found[0]
         assert callback_data is not None, "give callback_data or button_text"
+        if isinstance(message, FakeEphemeral):  # only its receiver sees it
+            assert message.receiver is user and message.seen, f"{user.id} does not see {message}"
         if not forge:
             assert not message.deleted, f"{message} was deleted"
             assert callback_data in message.button_data(), (

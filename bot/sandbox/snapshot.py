@@ -1,13 +1,13 @@
 """What one person sees in the sandbox, as JSON for the page: their groups and their
 private chat with the bot, each message with its text (HTML as the bot sent it) and its
-inline keyboard."""
+inline keyboard; in a group, the ephemeral messages only they see (``id`` below 0)."""
 
 from __future__ import annotations
 
 import html
 from typing import Any
 
-from bot.emulator import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from bot.emulator import FakeChat, FakeEphemeral, FakeMessage, FakeTelegram, FakeUser
 
 SHOWN = 100  # the newest messages of a chat that the page gets
 MEMBERS = ("creator", "administrator", "member")
@@ -36,7 +36,8 @@ def chats_of(tg: FakeTelegram, me: FakeUser) -> list[FakeChat]:
 
 def chat_json(tg: FakeTelegram, chat: FakeChat, me: FakeUser) -> dict[str, Any]:
     private = chat.user is not None
-    messages = [m for m in tg.messages(chat) if m.text is not None][-SHOWN:]
+    shown = tg.messages(chat) if private else tg.seen_by(me, chat)  # with ephemeral ones to me
+    messages = [m for m in shown if m.text is not None][-SHOWN:]
     return {
         "id": chat.id,
         "title": tg.bot_user.first_name if private else chat.title,
@@ -54,13 +55,19 @@ def message_json(message: FakeMessage, me: FakeUser) -> dict[str, Any]:
     rich = message.raw_text if (message.parse_mode or "").upper() == "HTML" else None
     rows = (message.reply_markup or {}).get("inline_keyboard") or []
     return {
-        "id": message.message_id,
+        "id": json_id(message),
+        "ephemeral": isinstance(message, FakeEphemeral),
         "from": message.from_user.first_name,
         "mine": message.from_user is me,
         "html": rich if rich is not None else html.escape(text),
         "edited": message.edit_date is not None,
         "keyboard": [[button_json(b) for b in row] for row in rows],
     }
+
+
+def json_id(message: FakeMessage) -> int:
+    """The message's id on the page: an ephemeral one's is its ephemeral id below 0."""
+    return -message.ephemeral_id if isinstance(message, FakeEphemeral) else message.message_id
 
 
 def button_json(button: dict[str, Any]) -> dict[str, Any]:

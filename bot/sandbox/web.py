@@ -18,9 +18,9 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.emulator import FakeTelegram, FakeUser, PressHandle
+from bot.emulator import FakeMessage, FakeTelegram, FakeUser, PressHandle
 
-from .snapshot import MEMBERS, snapshot
+from .snapshot import MEMBERS, json_id, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,13 @@ class Page:
 
     async def press(self, chat_id: Any, message_id: Any, data: Any) -> None:
         chat = self.chat(chat_id)
-        message = chat.message(message_id) if isinstance(message_id, int) else None
+        message: FakeMessage | None = None
+        if isinstance(message_id, int) and message_id < 0:  # an ephemeral message to me
+            message = self.tg.ephemeral(chat, -message_id)
+            if message is not None and (message.receiver is not self.me or not message.seen):
+                message = None
+        elif isinstance(message_id, int):
+            message = chat.message(message_id)
         if message is None or not isinstance(data, str) or data not in message.button_data():
             raise Refused("stale_button")
         handle = await self.tg.press(self.me, message, data)
@@ -161,12 +167,12 @@ class Page:
         try:
             answer = await handle.wait_answer(ANSWER_WAIT)
         except AssertionError:  # the bot did not answer in time: Telegram's spinner stops
-            await self.send({"type": "answer", "message": handle.message.message_id})
+            await self.send({"type": "answer", "message": json_id(handle.message)})
             return
         await self.send(
             {
                 "type": "answer",
-                "message": handle.message.message_id,
+                "message": json_id(handle.message),
                 "text": answer.text,
                 "alert": answer.show_alert,
                 "url": answer.url,

@@ -6,7 +6,7 @@ const TEXTS = {
   ru: {
     title: "Песочница «Дурака»", people: "Кто вы", chats: "Чаты", start: "Запустить",
     startHint: "Бот сможет писать вам, когда вы нажмёте «Запустить».",
-    message: "Сообщение", send: "Отправить", edited: "изменено",
+    message: "Сообщение", send: "Отправить", edited: "изменено", only_you: "видно только вам",
     offline: "Нет связи с песочницей. Переподключаюсь…",
     stale_button: "Этой кнопки уже нет.", bad_text: "Сообщение пустое или длиннее 4096 знаков.",
     no_chat: "В этом чате вас нет.", no_person: "Такого человека в песочнице нет.",
@@ -15,7 +15,7 @@ const TEXTS = {
   en: {
     title: "Durak sandbox", people: "Who you are", chats: "Chats", start: "Start",
     startHint: "The bot can write to you once you press Start.",
-    message: "Message", send: "Send", edited: "edited",
+    message: "Message", send: "Send", edited: "edited", only_you: "only you see this",
     offline: "Lost the sandbox. Reconnecting…",
     stale_button: "That button is gone.", bad_text: "The message is empty or over 4096 characters.",
     no_chat: "You are not in that chat.", no_person: "No such person in the sandbox.",
@@ -168,6 +168,7 @@ function fillArticle(article, chat, message) {
   const body = element("div", { className: "text" });
   body.append(richText(message.html));
   if (message.edited) body.append(element("small", { className: "edited" }, text("edited")));
+  if (message.ephemeral) body.append(element("small", { className: "edited" }, text("only_you")));
   bubble.append(body);
   article.replaceChildren(bubble);
   if (message.keyboard.length) article.append(keyboard(chat, message));
