@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from engine import Action, Event, IllegalAction, Rules, State
 from engine.bots import make_bot
 from engine.players import Player
-from storage.db import Database
+from storage.db import Conflict, Database
 from storage.repos import GameRepo, Seat, TableRepo
 
 from .autoplay import Autoplay
@@ -262,9 +262,13 @@ class GameService:
         *,
         last_fool: int | None = None,
         pogony_ranks: list[int] | None = None,
+        lobby: list[Seat] | None = None,
     ) -> Update:
         """A new game at the table; ``last_fool`` and ``pogony_ranks`` carry the table's
-        series on (see ``engine.State``)."""
+        series on (see ``engine.State``). ``lobby``: the table's seats as read, which
+        must still be its seats in its lobby (else ``Refused("moved")``). A table that
+        plays a game already refuses (``Refused("playing")``): two processes may start
+        it at once."""
         table = await self._tables.get(table_id)
         if table is None:
             raise KeyError(f"no table {table_id}")
@@ -272,18 +276,25 @@ class GameService:
             raise ValueError(f"{rules.players} players need {rules.players} seats")
         seed = self.new_seed() if seed is None else seed
         state = State(rules, seed, last_fool=last_fool, pogony_ranks=pogony_ranks)
-        async with self.db.tx() as c:
-            game_id = await GameRepo.create(
-                c,
-                table_id,
-                rules.to_dict(),
-                seats,
-                seed,
-                state.to_dict(),
-                last_fool=last_fool,
-                pogony_ranks=pogony_ranks,
-            )
-            await TableRepo.update(c, table_id, status="playing")
+        try:
+            async with self.db.tx() as c:
+                if lobby is not None and not await TableRepo.update(
+                    c, table_id, status="playing", expect_seats=lobby, expect_status="lobby"
+                ):
+                    raise Refused("moved", "the table changed since it was read")
+                game_id = await GameRepo.create(
+                    c,
+                    table_id,
+                    rules.to_dict(),
+                    seats,
+                    seed,
+                    state.to_dict(),
+                    last_fool=last_fool,
+                    pogony_ranks=pogony_ranks,
+                )
+                await TableRepo.update(c, table_id, status="playing")
+        except Conflict:
+            raise Refused("playing", "the table plays a game already") from None
         # The table's finished games leave memory (their rows stay): one game per table.
         for old_id, old in list(self.games.items()):
             if old.table_id == table_id and old.state.is_over:

@@ -19,7 +19,7 @@ from engine.rules import DECK_PLAYERS, Mode
 from storage.db import Conflict, Database
 from storage.repos import ChatRepo, Seat, TableRecord, TableRepo, TableSettings, UserRepo
 
-from .games import GameService, Update
+from .games import GameService, Refused, Update
 from .lobby_rules import (
     OPTIONS,
     TRANSFER_ONLY,
@@ -84,16 +84,35 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+class _Moved(Exception):
+    """The table's seats changed in the database since they were read (another
+    process wrote them): read them again and decide again."""
+
+
+RETRIES = 5  # reads of a table whose seats another process keeps changing
+
+
 def locked(
     method: Callable[Concatenate[Tables, int, P], Awaitable[R]],
 ) -> Callable[Concatenate[Tables, int, P], Awaitable[R]]:
     """Hold the table's lock across the method: aiogram handles updates concurrently,
-    and two presses must not both read the same seats or both start a game."""
+    and two presses must not both read the same seats or both start a game. Other
+    processes do not see the lock: the seats are written only if they are still what
+    was read (else the method runs again), and the database keeps one seat per person
+    and one game per table."""
 
     @wraps(method)
     async def run(self: Tables, table_id: int, /, *args: P.args, **kwargs: P.kwargs) -> R:
         async with self._locks.setdefault(table_id, asyncio.Lock()):
-            return await method(self, table_id, *args, **kwargs)
+            for _ in range(RETRIES - 1):
+                try:
+                    return await method(self, table_id, *args, **kwargs)
+                except _Moved:
+                    continue
+            try:
+                return await method(self, table_id, *args, **kwargs)
+            except _Moved:
+                raise TableError("not_now") from None
 
     return run
 
@@ -184,17 +203,27 @@ class Tables:
             raise TableError("playing")
         if any(s.user_id == person.id for s in table.seats):
             raise TableError("already_seated")
-        other = await self.table_of(person.id)
+        other = await self._other_table(person)
         if other is not None:
-            chat = await self.records.chat(other.chat_id)
-            raise TableError("other_table", chat_id=other.chat_id, title=chat.title if chat else "")
+            raise other
         user = await self.records.user(person.id)
         if user is None or not user.can_message:
             raise TableError("need_private")
         if len(table.seats) >= table.settings.seats:
             raise TableError("table_full")
         seat = Seat("human", person.name, user_id=person.id)
-        return await self._set_seats(table, [*table.seats, seat])
+        try:
+            return await self._set_seats(table, [*table.seats, seat])
+        except Conflict:  # seated meanwhile at another table, by another process
+            raise await self._other_table(person) or TableError("not_now") from None
+
+    async def _other_table(self, person: Person) -> TableError | None:
+        """The refusal for a person seated at another open table."""
+        other = await self.table_of(person.id)
+        if other is None:
+            return None
+        chat = await self.records.chat(other.chat_id)
+        return TableError("other_table", chat_id=other.chat_id, title=chat.title if chat else "")
 
     @locked
     async def leave(self, table_id: int, person: Person) -> TableRecord:
@@ -235,7 +264,10 @@ class Tables:
                 seat = bot_seat(level, number)
             seats.append(seat)
         async with self.db.tx() as c:
-            await TableRepo.update(c, table.id, settings=settings, seats=seats)
+            if not await TableRepo.update(
+                c, table.id, settings=settings, seats=seats, expect_seats=table.seats
+            ):
+                raise _Moved
             await ChatRepo.set_settings(c, table.chat_id, settings)
         return await self.get(table.id)
 
@@ -331,9 +363,14 @@ class Tables:
         seats = list(table.seats)
         rules = rules_for(table.settings, len(seats))
         last_fool, ranks = series_start(table.series, table.seats, rules)
-        return await self.games.create_game(
-            table.id, rules, seats, last_fool=last_fool, pogony_ranks=ranks
-        )
+        try:
+            return await self.games.create_game(
+                table.id, rules, seats, last_fool=last_fool, pogony_ranks=ranks, lobby=table.seats
+            )
+        except Refused as e:  # another process started it, or changed its seats, first
+            if e.reason == "moved":
+                raise _Moved from None
+            raise TableError("playing") from None
 
     def game_of(self, table_id: int) -> int | None:
         """The id of the table's running game."""
@@ -357,6 +394,11 @@ class Tables:
         return table
 
     async def _set_seats(self, table: TableRecord, seats: list[Seat]) -> TableRecord:
+        """Raises ``_Moved`` if the seats are no longer those read, ``Conflict`` if a
+        person in them sits at another table."""
         async with self.db.tx() as c:
-            await TableRepo.update(c, table.id, seats=seats)
+            if not await TableRepo.update(
+                c, table.id, seats=seats, expect_seats=table.seats, expect_status=table.status
+            ):
+                raise _Moved
         return await self.get(table.id)

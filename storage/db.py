@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
+from .migrations import BACKFILLS
+
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = "./durak.sqlite3"
@@ -94,11 +96,15 @@ class Row(Protocol):
 class Tx(Protocol):
     """The statements of one transaction."""
 
-    async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
-        """Raises ``Conflict`` when the statement breaks a constraint."""
+    backend: str  # "sqlite" or "postgres": for the few statements that differ
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """The number of rows it changed; raises ``Conflict`` when the statement breaks
+        a constraint."""
         ...
 
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
+    async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
         """An ``INSERT`` into a table with an ``id`` column; returns the new row's id."""
         ...
@@ -145,6 +151,9 @@ class Database:
             async with self.tx() as tx:
                 for statement in statements(sql):
                     await tx.execute(self.dialect(statement))
+                backfill = BACKFILLS.get(number)
+                if backfill is not None:
+                    await backfill(tx)
                 await self.set_schema_version(tx, number)
 
     def dialect(self, statement: str) -> str:

@@ -60,14 +60,21 @@ def translate(sql: str) -> str:
 
 
 class PostgresTx:
+    backend = "postgres"
+
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
 
-    async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         try:
-            await self.conn.execute(translate(sql), *args)
+            status = await self.conn.execute(translate(sql), *args)
         except asyncpg.IntegrityConstraintViolationError as e:
             raise Conflict(str(e)) from e
+        count = str(status).rsplit(" ", 1)[-1]  # "UPDATE 1", "INSERT 0 1", "CREATE TABLE"
+        return int(count) if count.isdecimal() else 0
+
+    async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        return list(await self.conn.fetch(translate(sql), *args))
 
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
         row: Row | None = await self.conn.fetchrow(translate(sql), *args)

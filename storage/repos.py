@@ -181,9 +181,13 @@ class TableRepo:
         series: dict[str, Any] | None = None,
         lobby_is_summary: bool | None = None,
         clear: tuple[str, ...] = (),
-    ) -> None:
+        expect_seats: list[Seat] | None = None,
+        expect_status: str | None = None,
+    ) -> bool:
         """Set the given columns (None leaves one as it is; ``clear`` names the message
-        id columns to empty)."""
+        id columns to empty). ``expect_seats``, ``expect_status``: only if the table is
+        still as it was read (False: it changed meanwhile). New seats raise ``Conflict``
+        when a person in them is seated at another open table; closing frees them."""
         changes: dict[str, Any] = {
             "series": None if series is None else json.dumps(series),
             "settings": None if settings is None else json.dumps(settings.to_dict()),
@@ -198,9 +202,26 @@ class TableRepo:
             if column not in ("lobby_message_id", "table_message_id"):
                 raise ValueError(f"cannot clear {column}")
             sets[column] = None
+        where, args = "id = ?", list[Any]([table_id])
+        if expect_seats is not None:
+            where, args = f"{where} AND seats = ?", [*args, _seats_json(expect_seats)]
+        if expect_status is not None:
+            where, args = f"{where} AND status = ?", [*args, expect_status]
         if sets:
             columns = ", ".join(f"{k} = ?" for k in sets)
-            await c.execute(f"UPDATE tables SET {columns} WHERE id = ?", (*sets.values(), table_id))
+            sql = f"UPDATE tables SET {columns} WHERE {where}"
+            if not await c.execute(sql, (*sets.values(), *args)):
+                return False
+        if seats is not None or status == "closed":
+            await c.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
+        people = [] if seats is None or status == "closed" else seats
+        for seat in people:
+            if seat.human and seat.user_id is not None:
+                await c.execute(
+                    "INSERT INTO table_seats (table_id, user_id) VALUES (?, ?)",
+                    (table_id, seat.user_id),
+                )
+        return True
 
     @staticmethod
     async def series_in(c: Conn, table_id: int) -> dict[str, Any]:

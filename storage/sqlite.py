@@ -15,11 +15,13 @@ from .db import Conflict, Database, Row, Tx
 
 
 class SqliteTx:
+    backend = "sqlite"
+
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
 
-    async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
-        await self._run(sql, args)
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        return int((await self._run(sql, args)).rowcount)
 
     async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
         try:
@@ -31,6 +33,10 @@ class SqliteTx:
         async with self.conn.execute(sql, tuple(args)) as cur:
             row: Row | None = await cur.fetchone()
             return row
+
+    async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        async with self.conn.execute(sql, tuple(args)) as cur:
+            return list(await cur.fetchall())
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
         cur = await self._run(sql, args)

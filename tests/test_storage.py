@@ -44,7 +44,7 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
 
 @pytest.mark.sqlite_only
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
-    assert await db.schema_version() == len(migrations()) == 6
+    assert await db.schema_version() == len(migrations()) == 7
     assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
     assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
     assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
@@ -82,7 +82,7 @@ async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
     await old.close()
 
     new = await Database.open(await db_target(path))
-    assert await new.schema_version() == 6
+    assert await new.schema_version() == len(migrations())
     table = await TableRepo(new).get(table_id)
     assert table is not None and table.chat_id == -100 and table.status == "lobby"
     assert table.series == {}  # an old table starts its series afresh

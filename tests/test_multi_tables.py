@@ -1,0 +1,114 @@
+"""Two bot processes on one database (two services, each with its own connections):
+the lobby's rules hold across them, kept by the database, not by in-process locks."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from service.tables import Person, TableError, Tables
+from storage.repos import GameRepo, UserRepo
+from tests.service_helpers import open_service
+
+pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
+
+ANNA, BORIS = Person(1, "Аня"), Person(2, "Борис")
+
+
+@pytest.fixture
+async def pair(tmp_path: Path, backend: str) -> AsyncIterator[tuple[Tables, Tables]]:
+    both = []
+    for _ in range(2):
+        service = await open_service(tmp_path / "shared.sqlite3")
+        both.append(Tables(service.db, service))
+    first = both[0]
+    for p in (ANNA, BORIS):
+        await first.remember(p)
+        async with first.db.tx() as c:
+            await UserRepo.set_can_message(c, p.id, True)
+    yield both[0], both[1]
+    for tables in both:
+        await tables.games.stop()
+        await tables.db.close()
+
+
+def stale_once(tables: Tables, name: str, value: object) -> None:
+    """The next ``name`` call of ``tables`` answers ``value``, as read before the other
+    process wrote: the race, made certain."""
+    real = getattr(tables, name)
+    calls = 0
+
+    async def once(*args: object) -> object:
+        nonlocal calls
+        calls += 1
+        return value if calls == 1 else await real(*args)
+
+    setattr(tables, name, once)
+
+
+async def test_a_person_sits_at_one_table_even_through_two_processes(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    here, _ = await a.open(-1, "Первая", ANNA)
+    there, _ = await b.open(-2, "Вторая", BORIS)
+    await a.join(here.id, ANNA)
+    stale_once(b, "table_of", None)  # b read before a seated her
+    with pytest.raises(TableError, match=r"^other_table$") as info:
+        await b.join(there.id, ANNA)
+    assert info.value.params == {"chat_id": -1, "title": "Первая"}  # the refusal of today
+    assert [s.user_id for s in (await b.get(there.id)).seats] == []
+
+
+async def test_joins_at_once_through_two_processes_find_one_seat_each(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    here, _ = await a.open(-1, "Первая", ANNA)
+    there, _ = await b.open(-2, "Вторая", BORIS)
+    results = await asyncio.gather(
+        a.join(here.id, ANNA), b.join(there.id, ANNA), return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, TableError)]
+    assert len(refused) == 1 and refused[0].code == "other_table", results
+    seated = [t for t in (here.id, there.id) if (await a.get(t)).seats]
+    assert len(seated) == 1
+
+
+async def test_a_join_is_not_lost_when_another_process_seats_someone_meanwhile(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    table, _ = await a.open(-1, "Группа", ANNA)
+    before = await b.get(table.id)
+    await a.join(table.id, ANNA)
+    stale_once(b, "get", before)  # b read the seats before Аня took hers
+    await b.join(table.id, BORIS)
+    assert [s.user_id for s in (await a.get(table.id)).seats] == [ANNA.id, BORIS.id]
+
+
+async def test_two_processes_starting_one_table_start_one_game(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    table, _ = await a.open(-1, "Группа", ANNA)
+    await a.join(table.id, ANNA)
+    await a.join(table.id, BORIS)
+    lobby = await b.get(table.id)
+    await a.start(table.id, ANNA)
+    stale_once(b, "get", lobby)  # b saw the lobby before a started the game
+    with pytest.raises(TableError, match=r"^playing$"):
+        await b.start(table.id, ANNA)
+    assert len(await GameRepo(a.db).running_ids()) == 1
+
+
+async def test_a_closed_table_frees_its_seats(pair: tuple[Tables, Tables]) -> None:
+    a, b = pair
+    here, _ = await a.open(-1, "Первая", ANNA)
+    await a.join(here.id, ANNA)
+    await a.close(here.id)
+    there, _ = await b.open(-2, "Вторая", BORIS)
+    assert [s.user_id for s in (await b.join(there.id, ANNA)).seats] == [ANNA.id]
