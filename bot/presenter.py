@@ -61,6 +61,9 @@ class Shown:
     drawn: dict[int, str] = field(default_factory=dict)  # user -> the key their hand shows
     sending: set[Who] = field(default_factory=set)  # new messages on their way
     missed: set[Who] = field(default_factory=set)  # of those, news that came meanwhile
+    # user -> their hand as last drawn, with all it was drawn from: the outbox, the
+    # handlers and the presenter ask for the same hand several times per move
+    hands: dict[int, tuple[tuple[object, ...], Drawn]] = field(default_factory=dict)
 
 
 class Presenter:
@@ -278,21 +281,32 @@ class Presenter:
             page = None
         lang = game.langs.get(who, "ru")
         deadline = self.service.deadline(game_id)
-        return hand(
+        seconds = None if deadline is None else round(deadline - self.service.clock.now())
+        names = render.seat_names(lang, live.seats)
+        picking = self.picking.get((game_id, who))
+        leave = live.table_id if who in game.seated else None
+        drawn_from = (id(state), len(state.history), page, picking, leave, seconds, self.styled)
+        drawn_from += tuple(names)
+        memo = game.hands.get(who)
+        if memo is not None and memo[0] == drawn_from:
+            return memo[1]
+        drawn = hand(
             lang,
             state.view(seat),
             game_id,
-            picking=self.picking.get((game_id, who)),
+            picking=picking,
             idle=state.idle(seat),
-            leave=live.table_id if who in game.seated else None,
-            names=render.seat_names(lang, live.seats),
+            leave=leave,
+            names=names,
             cheats=state.cheat_actions(seat),
             page=page.name if page else None,
             cheat_card=page.card if page else None,
             marked=page.marked if page else (),
-            seconds=None if deadline is None else round(deadline - self.service.clock.now()),
+            seconds=seconds,
             styled=self.styled,
         )
+        game.hands[who] = (drawn_from, drawn)
+        return drawn
 
     def _lang(self, game_id: int, user: int) -> str:
         game = self._games.get(game_id)
