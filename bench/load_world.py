@@ -82,6 +82,7 @@ def run_apart(
     ours, theirs = context.Pipe()
     child = context.Process(target=_serve, args=(world, theirs), daemon=True)
     child.start()
+    theirs.close()  # so that the bot's recv fails (EOFError) when the world dies
     try:
         with tempfile.TemporaryDirectory() as tmp:
             figures = asyncio.run(bot(ours, Path(tmp) / db))
