@@ -285,8 +285,8 @@ class Presenter:
         names = render.seat_names(lang, live.seats)
         picking = self.picking.get((game_id, who))
         leave = live.table_id if who in game.seated else None
-        drawn_from = (id(state), len(state.history), page, picking, leave, seconds, self.styled)
-        drawn_from += tuple(names)
+        drawn_from: tuple[object, ...] = (id(state), len(state.history), page, picking, leave)
+        drawn_from += (seconds, self.styled, *names)
         memo = game.hands.get(who)
         if memo is not None and memo[0] == drawn_from:
             return memo[1]
