@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench import engine_speed
@@ -63,3 +65,51 @@ def test_bot_load_benchmark_runs_and_prints_its_figures(
         "429 responses: 0",
     ):
         assert figure in out
+
+
+# A stand-in with the interface bench.versus imports from a jorisperrenet/durak checkout
+# (main.GameTree, players.Random): a game of a fixed number of random steps.
+STAND_IN_MAIN = """
+import random
+
+class GameTree:
+    def __init__(self, players, computer_shuffle, main_attacker, print_info=True):
+        self.left = 20 + random.randrange(10)
+        self.is_end_state = False
+
+    def next(self):
+        self.left -= 1
+        self.is_end_state = self.left == 0
+"""
+STAND_IN_PLAYERS = """
+class Random:
+    def __init__(self, name):
+        self.name = name
+"""
+
+
+def test_versus_benchmark_times_both_engines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bench import versus
+
+    (tmp_path / "python_version").mkdir()
+    (tmp_path / "python_version" / "main.py").write_text(STAND_IN_MAIN)
+    (tmp_path / "python_version" / "players.py").write_text(STAND_IN_PLAYERS)
+    assert versus.main(["--joris", str(tmp_path), "--games", "2", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    for name, _playout, _rules in versus.OURS:
+        assert name in out
+    assert "jorisperrenet/durak" in out and "÷ theirs" in out
+    assert f"the target of x{versus.TARGET_RATIO:.0f}" in out
+    if "pure Python only" not in out:
+        assert "pure" in out and "compiled" in out and out.count("(x") == 6
+
+
+def test_versus_benchmark_needs_their_checkout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bench import versus
+
+    assert versus.main(["--joris", str(tmp_path)]) == 2
+    assert "git clone" in capsys.readouterr().err
