@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from .cards import SUIT_MASK, deck_cards, lowest
+from .cards import SUIT_MASK, Card, deck_cards, lowest
 from .rules import Opener, Rules
 
 HAND_SIZE = 6
@@ -28,7 +28,7 @@ def deal(rules: Rules, seed: int) -> Deal:
     n = rules.players
     dealt = HAND_SIZE * n
     for _ in range(REDEALS):
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         hands = [0] * n
         for i in range(dealt):
             hands[i % n] |= 1 << cards[i]
@@ -46,6 +46,19 @@ def deal(rules: Rules, seed: int) -> Deal:
             rest.insert(rng.randint(1, len(rest)), ace)
     stock: list[int] = [rest[0], *reversed(rest[1:])]
     return Deal(hands, stock, rest[0], None, opener)
+
+
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``, the same draws and the same order (a test compares them),
+    written out so that the compiled engine runs it natively: deals stay as they were."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _five_of_a_suit(hand: int) -> bool:

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Rules, State, replay
 from engine.cards import CARDS, cards_of, deck_cards, deck_mask
-from engine.deal import deal
+from engine.deal import deal, shuffle
 
 SETUPS = [(2, 24), (3, 24), (2, 36), (3, 36), (5, 36), (2, 52), (6, 52)]
 
@@ -20,6 +20,38 @@ def test_deal_is_determined_by_the_seed(players, deck):
     assert State(rules, 11).to_dict() == State(rules, 11).to_dict()
     # Another seed gives another deal (with overwhelming likelihood for any of these).
     assert any(deal(rules, 11).hands != deal(rules, s).hands for s in (12, 13, 14))
+
+
+def test_shuffle_draws_as_random_shuffle():
+    # The engine's own shuffle (compiled with it) must keep every seed's deal.
+    for seed in range(300):
+        for size in (0, 1, 2, 24, 36, 52, 53):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            mine, stdlib = list(range(size)), list(range(size))
+            shuffle(ours, mine)
+            theirs.shuffle(stdlib)
+            assert mine == stdlib
+            assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize(
+    ("players", "deck", "seed", "hands", "stock"),
+    [
+        (2, 36, 7, ["8S 8D 9D KS KC KH", "7C 9S JD JH QS QH"], "AD JS 8C"),
+        (
+            4,
+            52,
+            123456789,
+            ["2S 4S 8S 9D JH QH", "2D 3D 10S 10C JS QS", "3H 5S 5H 6S 7S AS", "2H 3S 3C 9H JC KH"],
+            "6D QC 9S",
+        ),
+    ],
+)
+def test_a_seed_deals_what_it_always_dealt(players, deck, seed, hands, stock):
+    # Pinned deals: games replayed from their seed and log must find the same cards.
+    d = deal(Rules(players=players, deck=deck), seed)
+    assert [" ".join(map(str, cards_of(h))) for h in d.hands] == hands
+    assert " ".join(str(CARDS[c]) for c in d.stock[:3]) == stock
 
 
 def test_deal_does_not_touch_the_global_generator():
