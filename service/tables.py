@@ -185,10 +185,7 @@ class Tables:
 
     async def table_of(self, user_id: int) -> TableRecord | None:
         """The open table where this user has a seat."""
-        for table in await self._repo.open_tables():
-            if any(s.user_id == user_id for s in table.seats):
-                return table
-        return None
+        return await self._repo.seated_at(user_id)
 
     async def join(self, table_id: int, person: Person) -> TableRecord:
         """A seat for ``person``; their joins take turns, so two joins to two tables

@@ -233,6 +233,15 @@ class TableRepo:
         row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
         return None if row is None else _table(row)
 
+    async def seated_at(self, user_id: int) -> TableRecord | None:
+        """The open table where this user has a seat (``table_seats``: at most one)."""
+        row = await self.db.fetch_one(
+            "SELECT t.* FROM table_seats s JOIN tables t ON t.id = s.table_id"
+            " WHERE s.user_id = ? AND t.status != 'closed'",
+            (user_id,),
+        )
+        return None if row is None else _table(row)
+
     async def open_tables(self) -> list[TableRecord]:
         rows = await self.db.fetch_all("SELECT * FROM tables WHERE status != 'closed'")
         return [_table(r) for r in rows]
