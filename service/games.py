@@ -11,6 +11,7 @@ idle) think outside the lock, each move a step of its own (see ``autoplay``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -26,9 +27,8 @@ from storage.repos import GameRepo, Seat, TableRepo
 from .autoplay import Autoplay
 from .clock import Clock, SystemClock
 from .logctx import log_scope
-from .rating import record_game
 from .restore import Broken, load, rebuild
-from .series import pogony_pairs, series_after
+from .steps import Behind, write_step
 from .thinking import Thinker
 from .timers import Timers
 
@@ -322,6 +322,8 @@ class GameService:
         ``cheat``: the move is one of the defender's cheats (option ``cheating``); an
         honest move is refused then, and a cheat is refused without it."""
         live = self.games.get(game_id)
+        if live is None and await self.catch_up(game_id):  # started by another process
+            live = self.games.get(game_id)
         if live is None:
             raise Refused("no_game", "this game is not running")
         with log_scope(table=live.table_id, game=game_id):
@@ -359,7 +361,10 @@ class GameService:
                 events = trial.apply(action, auto=auto)
             except IllegalAction as e:
                 raise Refused("illegal", str(e)) from None
-            return await self._commit(game_id, live, trial, events, [(action, auto)])
+            try:
+                return await self._commit(game_id, live, trial, events, [(action, auto)])
+            except Behind:  # another process moved first: as a press from an older hand
+                raise Refused("stale", "the game has moved on since") from None
 
     async def _on_timer(self, game_id: int, version: int) -> None:
         live = self.games.get(game_id)
@@ -387,7 +392,8 @@ class GameService:
             log.info(
                 "game %s: timeout at version %s, %s automatic moves", game_id, version, len(done)
             )
-            await self._commit(game_id, live, trial, events, done)
+            with contextlib.suppress(Behind):  # a move was made in time, elsewhere
+                await self._commit(game_id, live, trial, events, done)
 
     async def step(
         self, game_id: int, live: LiveGame, version: int, action: Action, auto: bool
@@ -399,7 +405,10 @@ class GameService:
                 return False
             trial = live.state.copy()
             events = trial.apply(action, auto=auto)
-            await self._commit(game_id, live, trial, events, [(action, auto)])
+            try:
+                await self._commit(game_id, live, trial, events, [(action, auto)])
+            except Behind:
+                return False
             return True
 
     async def _commit(
@@ -410,37 +419,16 @@ class GameService:
         events: list[Event],
         done: list[tuple[Action, bool]],
     ) -> Update:
-        """Store the step in one transaction, then publish it."""
+        """Store the step in one transaction, then publish it. Raises ``Behind`` (with
+        the game reloaded) when another process moved first."""
         version = len(state.history)
-        turn = state.turn()
-        now = self.clock.now()
-        deadline = kind = None
-        if turn is not None:
-            seconds = (
-                state.rules.throw_seconds if turn.kind == "throw" else state.rules.move_seconds
-            )
-            deadline, kind = now + seconds, turn.kind
-        first = version - len(done) + 1
-        async with self.db.tx() as c:
-            for seq, (action, auto) in enumerate(done, first):
-                await GameRepo.append_action(c, game_id, seq, action.seat, action.text, auto, now)
-            outcome = state.outcome
-            await GameRepo.save_state(
-                c,
-                game_id,
-                version=version,
-                snapshot=state.to_dict(),
-                deadline=deadline,
-                deadline_for=kind,
-                outcome=None if outcome is None else outcome.to_dict(),
-            )
-            if outcome is not None:
-                pogony = pogony_pairs(outcome, state.pogony_awards)
-                await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams, pogony)
-                series = series_after(
-                    await TableRepo.series_in(c, live.table_id), live.seats, outcome
-                )
-                await TableRepo.update(c, live.table_id, status="lobby", series=series)
+        try:
+            async with self.db.tx() as c:
+                deadline, _ = await write_step(c, game_id, live, state, done, self.clock.now())
+        except Behind:
+            log.info("game %s moved on elsewhere: reloaded", game_id)
+            await self._catch_up(game_id, live)
+            raise
         live.state = state  # only now: what is in memory was committed
         live.moved_at = asyncio.get_running_loop().time()
         if deadline is None:
@@ -454,3 +442,45 @@ class GameService:
             except Exception:
                 log.exception("game %s: notifying version %s failed", game_id, version)
         return update
+
+    # ------------------------------------------------------ other processes
+
+    async def catch_up(self, game_id: int) -> bool:
+        """Load the game as the database has it, when another process may have moved it
+        (or started it); False when it does not run (any more)."""
+        live = self.games.get(game_id)
+        if live is None:
+            record = await self._games.get(game_id)
+            if record is None or record.status != "playing":
+                return False
+            table = await self._tables.get(record.table_id)
+            if table is None or game_id in self.games:  # gone, or loaded meanwhile
+                return table is not None
+            state, _ = load(record, await self._games.actions(game_id))
+            live = LiveGame(state, record.table_id, table.chat_id, record.seats)
+            live.bots_seed = bots_seed(record.seed)
+            self.games[game_id] = live
+            self._arm(game_id, state, record.deadline)
+            return True
+        async with live.lock:
+            return await self._catch_up(game_id, live)
+
+    async def _catch_up(self, game_id: int, live: LiveGame) -> bool:
+        """Under the game's lock: its cache as the database has it."""
+        record = await self._games.get(game_id)
+        if record is None or (record.status == "over" and record.outcome is None):
+            self.timers.cancel(game_id)  # ended unfinished: its table was closed
+            if self.games.get(game_id) is live:
+                del self.games[game_id]
+            return False
+        if record.version != len(live.state.history):
+            live.state, _ = load(record, await self._games.actions(game_id))
+            live.seats = record.seats
+        self._arm(game_id, live.state, record.deadline)
+        return not live.state.is_over
+
+    def _arm(self, game_id: int, state: State, deadline: float | None) -> None:
+        if deadline is None or state.is_over:
+            self.timers.cancel(game_id)
+        else:
+            self.timers.arm(game_id, len(state.history), deadline)

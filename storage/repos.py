@@ -331,10 +331,17 @@ class GameRepo:
         deadline_for: str | None,
         outcome: dict[str, Any] | None = None,
         seats: list[Seat] | None = None,
-    ) -> None:
-        await c.execute(
+        expect_version: int | None = None,
+    ) -> bool:
+        """``expect_version``: only if the game still runs at that version (a compare-and-set:
+        False when another process moved first; on PostgreSQL the row stays locked until
+        the transaction ends, so a second writer waits, then finds the version moved)."""
+        where = "id = ?"
+        if expect_version is not None:  # and still running: not ended by a closed table
+            where = "id = ? AND version = ? AND status = 'playing'"
+        changed = await c.execute(
             "UPDATE games SET version = ?, snapshot = ?, deadline = ?, deadline_for = ?,"
-            " outcome = ?, status = ?, ended_at = ?, seats = COALESCE(?, seats) WHERE id = ?",
+            f" outcome = ?, status = ?, ended_at = ?, seats = COALESCE(?, seats) WHERE {where}",
             (
                 version,
                 _dump(snapshot),
@@ -345,8 +352,10 @@ class GameRepo:
                 None if outcome is None else _now(),
                 None if seats is None else _seats_json(seats),
                 game_id,
+                *(() if expect_version is None else (expect_version,)),
             ),
         )
+        return changed == 1
 
     @staticmethod
     async def abandon(c: Conn, game_id: int) -> None:
