@@ -12,10 +12,13 @@ from .i18n import t
 
 def why_not(lang: str, view: View, card: Card, names: Sequence[str]) -> str:
     """The answer to a tap on ``card`` that makes no move: whose turn it is, or what
-    the card does not do (beat the card on the table, match its ranks, fit on it)."""
+    the card does not do (beat the card on the table, match its ranks, fit on it), or
+    that the bout is beaten and closing (open for «Антимухлёж» only)."""
     seat, turn = view.seat, view.turn
     if turn is None:
         return t(lang, "answer.not_now")
+    if view.closing:
+        return t(lang, "answer.closing")
     label = card_label(card, lang)
     if seat == view.defender and view.table and not view.taking:
         open_cards = [a for a, d in view.table if d is None]

@@ -228,15 +228,19 @@ def outcome_text(
 
 
 def result_line(lang: str, outcome: Outcome, names: Sequence[str], teams: bool) -> str:
-    """«🃏 Партия окончена. Дурак — Борис (сдача)!», or which team won, or a draw."""
+    """«🃏 Партия окончена. Дурак — Борис!», «…: Борис сдаётся и остаётся в дураках.»,
+    which team won, or a draw."""
     if outcome.draw:
         return t(lang, "end.draw")
-    how = t(lang, "end.by_surrender") if outcome.surrendered is not None else ""
+    quit_ = outcome.surrendered
+    who = {} if quit_ is None else {"name": escape(names[quit_])}
     if teams:
         fools = outcome.fools[0] % 2
         won, lost = team_names(names, 1 - fools), team_names(names, fools)
-        return t(lang, "end.team", won=won, lost=lost, how=how)
-    return t(lang, "end.fool", name=escape(names[outcome.fools[0]]), how=how)
+        return t(lang, "end.team_surrendered" if who else "end.team", won=won, lost=lost, **who)
+    if who:
+        return t(lang, "end.fool_surrendered", **who)
+    return t(lang, "end.fool", name=escape(names[outcome.fools[0]]))
 
 
 # ------------------------------------------------------------------ table
@@ -256,7 +260,10 @@ def table_message(
     edit that shows nothing new (and Telegram sends no notice of edits anyway: the
     hand tells its player). ``settings``: the table's, for the name of its preset
     (the rules line shows only when a preset or option is on)."""
-    lines = [turn_line(lang, view, names), trump_line(lang, view)]
+    lines = [turn_line(lang, view, names)]
+    if view.closing and view.outcome is None:
+        lines.append(t(lang, "table.closing"))
+    lines.append(trump_line(lang, view))
     table_settings = settings or TableSettings()
     if table_settings.preset != "classic" or in_force(view.rules):
         lines.append(rules_line(lang, view.rules, table_settings))
@@ -303,11 +310,14 @@ def table_message(
 
 
 def turn_line(lang: str, view: View, names: Sequence[str]) -> str:
-    """«⏳ <b>Отбивается Аня · 30 с</b>», or that the game is over."""
+    """«⏳ <b>Отбивается Аня · 30 с</b>», «⏳ <b>Кон закрывается · 10 с</b>» (the bout
+    open for «Антимухлёж»), or that the game is over."""
     turn = view.turn
     if view.outcome is not None or turn is None:
         return t(lang, "table.over")
     seconds = view.rules.throw_seconds if turn.kind == "throw" else view.rules.move_seconds
+    if view.closing:  # all beaten, open for «Антимухлёж» (RULES §9) until the clock runs out
+        return t(lang, "table.turn_closing", seconds=seconds)
     who = names_list(lang, [escape(names[s]) for s in turn.seats])
     kind = "throw_one" if turn.kind == "throw" and len(turn.seats) == 1 else turn.kind
     return t(lang, f"table.turn_{kind}", name=who, seconds=seconds)
@@ -316,13 +326,13 @@ def turn_line(lang: str, view: View, names: Sequence[str]) -> str:
 def trump_line(lang: str, view: View) -> str:
     """The trump suit, the turned card apart when it is not the trump (fixed ♦, no
     trumps), and the stock and the discard pile."""
-    trump = trump_words(lang, view, view.trump_card.label(lang), "table.trump")
+    trump = trump_words(lang, view, view.trump_card.label(lang), "table")
     stock = t(lang, "table.stock", n=view.stock_size)
     return " · ".join([trump, stock, t(lang, "table.discard", n=len(view.discard))])
 
 
 def seat_role(lang: str, view: View, seat: int) -> str:
-    """What a seat is doing now («отбивается»), or how it ended («дурак», «сдача»)."""
+    """What a seat is doing now («отбивается»), or how it ended («дурак», «сдаётся»)."""
     outcome = view.outcome
     if outcome is not None:
         if outcome.draw:
@@ -339,7 +349,7 @@ def seat_role(lang: str, view: View, seat: int) -> str:
     if outcome is not None:
         return ""
     if seat == view.defender:
-        return t(lang, "table.defending")
+        return t(lang, "table.beaten_all" if view.closing else "table.defending")
     if seat == view.attacker:
         return t(lang, "table.attacking")
     if seat in view.may_throw:

@@ -16,11 +16,11 @@ from typing import NamedTuple
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Action, Card, View
-from engine.actions import BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
+from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
 
 from .callbacks import DRAFT, CardCb, LobbyCb, MoveCb, PageCb, tap_meaning
-from .card_labels import card_label, trump_words
+from .card_labels import card_label, fitted, trump_words
 from .i18n import t
 from .render_cheating import accuse_page, cheat_page, hand_rows
 
@@ -116,7 +116,8 @@ def hand(
             head + t(lang, "hand.you_out_may_leave"), [[button(t(lang, "hand.leave"), data)]]
         )
     timer = ""
-    if seconds is not None and view.turn is not None and view.seat in view.turn.seats:
+    waited = view.turn is not None and view.seat in view.turn.seats
+    if seconds is not None and (waited or view.closing):  # the open bout closes for all
         timer = "\n⏳ " + t(lang, "hand.seconds", n=max(0, seconds))
     other = None
     if page == "cheat":
@@ -127,7 +128,8 @@ def hand(
         return seal(f"{head}{other[0]}", other[1], timer)
     keys = _Keys(lang, view, game_id, styled)
     if page == "more":
-        return seal(head + t(lang, "hand.more_page"), keys.more_page())
+        more = "hand.more_page_team" if view.rules.teams else "hand.more_page"
+        return seal(head + t(lang, more), keys.more_page())
     if picking is not None:
         return seal(head + t(lang, "answer.choose_target"), keys.targets(picking), timer)
     if page == "mark":
@@ -223,22 +225,17 @@ def _card_rows(buttons: list[InlineKeyboardButton]) -> Rows:
 
 def _head(lang: str, view: View) -> str:
     """The trump, the stock and, for a player in the bout, the table: a hand that no
-    move of the bout concerns stays as it is (and is not edited)."""
-    lines = [
-        trump_words(lang, view, card_label(view.trump_card, lang), "hand.trump")
-        + " · "
-        + (
-            t(lang, "hand.stock", n=view.stock_size)
-            if view.stock_size
-            else t(lang, "hand.stock_empty")
-        )
-    ]
+    move of the bout concerns stays as it is (and is not edited). Lines fit a phone
+    (``STATUS_WIDTH``), broken between parts, never inside a pair on the table."""
+    trump = trump_words(lang, view, card_label(view.trump_card, lang), "hand")
+    stock = t(lang, "hand.stock", n=view.stock_size) if view.stock_size else None
+    lines = [fitted([trump, stock or t(lang, "hand.stock_empty")], " · ")]
     moves = any(a.kind not in (QUIT, BACK) for a in view.legal)
     if view.table and (moves or view.seat in (view.attacker, view.defender)):
         pairs = [
             card_label(a, lang) + (f"/{card_label(d, lang)}" if d else "") for a, d in view.table
         ]
-        lines.append(t(lang, "hand.on_table", cards="  ".join(pairs)))
+        lines.append(fitted([t(lang, "hand.on_table", cards=pairs[0]), *pairs[1:]], "  "))
     return "\n".join(lines) + "\n\n"
 
 
@@ -247,6 +244,8 @@ def _status(lang: str, view: View, idle: bool) -> str:
         return t(lang, "hand.idle")
     turn = view.turn
     seat = view.seat
+    if view.closing:
+        return _closing_status(lang, view)
     if turn is not None and seat in turn.seats:
         if turn.kind == "attack":
             return t(lang, "hand.you_attack")
@@ -259,3 +258,16 @@ def _status(lang: str, view: View, idle: bool) -> str:
     if any(a.kind == THROW for a in view.legal):
         return t(lang, "hand.may_throw")
     return t(lang, "hand.you_wait")
+
+
+def _closing_status(lang: str, view: View) -> str:
+    """All is beaten and the bout stays open for «Антимухлёж» (RULES §9) until the
+    throw-in clock runs out or everyone but the defender has said «Бито»."""
+    if view.seat == view.defender:
+        return t(lang, "hand.closing_defender")
+    accuse = any(a.kind == ACCUSE for a in view.legal)
+    if not accuse:
+        return t(lang, "hand.closing")
+    if any(a.kind == DONE for a in view.legal):
+        return t(lang, "hand.closing_word", word=t(lang, "hand.done"))
+    return t(lang, "hand.closing_may_accuse")

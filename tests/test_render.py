@@ -204,7 +204,7 @@ def test_a_thrower_is_told_when_there_is_nothing_to_throw_in() -> None:
                 seen[any(a.kind == THROW for a in view.legal)] = render_hand.hand("ru", view, 1)[0]
             state.apply(pick.choice(state.all_legal_actions()))
     assert "<b>Подкидывайте</b> — или «" in seen[True]
-    assert "Подкинуть нечего — нажмите «" in seen[False]
+    assert "Подкинуть нечего — «" in seen[False]
 
 
 def test_the_table_says_who_opens_with_the_lowest_trump_until_the_first_move() -> None:

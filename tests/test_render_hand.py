@@ -158,7 +158,7 @@ def test_a_tap_that_makes_no_move_is_answered_with_the_reason() -> None:
 
 def test_the_hand_says_a_fixed_trump_apart_from_the_turned_card() -> None:
     state = game(["7S 6D", "8S 9C"], trump="JC", stock="QH KH", fixed_trump="diamonds")
-    head = hand("ru", state.view(0), 5).text.split("\n")[0]
-    assert head.startswith("Козырь: всегда ♦️ (открыта В♣️) · ")  # before: «Козырь: В♣»
+    head = hand("ru", state.view(0), 5).text.split("\n")[:2]
+    assert head == ["Козырь: ♦️ (открыта В♣️)", "колода: 3"]  # before: «Козырь: В♣»
     plain = game(["7S 6D", "8S 9C"], trump="JC", stock="QH KH")
     assert hand("ru", plain.view(0), 5).text.startswith("Козырь: В♣️ · ")

@@ -57,12 +57,23 @@ def test_a_surrender_is_told_as_one_and_the_others_keep_their_cards() -> None:
     state.apply(Action(1, QUIT))
     view = state.view()
     lines = seat_lines(render.table_message("ru", view, NAMES[:3], [False] * 3), NAMES)
-    assert lines["Борис"] == "<b>Борис</b> — 6 карт — сдача"
+    assert lines["Борис"] == "<b>Борис</b> — 6 карт — 🏳 сдаётся"  # not «сдача»: the deal
     assert lines["Аня"] == "<b>Аня</b> — 6 карт — 1-е место"  # cards in hand: not «без карт»
     summary = render.outcome_text("ru", state.outcome, NAMES[:3])
-    assert summary.split("\n")[0] == "🃏 Партия окончена. Дурак — Борис (сдача)!"
+    assert summary.split("\n")[0] == "🃏 Партия окончена: Борис сдаётся и остаётся в дураках."
     assert render.outcome_text("en", state.outcome, NAMES[:3]).startswith(
-        "🃏 Game over. The fool: Борис (gave up)!"
+        "🃏 Game over: Борис gives up and is the fool."
+    )
+
+
+def test_a_surrender_in_a_team_game_names_who_gave_up_and_the_winning_team() -> None:
+    state = State(Rules(players=4, teams=True), 4)
+    state.apply(Action(3, QUIT))
+    lines = seat_lines(render.table_message("ru", state.view(), NAMES, [False] * 4), NAMES)
+    assert lines["Гена"].endswith("— 🏳 сдаётся") and lines["Борис"].endswith("— 🃏 дурак")
+    assert lines["Аня"].endswith("— победа")
+    assert render.outcome_text("ru", state.outcome, NAMES) == (
+        "🃏 Партия окончена: Гена сдаётся. Победили Аня + Вика, в дураках — Борис + Гена."
     )
 
 

@@ -1,6 +1,7 @@
 answer-not-your-game = You are not playing in this game.
 answer-no-game = There is no such game: it may have ended.
 answer-not-now = You cannot play that now.
+answer-closing = All is beaten and the bout is closing: no more cards, only “Call cheat”.
 answer-game-over = The game is over.
 answer-choose-target = Which card do you beat?
 answer-caught = Caught! { $name } takes the cards from the table.
@@ -16,21 +17,39 @@ answer-throw-limit = No more cards may be thrown in this bout.
 answer-wrong-rank = { $card } cannot be thrown in: no card of its rank is on the table.
 answer-not-markable = { $card } cannot open with others: you have no other card of its rank.
 hand-trump = Trump: { $card }
-hand-stock-empty = the stock is empty
+hand-fixed-trump = Trump: { $suit } (turned up: { $card })
+hand-no-trump = No trumps (turned up: { $card })
+hand-stock-empty = stock: empty
 hand-on-table = On the table: { $cards }
 hand-seconds = { $n } s
-hand-may-throw = You may throw in: the cards are highlighted.
+hand-may-throw = You may throw in.
 hand-you-attack = <b>Your move</b>: tap a card.
 hand-you-defend = <b>Defend</b>, or “Take”.
-hand-you-defend-transfer = <b>Defend</b>, transfer (↪) or “Take”.
+hand-you-defend-transfer =
+    <b>Defend</b>, transfer (↪)
+    or press “Take”.
 hand-you-throw = <b>Throw in</b>, or “{ $word }”.
-hand-nothing-to-throw = Nothing to throw in: press “{ $word }”.
+hand-nothing-to-throw = Nothing to throw in: “{ $word }”.
 hand-you-wait = Waiting for the others.
+hand-closing = <b>All beaten</b>: the bout closes.
+hand-closing-word =
+    <b>All beaten</b>: the bout closes.
+    Last chance to call cheat,
+    else press “{ $word }”.
+hand-closing-may-accuse =
+    <b>All beaten</b>: the bout closes.
+    You may still call cheat.
+hand-closing-defender =
+    <b>All beaten</b>: the bout closes.
+    Others may still call cheat.
 hand-you-out = You have no cards left: you are out of the game. The result will be in the group.
 hand-you-out-may-leave = You have no cards left: you are out of the game. Watch the rest or leave the table to join another one.
 hand-game-over = The game is over: the result is in the group.
 hand-leave = Leave the table
-hand-idle = A bot plays for you. Press “Take control back” to play yourself.
+hand-idle =
+    🤖 A bot plays for you.
+    To play yourself, press
+    “Take control back”.
 hand-take = Take
 hand-done = Done
 hand-pass = Pass
@@ -40,6 +59,7 @@ hand-several = Several cards
 hand-open-marked = Attack ({ $n })
 hand-mark-page = Mark cards of one rank, then press “Attack”.
 hand-more-page = Surrender? The game ends at once, and you are the fool.
+hand-more-page-team = Surrender? The game ends at once, and your team are the fools.
 hand-surrender = Surrender
 hand-back = Take control back
 hand-cancel = Back
@@ -47,11 +67,7 @@ hand-beat-target = Beat { $target }
 hand-nudge-attack = ⏰ Your move: attack. { $n } s left.
 hand-nudge-defend = ⏰ Your move: defend. { $n } s left.
 hand-and = and
-hand-stock =
-    { $n ->
-         [one] { $n } card in the stock
-        *[other] { $n } cards in the stock
-    }
+hand-stock = stock: { $n }
 cheat-toggle = 🤫 Cheat
 cheat-page = 🤫 <b>Cheating</b>: only you see these buttons. Put any card on any unbeaten card, or transfer with a card of another rank. But if anyone calls cheat on you while the cards are on the table, you take them all.
 cheat-choose = 🤫 Where do you put { $card }?
