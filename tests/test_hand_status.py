@@ -142,3 +142,12 @@ def test_the_table_says_the_bout_is_closing_with_its_seconds() -> None:
     play(state, "0 done", "2 done")  # nobody accuses: the bout ends, and the game with it
     text = render.table_message("ru", state.view(), NAMES[:3], [False] * 3)
     assert "Кон закрывается" not in text and "Антимухлёж" not in text.split("\n")[1]
+
+
+def test_surrender_asks_in_the_words_of_the_game_alone_or_in_a_team() -> None:
+    alone = State(Rules(players=2), 1)
+    assert "дураком будете вы" in hand("ru", alone.view(0), 5, page="more").text
+    team = State(Rules(players=4, teams=True), 1)
+    text = hand("ru", team.view(0), 5, page="more").text
+    assert "в дураках будет ваша команда" in text and "дураком будете вы" not in text
+    assert "your team are the fools" in hand("en", team.view(0), 5, page="more").text
