@@ -63,7 +63,8 @@ class Shown:
     missed: set[Who] = field(default_factory=set)  # of those, news that came meanwhile
     # user -> their hand as last drawn, with all it was drawn from: the outbox, the
     # handlers and the presenter ask for the same hand several times per move
-    hands: dict[int, tuple[tuple[object, ...], Drawn]] = field(default_factory=dict)
+    # (with the seconds left it showed: its key does not depend on them)
+    hands: dict[int, tuple[tuple[object, ...], int | None, Drawn]] = field(default_factory=dict)
 
 
 class Presenter:
@@ -116,7 +117,7 @@ class Presenter:
     def hand_key(self, game_id: int, user_id: int) -> str | None:
         """The key the user's hand would be drawn with now; None if it is not shown."""
         game = self._games.get(game_id)
-        drawn = self._hand(game_id, game, user_id) if game else None
+        drawn = self._hand(game_id, game, user_id, any_seconds=True) if game else None
         return drawn.key if drawn else None
 
     def start(self) -> None:
@@ -269,7 +270,11 @@ class Presenter:
         )
         return text, None
 
-    def _hand(self, game_id: int, game: Shown, who: int) -> Drawn | None:
+    def _hand(
+        self, game_id: int, game: Shown, who: int, *, any_seconds: bool = False
+    ) -> Drawn | None:
+        """The hand as it would be drawn now; ``any_seconds``: for its key only, so one
+        drawn with other seconds left will do."""
         live = self.service.live(game_id)
         if live is None:
             return None  # the table was closed
@@ -285,11 +290,10 @@ class Presenter:
         names = render.seat_names(lang, live.seats)
         picking = self.picking.get((game_id, who))
         leave = live.table_id if who in game.seated else None
-        drawn_from: tuple[object, ...] = (id(state), len(state.history), page, picking, leave)
-        drawn_from += (seconds, self.styled, *names)
+        drawn_from = (id(state), len(state.history), page, picking, leave, self.styled, *names)
         memo = game.hands.get(who)
-        if memo is not None and memo[0] == drawn_from:
-            return memo[1]
+        if memo is not None and memo[0] == drawn_from and (any_seconds or memo[1] == seconds):
+            return memo[2]
         drawn = hand(
             lang,
             state.view(seat),
@@ -305,7 +309,7 @@ class Presenter:
             seconds=seconds,
             styled=self.styled,
         )
-        game.hands[who] = (drawn_from, drawn)
+        game.hands[who] = (drawn_from, seconds, drawn)
         return drawn
 
     def _lang(self, game_id: int, user: int) -> str:
