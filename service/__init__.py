@@ -4,7 +4,8 @@ and only then reports what happened. Also the move timers and the ratings."""
 from storage.repos import Seat, TableSettings
 
 from .clock import Clock, FakeClock, SystemClock
-from .games import GameService, LiveGame, Refused, Update
+from .games import GameService, Refused, Update
+from .live import LiveGame
 from .timers import Timers
 
 __all__ = [

@@ -31,7 +31,8 @@ from .logctx import log_scope
 from .thinking import Thinker, ThinkingFailed
 
 if TYPE_CHECKING:
-    from .games import GameService, LiveGame
+    from .games import GameService
+    from .live import LiveGame
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,6 @@ idle) think outside the lock, each move a step of its own (see ``autoplay``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -26,13 +24,17 @@ from storage.repos import GameRepo, Seat, TableRepo
 
 from .autoplay import Autoplay
 from .clock import Clock, SystemClock
+from .follow import Follower
+from .live import LiveGame, bots_seed
 from .logctx import log_scope
 from .restore import Broken, load, rebuild
-from .steps import Behind, write_step
+from .steps import Behind, Unclaimed, write_step
 from .thinking import Thinker
 from .timers import Timers
 
 log = logging.getLogger(__name__)
+
+CLAIM_RETRY = 1.0  # seconds before a deadline another process holds is looked at again
 
 
 class Refused(Exception):
@@ -54,28 +56,12 @@ class Update:
     actions: list[tuple[Action, bool]] = field(default_factory=list)
 
 
-@dataclass
-class LiveGame:
-    state: State
-    table_id: int
-    chat_id: int
-    seats: list[Seat]
-    bots_seed: int = 0  # the computer players' decisions are seeded from it
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    moved_at: float = 0.0  # loop time of the last committed step (the autoplay's pace)
-
-
 Notify = Callable[[Update], Awaitable[None]]
 
 
 def _player(seat: Seat) -> Player:
     """The computer player for a bot seat, or the stand-in for an idle human («Новичок»)."""
     return make_bot(seat.level or "novice")
-
-
-def bots_seed(seed: int) -> int:
-    """The computer players' seed, derived from the deal's (which it does not reveal)."""
-    return int.from_bytes(hashlib.blake2b(b"bots:%d" % seed, digest_size=8).digest(), "big")
 
 
 class GameService:
@@ -101,6 +87,7 @@ class GameService:
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)  # tests fix the deal
         self.timers = Timers(self.clock, self._on_timer)
         self.autoplay = Autoplay(self, thinker, player_for or _player, pause)
+        self.follower = Follower(self)  # other processes' steps (started by ``follow``)
         self._tables = TableRepo(db)
         self._games = GameRepo(db)
 
@@ -174,7 +161,14 @@ class GameService:
         """Wait until no computer player has a move to make (tests, benchmarks)."""
         await self.autoplay.idle()
 
+    def follow(self) -> None:
+        """Keep up with the other bot processes on the database (PostgreSQL; see
+        ``follow``): their steps reach this cache, and their games' deadlines fire here
+        too. Call after ``start``."""
+        self.follower.start()
+
     async def stop(self) -> None:
+        await self.follower.stop()
         await self.timers.stop()
         await self.autoplay.stop()
 
@@ -392,8 +386,14 @@ class GameService:
             log.info(
                 "game %s: timeout at version %s, %s automatic moves", game_id, version, len(done)
             )
-            with contextlib.suppress(Behind):  # a move was made in time, elsewhere
-                await self._commit(game_id, live, trial, events, done)
+            try:
+                await self._commit(game_id, live, trial, events, done, timeout=True)
+            except Unclaimed:  # not due there, or another process is firing it now
+                armed, now = self.timers.deadline(game_id), self.clock.now()
+                if armed is not None and armed[1] == version and armed[0] <= now:
+                    self.timers.arm(game_id, version, now + CLAIM_RETRY)  # if it dies
+            except Behind:  # a move was made in time, elsewhere
+                pass
 
     async def step(
         self, game_id: int, live: LiveGame, version: int, action: Action, auto: bool
@@ -418,16 +418,20 @@ class GameService:
         state: State,
         events: list[Event],
         done: list[tuple[Action, bool]],
+        *,
+        timeout: bool = False,
     ) -> Update:
         """Store the step in one transaction, then publish it. Raises ``Behind`` (with
-        the game reloaded) when another process moved first."""
+        the game reloaded) when another process moved first; ``timeout``: the steps of
+        a deadline, which this process must claim (see ``steps.write_step``)."""
         version = len(state.history)
+        now = self.clock.now()
         try:
             async with self.db.tx() as c:
-                deadline, _ = await write_step(c, game_id, live, state, done, self.clock.now())
+                deadline, _ = await write_step(c, game_id, live, state, done, now, timeout=timeout)
         except Behind:
-            log.info("game %s moved on elsewhere: reloaded", game_id)
-            await self._catch_up(game_id, live)
+            log.info("game %s moved on elsewhere (or its deadline did): reloaded", game_id)
+            await self.follower.reload(game_id, live)
             raise
         live.state = state  # only now: what is in memory was committed
         live.moved_at = asyncio.get_running_loop().time()
@@ -448,39 +452,4 @@ class GameService:
     async def catch_up(self, game_id: int) -> bool:
         """Load the game as the database has it, when another process may have moved it
         (or started it); False when it does not run (any more)."""
-        live = self.games.get(game_id)
-        if live is None:
-            record = await self._games.get(game_id)
-            if record is None or record.status != "playing":
-                return False
-            table = await self._tables.get(record.table_id)
-            if table is None or game_id in self.games:  # gone, or loaded meanwhile
-                return table is not None
-            state, _ = load(record, await self._games.actions(game_id))
-            live = LiveGame(state, record.table_id, table.chat_id, record.seats)
-            live.bots_seed = bots_seed(record.seed)
-            self.games[game_id] = live
-            self._arm(game_id, state, record.deadline)
-            return True
-        async with live.lock:
-            return await self._catch_up(game_id, live)
-
-    async def _catch_up(self, game_id: int, live: LiveGame) -> bool:
-        """Under the game's lock: its cache as the database has it."""
-        record = await self._games.get(game_id)
-        if record is None or (record.status == "over" and record.outcome is None):
-            self.timers.cancel(game_id)  # ended unfinished: its table was closed
-            if self.games.get(game_id) is live:
-                del self.games[game_id]
-            return False
-        if record.version != len(live.state.history):
-            live.state, _ = load(record, await self._games.actions(game_id))
-            live.seats = record.seats
-        self._arm(game_id, live.state, record.deadline)
-        return not live.state.is_over
-
-    def _arm(self, game_id: int, state: State, deadline: float | None) -> None:
-        if deadline is None or state.is_over:
-            self.timers.cancel(game_id)
-        else:
-            self.timers.arm(game_id, len(state.history), deadline)
+        return await self.follower.catch_up(game_id)

@@ -19,12 +19,17 @@ from .rating import record_game
 from .series import pogony_pairs, series_after
 
 if TYPE_CHECKING:
-    from .games import LiveGame
+    from .live import LiveGame
 
 
 class Behind(Exception):
     """The game is no longer at the version the step started from: another process
     moved first (or ended the game)."""
+
+
+class Unclaimed(Behind):
+    """A timeout whose deadline is not due in the database, or that another process
+    is firing (its row is locked)."""
 
 
 def deadline_of(state: State, now: float) -> tuple[float | None, str | None]:
@@ -44,10 +49,16 @@ async def write_step(
     state: State,
     done: list[tuple[Action, bool]],
     now: float,
+    *,
+    timeout: bool = False,
 ) -> tuple[float | None, str | None]:
     """Store ``state``, reached from the cached one by ``done``; returns its deadline.
-    The game's row is changed first: that takes its lock, and checks its version."""
+    The game's row is changed first: that takes its lock, and checks its version.
+    ``timeout``: the steps of a passed deadline, which this process must claim first
+    (raises ``Unclaimed``): each deadline fires once, in one of the processes."""
     version = len(state.history)
+    if timeout and not await GameRepo.claim_due(c, game_id, version - len(done), now):
+        raise Unclaimed(game_id)
     deadline, kind = deadline_of(state, now)
     outcome = state.outcome
     if not await GameRepo.save_state(
@@ -63,6 +74,7 @@ async def write_step(
         raise Behind(game_id)
     for seq, (action, auto) in enumerate(done, version - len(done) + 1):
         await GameRepo.append_action(c, game_id, seq, action.seat, action.text, auto, now)
+    await GameRepo.changed(c, game_id, version)
     if outcome is not None:
         pogony = pogony_pairs(outcome, state.pogony_awards)
         await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams, pogony)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from pathlib import Path
@@ -105,9 +105,24 @@ class Tx(Protocol):
 
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
     async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell the processes that ``listen`` on ``channel``, when this commits."""
+        ...
+
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
         """An ``INSERT`` into a table with an ``id`` column; returns the new row's id."""
         ...
+
+
+class Listener(Protocol):
+    """A subscription of ``Database.listen``."""
+
+    @property
+    def alive(self) -> bool:
+        """False once its connection was lost (notifications may have been missed)."""
+        ...
+
+    async def close(self) -> None: ...
 
 
 class Database:
@@ -178,6 +193,11 @@ class Database:
 
     async def set_schema_version(self, tx: Tx, number: int) -> None:
         raise NotImplementedError
+
+    async def listen(self, channel: str, heard: Callable[[str], None]) -> Listener | None:
+        """Call ``heard(payload)`` for each notification on ``channel`` (on a connection
+        of its own); None where only one process can use the database (SQLite)."""
+        return None
 
     async def stored_bytes(self) -> int:
         """What the data takes up where it is stored (benchmarks)."""

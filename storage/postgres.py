@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
@@ -80,11 +80,35 @@ class PostgresTx:
         row: Row | None = await self.conn.fetchrow(translate(sql), *args)
         return row
 
+    async def notify(self, channel: str, payload: str) -> None:
+        await self.conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
         try:
             return int(await self.conn.fetchval(translate(sql) + " RETURNING id", *args))
         except asyncpg.IntegrityConstraintViolationError as e:
             raise Conflict(str(e)) from e
+
+
+class PgListener:
+    """LISTEN on a connection of its own; ``alive`` goes False when the server or the
+    network ends it (the follower then reads everything again and listens anew)."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+        self._lost = False
+        conn.add_termination_listener(self._terminated)
+
+    def _terminated(self, _conn: object) -> None:
+        self._lost = True
+
+    @property
+    def alive(self) -> bool:
+        return not self._lost and not self.conn.is_closed()
+
+    async def close(self) -> None:
+        self.conn.remove_termination_listener(self._terminated)
+        await self.conn.close()
 
 
 class PostgresDatabase(Database):
@@ -124,6 +148,11 @@ class PostgresDatabase(Database):
                 f" (server session {holder or '?'})"
             )
         self._lock = conn
+
+    async def listen(self, channel: str, heard: Callable[[str], None]) -> PgListener:
+        conn = await asyncpg.connect(self.target)
+        await conn.add_listener(channel, lambda _c, _pid, _ch, payload: heard(payload))
+        return PgListener(conn)
 
     async def migrate(self, upto: int | None = None) -> None:
         """Under a lock of its own, so that two first starts do not both create tables."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 from typing import Any
 
 from .db import Database, Row, Tx
+from .game_repo import GameRepo, _now, _seats, _seats_json
 from .records import (
     ActionRecord,
     Chat,
@@ -45,22 +45,10 @@ __all__ = [
 Conn = Tx
 
 
-def _now() -> float:
-    return time.time()
-
-
 def new_join_token() -> str:
     """128 random bits in the characters a deep link's payload allows (22 of A-Z a-z
     0-9 _ -): a table's join link cannot be guessed from another one."""
     return secrets.token_urlsafe(16)
-
-
-def _seats(text: str) -> list[Seat]:
-    return [Seat.from_dict(s) for s in json.loads(text)]
-
-
-def _seats_json(seats: list[Seat]) -> str:
-    return json.dumps([s.to_dict() for s in seats])
 
 
 class ChatRepo:
@@ -260,151 +248,6 @@ class TableRepo:
         return None if row is None else _table(row)
 
 
-def _game(row: Row) -> GameRecord:
-    return GameRecord(
-        row["id"],
-        row["table_id"],
-        json.loads(row["rules"]),
-        _seats(row["seats"]),
-        int(row["seed_text"]) if row["seed_text"] is not None else row["seed"],
-        row["status"],
-        row["version"],
-        json.loads(row["snapshot"]),
-        row["deadline"],
-        row["deadline_for"],
-        None if row["outcome"] is None else json.loads(row["outcome"]),
-        row["last_fool"],
-        None if row["pogony_ranks"] is None else json.loads(row["pogony_ranks"]),
-    )
-
-
-class GameRepo:
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    @staticmethod
-    async def create(
-        c: Conn,
-        table_id: int,
-        rules: dict[str, Any],
-        seats: list[Seat],
-        seed: int,
-        snapshot: dict[str, Any],
-        *,
-        last_fool: int | None = None,
-        pogony_ranks: list[int] | None = None,
-    ) -> int:
-        return await c.insert(
-            "INSERT INTO games (table_id, rules, seats, seed, seed_text, status, snapshot,"
-            " started_at, last_fool, pogony_ranks)"
-            " VALUES (?, ?, ?, 0, ?, 'playing', ?, ?, ?, ?)",
-            (
-                table_id,
-                json.dumps(rules),
-                _seats_json(seats),
-                str(seed),  # any size (see migration 0006)
-                _dump(snapshot),
-                _now(),
-                last_fool,
-                None if pogony_ranks is None else json.dumps(pogony_ranks),
-            ),
-        )
-
-    @staticmethod
-    async def append_action(
-        c: Conn, game_id: int, seq: int, seat: int, action: str, auto: bool, at: float
-    ) -> None:
-        """Add one action to the log; (game, seq) is unique, so nothing is applied twice."""
-        await c.execute(
-            "INSERT INTO actions (game_id, seq, seat, action, auto, at) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, seq, seat, action, int(auto), at),
-        )
-
-    @staticmethod
-    async def save_state(
-        c: Conn,
-        game_id: int,
-        *,
-        version: int,
-        snapshot: dict[str, Any],
-        deadline: float | None,
-        deadline_for: str | None,
-        outcome: dict[str, Any] | None = None,
-        seats: list[Seat] | None = None,
-        expect_version: int | None = None,
-    ) -> bool:
-        """``expect_version``: only if the game still runs at that version (a compare-and-set:
-        False when another process moved first; on PostgreSQL the row stays locked until
-        the transaction ends, so a second writer waits, then finds the version moved)."""
-        where = "id = ?"
-        if expect_version is not None:  # and still running: not ended by a closed table
-            where = "id = ? AND version = ? AND status = 'playing'"
-        changed = await c.execute(
-            "UPDATE games SET version = ?, snapshot = ?, deadline = ?, deadline_for = ?,"
-            f" outcome = ?, status = ?, ended_at = ?, seats = COALESCE(?, seats) WHERE {where}",
-            (
-                version,
-                _dump(snapshot),
-                deadline,
-                deadline_for,
-                None if outcome is None else json.dumps(outcome),
-                "playing" if outcome is None else "over",
-                None if outcome is None else _now(),
-                None if seats is None else _seats_json(seats),
-                game_id,
-                *(() if expect_version is None else (expect_version,)),
-            ),
-        )
-        return changed == 1
-
-    @staticmethod
-    async def abandon(c: Conn, game_id: int) -> None:
-        """End a game that was not played out (its table was closed): over, no outcome."""
-        await c.execute(
-            "UPDATE games SET status = 'over', deadline = NULL, deadline_for = NULL,"
-            " ended_at = ? WHERE id = ? AND status = 'playing'",
-            (_now(), game_id),
-        )
-
-    async def get(self, game_id: int) -> GameRecord | None:
-        row = await self.db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
-        return None if row is None else _game(row)
-
-    async def running_ids(self) -> list[tuple[int, int]]:
-        """(game, table) of every running game: read without parsing, so that one
-        damaged row can be dealt with on its own."""
-        rows = await self.db.fetch_all(
-            "SELECT id, table_id FROM games WHERE status = 'playing' ORDER BY id"
-        )
-        return [(int(r[0]), int(r[1])) for r in rows]
-
-    async def running(self) -> list[GameRecord]:
-        rows = await self.db.fetch_all("SELECT * FROM games WHERE status = 'playing' ORDER BY id")
-        return [_game(r) for r in rows]
-
-    async def actions(self, game_id: int) -> list[ActionRecord]:
-        rows = await self.db.fetch_all(
-            "SELECT seq, seat, action, auto, at FROM actions WHERE game_id = ? ORDER BY seq",
-            (game_id,),
-        )
-        return [ActionRecord(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
-
-    @staticmethod
-    async def set_hand_message(c: Conn, game_id: int, user_id: int, message_id: int) -> None:
-        await c.execute(
-            "INSERT INTO hand_messages (game_id, user_id, message_id) VALUES (?, ?, ?)"
-            " ON CONFLICT(game_id, user_id) DO UPDATE SET message_id = excluded.message_id",
-            (game_id, user_id, message_id),
-        )
-
-    async def hand_message(self, game_id: int, user_id: int) -> int | None:
-        row = await self.db.fetch_one(
-            "SELECT message_id FROM hand_messages WHERE game_id = ? AND user_id = ?",
-            (game_id, user_id),
-        )
-        return None if row is None else int(row[0])
-
-
 class StatsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -467,7 +310,3 @@ class StatsRepo:
             (user_id,),
         )
         return [Standing(Stats(*tuple(r)[:11]), r[11], r[12], r[13]) for r in rows]
-
-
-def _dump(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"))

@@ -38,6 +38,9 @@ class SqliteTx:
         async with self.conn.execute(sql, tuple(args)) as cur:
             return list(await cur.fetchall())
 
+    async def notify(self, channel: str, payload: str) -> None:
+        """Nobody to tell: one process per file."""
+
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
         cur = await self._run(sql, args)
         assert cur.lastrowid is not None

@@ -1,0 +1,185 @@
+"""Several bot processes on one PostgreSQL database: each keeps its cache of the
+running games as the database has them.
+
+Every committed step sends a notification (``GameRepo.changed``); a process that
+hears of a version it does not hold reloads that game (``catch_up``) and arms its
+deadline, so a deadline fires even where nobody moved (it is claimed by one
+process, see ``steps.write_step``). Every ``poll`` seconds, and whenever the
+listening connection had to be made anew, the running games' versions are read
+again, for what a lost notification did not say. A game whose version has not
+moved for ``adopt_after`` seconds gets its computer players looked at here too
+(once per version): the process that was moving them may have died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from storage.db import Listener
+from storage.repos import GameRepo, TableRepo
+
+from .live import LiveGame, bots_seed
+from .logctx import log_scope
+from .restore import load
+
+if TYPE_CHECKING:
+    from .games import GameService
+
+log = logging.getLogger(__name__)
+
+POLL = 2.0  # seconds between two reads of every running game's version
+ADOPT_AFTER = 10.0  # seconds a version stands before the computer players are looked at
+
+
+class Follower:
+    def __init__(
+        self, service: GameService, *, poll: float = POLL, adopt_after: float = ADOPT_AFTER
+    ) -> None:
+        self.service = service
+        self.poll = poll
+        self.adopt_after = adopt_after
+        self._games = GameRepo(service.db)
+        self._tables = TableRepo(service.db)
+        self._listener: Listener | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._pending: dict[int, asyncio.Task[None]] = {}  # game -> its catch-up
+        self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
+        self._adopted: dict[int, int] = {}  # game -> the version adopted
+
+    # ------------------------------------------------------------ catching up
+
+    async def catch_up(self, game_id: int) -> bool:
+        """Load the game as the database has it; False when it does not run (any more)."""
+        service = self.service
+        live = service.games.get(game_id)
+        if live is not None:
+            async with live.lock:
+                return await self.reload(game_id, live)
+        record = await self._games.get(game_id)
+        if record is None or record.status != "playing":
+            return False
+        table = await self._tables.get(record.table_id)
+        if table is None:
+            return False
+        state, _ = load(record, await self._games.actions(game_id))
+        if game_id in service.games:  # loaded meanwhile
+            return True
+        live = LiveGame(state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed))
+        service.games[game_id] = live
+        self._arm(game_id, live, record.deadline)
+        log.info("game %s: followed from the database at version %s", game_id, record.version)
+        return True
+
+    async def reload(self, game_id: int, live: LiveGame) -> bool:
+        """Under the game's lock: its cache as the database has it."""
+        service = self.service
+        record = await self._games.get(game_id)
+        if record is None or (record.status == "over" and record.outcome is None):
+            service.timers.cancel(game_id)  # ended unfinished: its table was closed
+            if service.games.get(game_id) is live:
+                del service.games[game_id]
+            return False
+        if record.version != len(live.state.history):
+            live.state, _ = load(record, await self._games.actions(game_id))
+            live.seats = record.seats
+            live.moved_at = asyncio.get_running_loop().time()
+        self._arm(game_id, live, record.deadline)
+        return not live.state.is_over
+
+    def _arm(self, game_id: int, live: LiveGame, deadline: float | None) -> None:
+        timers = self.service.timers
+        if deadline is None or live.state.is_over:
+            timers.cancel(game_id)
+        else:
+            timers.arm(game_id, len(live.state.history), deadline)
+
+    # ---------------------------------------------------------------- hearing
+
+    def heard(self, game_id: int, version: int) -> None:
+        """A step committed somewhere (perhaps here): catch up if this cache is behind."""
+        live = self.service.games.get(game_id)
+        if live is not None and version >= 0 and len(live.state.history) >= version:
+            return  # this process made it, or has already caught up
+        if live is None and version < 0:
+            return  # ended, and never held here
+        if game_id not in self._pending:
+            task = asyncio.create_task(self._catch_up(game_id), name=f"follow-{game_id}")
+            self._pending[game_id] = task
+
+    async def _catch_up(self, game_id: int) -> None:
+        try:
+            with log_scope(game=game_id):
+                await self.catch_up(game_id)
+        except Exception:
+            log.exception("game %s: catching up failed (the next poll tries again)", game_id)
+        finally:
+            self._pending.pop(game_id, None)
+
+    async def sync(self) -> int:
+        """Catch up every game whose version here differs from the database's (or that
+        ended there); returns how many."""
+        service = self.service
+        versions = await self._games.versions()
+        behind = [
+            g
+            for g, v in versions.items()
+            if g not in service.games or len(service.games[g].state.history) != v
+        ]
+        gone = [
+            g for g, live in service.games.items() if g not in versions and not live.state.is_over
+        ]
+        for game_id in behind + gone:
+            try:
+                with log_scope(game=game_id):
+                    await self.catch_up(game_id)
+            except Exception:
+                log.exception("game %s: catching up failed", game_id)
+        self._adopt(versions)
+        return len(behind) + len(gone)
+
+    def _adopt(self, versions: dict[int, int]) -> None:
+        now = asyncio.get_running_loop().time()
+        for game_id, version in versions.items():
+            seen = self._seen.get(game_id)
+            if seen is None or seen[0] != version:
+                self._seen[game_id] = (version, now)
+            elif now - seen[1] >= self.adopt_after and self._adopted.get(game_id) != version:
+                self._adopted[game_id] = version
+                self.service.autoplay.kick(game_id)
+        for game_id in [g for g in self._seen if g not in versions]:
+            self._seen.pop(game_id, None)
+            self._adopted.pop(game_id, None)
+
+    # -------------------------------------------------------------- lifecycle
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="follow-games")
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._task, *self._pending.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._task = None
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+            self._listener = None
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if self._listener is None or not self._listener.alive:
+                    if self._listener is not None:
+                        log.warning("the notification connection was lost: listening anew")
+                        with contextlib.suppress(Exception):
+                            await self._listener.close()
+                    self._listener = await self._games.follow(self.heard)
+                await self.sync()
+            except Exception:
+                log.exception("following the other processes failed: again in %s s", self.poll)
+            await asyncio.sleep(self.poll)

@@ -1,0 +1,165 @@
+"""Deadlines across bot processes on one database: they live in the games' rows, every
+process that follows a game arms its timer, and each deadline fires exactly once (the
+process that claims its row first makes the timeout; the others catch up)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from engine import Rules
+from service import FakeClock, GameService, Update
+from storage.db import Database
+from storage.repos import GameRepo
+from tests.backends import PgDatabases
+from tests.service_helpers import humans, new_table, next_move, open_service, start
+
+pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
+
+RULES = Rules(players=2, deck=36)
+
+
+@pytest.fixture
+async def pair(tmp_path: Path, backend: str) -> AsyncIterator[tuple[GameService, GameService]]:
+    clock = FakeClock()  # one time for both processes, as on one machine
+    a = await open_service(tmp_path / "shared.sqlite3", clock)
+    b = await open_service(tmp_path / "shared.sqlite3", clock)
+    yield a, b
+    for service in (a, b):
+        await service.stop()
+        await service.db.close()
+
+
+def timeouts(service: GameService) -> list[int]:
+    """The versions at which this process committed a timeout."""
+    made: list[int] = []
+
+    async def notify(update: Update) -> None:
+        if update.actions and all(auto for _, auto in update.actions):
+            made.append(update.version)
+
+    service.notify = notify
+    return made
+
+
+async def test_a_deadline_both_processes_hold_fires_once(
+    pair: tuple[GameService, GameService],
+) -> None:
+    a, b = pair
+    clock = a.clock
+    assert isinstance(clock, FakeClock)
+    games = []
+    for seed in (3, 4, 5):
+        table = await new_table(a, 2, chat=-seed)
+        games.append((await a.create_game(table, RULES, humans(2), seed)).game_id)
+    await a.idle()
+    assert await b.follower.sync() == 3  # b follows a's games and arms their deadlines
+    assert all(b.deadline(g) == a.deadline(g) is not None for g in games)
+    made_a, made_b = timeouts(a), timeouts(b)
+    clock.advance(RULES.move_seconds)
+    await asyncio.gather(a.timers.fire_due(), b.timers.fire_due())
+    await b.follower.sync()
+    await a.follower.sync()
+    assert len(made_a) + len(made_b) == 3, (made_a, made_b)
+    for game in games:
+        log = await GameRepo(a.db).actions(game)
+        assert [r.auto for r in log] == [True]  # one timeout each, never two
+        assert a.games[game].state == b.games[game].state
+    # A process whose row was claimed by the other looks again a second later, and
+    # finds the deadline moved on: nothing fires twice.
+    clock.advance(1.0)
+    await asyncio.gather(a.timers.fire_due(), b.timers.fire_due())
+    assert len(made_a) + len(made_b) == 3
+    for game in games:
+        assert len(await GameRepo(a.db).actions(game)) == 1
+
+
+async def test_a_process_that_did_not_make_the_move_fires_its_deadline(
+    pair: tuple[GameService, GameService],
+) -> None:
+    a, b = pair
+    clock = a.clock
+    assert isinstance(clock, FakeClock)
+    game = (await start(a, RULES, 8, humans(2))).game_id
+    await a.idle()
+    await b.follower.sync()
+    seat, text = next_move(a.games[game].state)
+    await a.act(game, seat, text, len(a.games[game].state.history))
+    await a.idle()
+    version = len(a.games[game].state.history)
+    await a.stop()  # a dies: its timers with it
+    await b.follower.sync()  # b hears of the move (here: reads it)
+    assert len(b.games[game].state.history) == version and b.deadline(game) is not None
+    clock.advance(RULES.move_seconds)
+    assert await b.timers.fire_due() == 1
+    log = await GameRepo(b.db).actions(game)
+    assert len(log) > version and log[version].auto
+    assert len(b.games[game].state.history) == len(log)
+
+
+async def test_a_deadline_locked_by_another_process_is_skipped_not_waited_for(
+    tmp_path: Path, backend: str
+) -> None:
+    a = await open_service(tmp_path / "lock.sqlite3")
+    try:
+        game = (await start(a, RULES, 2, humans(2))).game_id
+        record = await GameRepo(a.db).get(game)
+        assert record is not None and record.deadline is not None
+        if backend == "sqlite":  # one writer at a time anyway: the claim is the check
+            async with a.db.tx() as c:
+                assert not await GameRepo.claim_due(c, game, 0, record.deadline - 1)
+                assert await GameRepo.claim_due(c, game, 0, record.deadline)
+            return
+        other = await Database.open(a.db.target)
+        try:
+            async with a.db.tx() as c:
+                assert await GameRepo.claim_due(c, game, 0, record.deadline)
+                async with other.tx() as d:  # the row is held: skipped at once
+                    skipped = GameRepo.claim_due(d, game, 0, record.deadline)
+                    assert not await asyncio.wait_for(skipped, 5)
+            async with other.tx() as d:
+                assert await GameRepo.claim_due(d, game, 0, record.deadline)
+        finally:
+            await other.close()
+    finally:
+        await a.db.close()
+
+
+@pytest.mark.sqlite_only  # the test's own PostgreSQL database below
+async def test_a_step_reaches_another_process_by_notification(
+    tmp_path: Path, pg_databases: PgDatabases
+) -> None:
+    url = await pg_databases.target("notify")
+    a = GameService(await Database.open(url), clock=FakeClock())
+    b = GameService(await Database.open(url), clock=FakeClock())
+    b.follower.poll = 3600.0  # one read at the start, then only what it hears
+    try:
+        b.follow()
+        await asyncio.sleep(0.5)
+        game = (await start(a, RULES, 12, humans(2))).game_id
+        for _ in range(2):
+            await a.idle()
+            state = a.games[game].state
+            seat, text = next_move(state)
+            await a.act(game, seat, text, len(state.history))
+            await a.idle()
+            want = a.games[game].state
+            for _ in range(100):
+                live = b.live(game)
+                if live is not None and live.state == want:
+                    break
+                await asyncio.sleep(0.05)
+            assert b.live(game) is not None and b.live(game).state == want
+        await a.end_table(a.games[game].table_id)
+        for _ in range(100):
+            if b.live(game) is None:
+                break
+            await asyncio.sleep(0.05)
+        assert b.live(game) is None and b.deadline(game) is None
+    finally:
+        for service in (a, b):
+            await service.stop()
+            await service.db.close()
