@@ -89,7 +89,8 @@ class App:
 
     @classmethod
     async def create(cls, config: Config, clock: Clock | None = None) -> App:
-        return cls(config, await Database.open(config.db_path, exclusive=True), clock)
+        db = await Database.open(config.db_path, exclusive=not config.shared, shared=config.shared)
+        return cls(config, db, clock)
 
     async def start(self) -> None:
         restored = await self.service.restore()
@@ -99,6 +100,8 @@ class App:
         await self._tell_broken()
         self.presenter.start()
         self.service.start()
+        if self.config.shared:  # other processes move games too: keep up with them
+            self.service.follow()
         await self.set_commands()
         if not self.config.webhook_url:  # back to polling: getUpdates fails while one is set
             await self.bot.delete_webhook()

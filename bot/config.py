@@ -60,6 +60,12 @@ class Config:
     bot_pause: tuple[float, float] = (0.7, 1.2)  # DURAK_BOT_PAUSE: seconds, low and high
 
     @property
+    def shared(self) -> bool:
+        """Whether other bot processes may run beside this one: webhook mode on a
+        PostgreSQL server (polling, or a SQLite file, is one process per database)."""
+        return self.webhook_url is not None and is_url(self.db_path)
+
+    @property
     def webhook_path(self) -> str:
         """The local route: the public URL's path (a reverse proxy keeps it)."""
         return urlsplit(self.webhook_url or "").path or "/"

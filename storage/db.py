@@ -132,11 +132,17 @@ class Database:
 
     @classmethod
     async def open(
-        cls, target: str | Path | None = None, *, upto: int | None = None, exclusive: bool = False
+        cls,
+        target: str | Path | None = None,
+        *,
+        upto: int | None = None,
+        exclusive: bool = False,
+        shared: bool = False,
     ) -> Database:
         """Open (creating if needed) and migrate to the newest schema, or to ``upto``.
         ``exclusive``: first make this process the database's only bot (``hold_lock``),
-        so that a second one changes nothing before it is refused."""
+        so that a second one changes nothing before it is refused; ``shared``: one of
+        several bots on a server, none of which may run beside an exclusive one."""
         target = configured_path() if target is None else target
         db: Database
         if is_url(target):
@@ -148,8 +154,8 @@ class Database:
 
             db = await SqliteDatabase.connect(str(target))
         try:
-            if exclusive:
-                await db.hold_lock()
+            if exclusive or shared:
+                await db.hold_lock(shared=shared)
             await db.migrate(upto)
         except BaseException:
             await db.close()
@@ -203,10 +209,11 @@ class Database:
         """What the data takes up where it is stored (benchmarks)."""
         raise NotImplementedError
 
-    async def hold_lock(self) -> None:
-        """Make this process the database's only bot, or raise ``storage.lock.Locked``.
-        A SQLite file is locked apart, before the process starts its loop (see
-        ``storage.lock``); a server takes the lock on a connection of its own."""
+    async def hold_lock(self, *, shared: bool = False) -> None:
+        """Make this process the database's only bot (``shared``: one of several), or
+        raise ``storage.lock.Locked``. A SQLite file is locked apart, before the process
+        starts its loop, and always for one process (see ``storage.lock``); a server
+        takes the lock on a connection of its own."""
 
     async def close(self) -> None:
         raise NotImplementedError

@@ -131,22 +131,28 @@ class PostgresDatabase(Database):
             await self._lock.close()  # the server lets the lock go with the session
         await self.pool.close()
 
-    async def hold_lock(self) -> None:
-        """Until several processes can share the games (the service keeps them in
-        memory), one bot per database: a session advisory lock."""
+    async def hold_lock(self, *, shared: bool = False) -> None:
+        """A session advisory lock: exclusive for a bot that must be the database's only
+        one (polling: Telegram gives updates to one getUpdates at a time), shared by the
+        several bots of webhook mode, which keep their games in step through the
+        database (``service.follow``). Either kind refuses the other."""
         conn = await asyncpg.connect(self.target)
-        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", LOCK_KEY):
-            holder = await conn.fetchval(
-                "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+        if not await conn.fetchval(f"SELECT {take}($1)", LOCK_KEY):
+            holders = await conn.fetch(
+                "SELECT pid, mode FROM pg_locks WHERE locktype = 'advisory' AND granted"
                 " AND (classid::bigint << 32 | objid::bigint) = $1"
                 " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
                 LOCK_KEY,
             )
             await conn.close()
-            raise Locked(
-                f"the database {redacted(self.target)} is used by another bot process"
-                f" (server session {holder or '?'})"
+            pids = ", ".join(str(h["pid"]) for h in holders) or "?"
+            why = (
+                "polled by another bot process: several need webhook mode"
+                if shared
+                else "used by another bot process"
             )
+            raise Locked(f"the database {redacted(self.target)} is {why} (server session {pids})")
         self._lock = conn
 
     async def listen(self, channel: str, heard: Callable[[str], None]) -> PgListener:

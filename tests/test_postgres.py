@@ -1,6 +1,7 @@
 """The bot on PostgreSQL as a process: it plays, keeps the database's password out
-of its log, and a second process on the same database exits with one line (the
-games live in one process's memory until several can share them)."""
+of its log, and a second polling process on the same database exits with one line
+(Telegram gives updates to one getUpdates at a time; several processes run in
+webhook mode: tests/test_multi_processes.py)."""
 
 from __future__ import annotations
 
