@@ -17,6 +17,18 @@ if TYPE_CHECKING:
 CLOCKWISE = tuple(tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(7))
 
 
+def _first_free(n: int, skip: int, seat: int) -> int:
+    return next((s for s in CLOCKWISE[n][seat] if not skip >> s & 1), -1)
+
+
+# FIRST_FREE[n][skip][seat]: the first seat clockwise from ``seat`` (itself included)
+# that is not in the mask ``skip``, -1 if none: the end of a bout looks it up.
+FIRST_FREE = tuple(
+    tuple(tuple(_first_free(n, skip, seat) for seat in range(n)) for skip in range(1 << n))
+    for n in range(7)
+)
+
+
 def start_bout(state: State, opener: int) -> None:
     """A new bout: ``opener`` attacks the next opponent clockwise."""
     state.opener = state.attacker = opener
@@ -44,20 +56,16 @@ def start_bout(state: State, opener: int) -> None:
 
 def next_active(state: State, seat: int) -> int:
     """The next player clockwise still in the game (``seat`` itself if alone)."""
-    out = state.out
-    for s in CLOCKWISE[state.n][seat][1:]:
-        if not out >> s & 1:
-            return s
-    return seat
+    s = FIRST_FREE[state.n][state.out | 1 << seat][seat]
+    return seat if s < 0 else s
 
 
 def next_opponent(state: State, seat: int) -> int:
     """The next player clockwise still in the game, passing over partners."""
-    skip = state.out | state.partners[seat]
-    for s in CLOCKWISE[state.n][seat]:
-        if not skip >> s & 1:
-            return s
-    raise RuntimeError("no opponent left")
+    s = FIRST_FREE[state.n][state.out | state.partners[seat]][seat]
+    if s < 0:
+        raise RuntimeError("no opponent left")
+    return s
 
 
 def throw_rights(state: State, d: int) -> int:

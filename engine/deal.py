@@ -53,12 +53,14 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
     written out so that the compiled engine runs it natively: deals stay as they were."""
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+        k = BITS[i]  # j in 0..i by rejection, as random's _randbelow(i + 1) draws it
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+BITS = tuple((i + 1).bit_length() for i in range(64))  # BITS[i]: the bits of i + 1
 
 
 def _five_of_a_suit(hand: int) -> bool:

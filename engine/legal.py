@@ -138,16 +138,18 @@ def _add_defence(state: State, out: list[Action]) -> None:
                 low = m & -m
                 out.append(row[low.bit_length() - 1])
                 m ^= low
-    if state.transfers:
-        rank = RANK_MASK[state.att[0] >> 2]
+    m = hand & RANK_MASK[state.att[0] >> 2] if state.transfers else 0
+    if m:  # cards of the attack's rank: can the bout be passed on?
+        trumps = m & SUIT_MASK[state.trump] & ~state.shows
         if _transfer_target(state) is not None:
-            row, m = TRANSFERS[seat], hand & rank
+            row = TRANSFERS[seat]
             while m:
                 low = m & -m
                 out.append(row[low.bit_length() - 1])
                 m ^= low
-        if state.rules.transfer_by_trump_show and _transfer_target(state, 0) is not None:
-            row, m = SHOWS[seat], hand & rank & SUIT_MASK[state.trump] & ~state.shows
+        m = trumps if state.rules.transfer_by_trump_show else 0
+        if m and _transfer_target(state, 0) is not None:
+            row = SHOWS[seat]
             while m:
                 low = m & -m
                 out.append(row[low.bit_length() - 1])

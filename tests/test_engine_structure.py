@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import Rules, State
+from engine.bout import FIRST_FREE, next_active, next_opponent
 from engine.position import Position
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
@@ -74,3 +75,21 @@ def test_a_scripted_deal_is_a_position() -> None:
     state = State.scripted(Rules(players=2), [[20, 21], [30, 31]], trump_card=51, opener=1)
     assert isinstance(state.position(), Position)
     assert (state.attacker, state.defender, state.hands) == (1, 0, [3 << 20, 3 << 30])
+
+
+def test_the_next_seat_table_scans_clockwise() -> None:
+    # bout.FIRST_FREE replaces a scan at the end of every bout: it must give the same seat.
+    for n in range(2, 7):
+        for skip in range(1 << n):
+            for seat in range(n):
+                ring = [(seat + i) % n for i in range(n)]
+                free = [s for s in ring if not skip >> s & 1]
+                assert FIRST_FREE[n][skip][seat] == (free[0] if free else -1)
+    state = State(Rules(players=4, teams=True), seed=3)
+    state.out = 0b0100
+    assert (next_active(state, 1), next_opponent(state, 1)) == (3, 0)  # 3 is a partner
+    assert (next_active(state, 3), next_opponent(state, 3)) == (0, 0)
+    state.out = 0b1010
+    assert (next_active(state, 0), next_active(state, 2)) == (2, 0)
+    with pytest.raises(RuntimeError, match="no opponent"):
+        next_opponent(state, 0)
