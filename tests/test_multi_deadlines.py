@@ -61,6 +61,7 @@ async def test_a_deadline_both_processes_hold_fires_once(
     made_a, made_b = timeouts(a), timeouts(b)
     clock.advance(RULES.move_seconds)
     await asyncio.gather(a.timers.fire_due(), b.timers.fire_due())
+    await asyncio.gather(a.idle(), b.idle())
     await b.follower.sync()
     await a.follower.sync()
     assert len(made_a) + len(made_b) == 3, (made_a, made_b)
@@ -95,6 +96,7 @@ async def test_a_process_that_did_not_make_the_move_fires_its_deadline(
     assert len(b.games[game].state.history) == version and b.deadline(game) is not None
     clock.advance(RULES.move_seconds)
     assert await b.timers.fire_due() == 1
+    await b.idle()  # the words said for a player after it, if any
     log = await GameRepo(b.db).actions(game)
     assert len(log) > version and log[version].auto
     assert len(b.games[game].state.history) == len(log)
