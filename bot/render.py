@@ -17,7 +17,7 @@ from service.tables import BOT_LEVELS
 from storage.records import TableRecord
 
 from .callbacks import LobbyCb
-from .card_labels import trump_words
+from .card_labels import card_label, trump_words
 from .i18n import t
 from .render_cheating import accusation_exposed, accusation_words
 from .rules_text import in_force, lobby_rules_line, rules_line
@@ -33,7 +33,7 @@ def button(text: str, data: str) -> InlineKeyboardButton:
 
 
 def cards_text(cards: Sequence[Card], lang: str) -> str:
-    return " ".join(c.label(lang) for c in cards)
+    return " ".join(card_label(c, lang) for c in cards)
 
 
 # ------------------------------------------------------------------ lobby
@@ -187,7 +187,7 @@ def action_words(
     if kind == ACCUSE:
         text = accusation_words(lang, action, names, exposed)
     elif kind == BEAT and action.target is not None:
-        target, card = action.target.label(lang), action.cards[0].label(lang)
+        target, card = card_label(action.target, lang), card_label(action.cards[0], lang)
         text = t(lang, "act.beat", name=name, target=target, card=card)
     elif kind in (OPEN, THROW, TRANSFER, SHOW):
         key = {OPEN: "open", THROW: "throw", TRANSFER: "transfer", SHOW: "show"}[kind]
@@ -222,7 +222,8 @@ def outcome_text(
         order = sorted(range(len(names)), key=lambda s: outcome.places[s])
         lines += [f"{outcome.places[s]}. {escape(names[s])}" for s in order]
     if score:
-        tally = " — ".join(f"{escape(n)} {w}" for n, w in zip(names, score, strict=True))
+        # the wins in bold: a bot's name ends in a number too («Опытный 1 <b>2</b>»)
+        tally = " — ".join(f"{escape(n)} <b>{w}</b>" for n, w in zip(names, score, strict=True))
         lines.append(t(lang, "end.score", score=tally))
     return "\n".join(lines)
 
@@ -290,13 +291,14 @@ def table_message(
     if view.table:
         lines.append("")
         pairs = [
-            a.label(lang) + (f"{NBSP}/{NBSP}{d.label(lang)}" if d else "") for a, d in view.table
+            card_label(a, lang) + (f"{NBSP}/{NBSP}{card_label(d, lang)}" if d else "")
+            for a, d in view.table
         ]
         lines.append(t(lang, "table.on_table") + " " + "   ".join(pairs))
     elif view.outcome is None:
         lines += ["", t(lang, "table.empty_table")]
     if view.shown is not None and not view.history:  # why this player opens
-        card = view.shown.label(lang)
+        card = card_label(view.shown, lang)
         lines.append(t(lang, "table.first_move", name=escape(names[view.attacker]), card=card))
     first = max(0, len(view.history) - RECENT)
     if view.history:
@@ -326,7 +328,7 @@ def turn_line(lang: str, view: View, names: Sequence[str]) -> str:
 def trump_line(lang: str, view: View) -> str:
     """The trump suit, the turned card apart when it is not the trump (fixed ♦, no
     trumps), and the stock and the discard pile."""
-    trump = trump_words(lang, view, view.trump_card.label(lang), "table")
+    trump = trump_words(lang, view, card_label(view.trump_card, lang), "table")
     stock = t(lang, "table.stock", n=view.stock_size)
     return " · ".join([trump, stock, t(lang, "table.discard", n=len(view.discard))])
 

@@ -110,7 +110,7 @@ async def test_a_pairs_game_shows_the_teams_and_the_winning_team(tmp_path: Path)
                 "Пары: да",
             ] in labels(tg, lobby)
             await seat_everyone(tg, app, group, users)
-            assert "Команды: Аня + Вика — Борис + Гена" in tg.latest_message(group).text
+            assert "Команды: Аня + Вика против Борис + Гена" in tg.latest_message(group).text
             await play_to_the_end(tg, app, group, users)
             await settle(app)
             table, summary = results(tg, group)

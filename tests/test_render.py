@@ -11,6 +11,7 @@ import pytest
 
 from bot import render, render_hand
 from bot.callbacks import CardCb, LobbyCb, MoveCb
+from bot.card_labels import card_label
 from bot.config import ConfigError, zone_from_env
 from bot.i18n import lang_of, t
 from engine import Rules, State
@@ -211,7 +212,8 @@ def test_the_table_says_who_opens_with_the_lowest_trump_until_the_first_move() -
     state = next(s for seed in range(20) if (s := State(Rules(), seed)).shown is not None)
     text = render.table_message("ru", state.view(), NAMES[:2], [False, False])
     name = NAMES[state.attacker]
-    assert f"Первым ходит тот, у кого младший козырь ({state.shown.label('ru')}): {name}." in text
+    card = card_label(state.shown, "ru")  # in colour, as everywhere
+    assert f"Первым ходит тот, у кого младший козырь ({card}): {name}." in text
     state.apply(state.legal_actions(state.attacker)[0])
     assert "младший козырь" not in render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
 

@@ -145,7 +145,7 @@ def test_the_table_tells_a_cheat_like_any_beat_and_an_accusation_with_its_result
     state = opened(cheating=True)
     act(state, "1 d 7S>9H")
     text = table(state)
-    assert "Борис: 7♠ на 9♥" in text and "🤫" not in text and "🕵" not in text
+    assert "Борис: 7♠️ на 9♥️" in text and "🤫" not in text and "🕵" not in text
     act(state, "0 accuse 1")
     caught = "🕵 Аня: «Антимухлёж» против игрока Борис — поймали! Борис забирает карты."
     assert caught in table(state)

@@ -112,9 +112,9 @@ def test_the_defender_may_transfer_by_showing_a_trump() -> None:
     assert moves["↪ 7♥️"] == "x 7H" and moves["↪ 7♣️"] == "x 7C"
     act(state, "1 s 7H")
     text = render.table_message("ru", state.view(), NAMES, [False] * 3)
-    assert "Борис переводит, показав 7♥" in text
+    assert "Борис переводит, показав 7♥️" in text
     assert render.action_words("en", Action(1, "s", state.history[-1].cards), NAMES) == (
-        "Борис transfers by showing 7♥"
+        "Борис transfers by showing 7♥️"
     )
 
 

@@ -90,7 +90,7 @@ def test_teams_are_shown_at_the_table_and_the_result_names_the_winning_team() ->
     state = finished(Rules(players=4, teams=True), 3)
     fools = state.outcome.fools
     text = render.table_message("ru", state.view(), NAMES, [False] * 4)
-    assert "Команды: Аня + Вика — Борис + Гена" in text
+    assert "Команды: Аня + Вика против Борис + Гена" in text
     lines = seat_lines(text, NAMES)
     for seat, name in enumerate(NAMES):
         assert lines[name].endswith("🃏 дурак" if seat in fools else "— победа"), lines[name]
@@ -104,7 +104,10 @@ def test_the_summary_shows_the_series_score_and_names_givers_with_and() -> None:
     state = finished(Rules(players=3), 1)
     pogony = [(s, state.outcome.fools[0]) for s in range(3) if s != state.outcome.fools[0]]
     text = render.outcome_text("ru", state.outcome, NAMES[:3], pogony, [3, 1, 0])
-    assert text.endswith("Счёт: Аня 3 — Борис 1 — Вика 0")
+    assert text.endswith("Счёт: Аня <b>3</b> — Борис <b>1</b> — Вика <b>0</b>")
+    with_bots = ["Аня", "Опытный 1", "Опытный 2"]
+    bots = render.outcome_text("ru", state.outcome, with_bots, (), [0, 2, 1])
+    assert bots.endswith("Опытный 1 <b>2</b> — Опытный 2 <b>1</b>")  # not «Опытный 1 2»
     givers = " и ".join(NAMES[g] for g, _ in pogony)
     assert f"вешают {givers}" in text
     assert render.names_list("ru", ["Аня", "Борис", "Вика"]) == "Аня, Борис и Вика"
@@ -114,15 +117,15 @@ def test_the_summary_shows_the_series_score_and_names_givers_with_and() -> None:
 def test_a_fixed_diamond_trump_shows_the_suit_and_the_turned_card_apart() -> None:
     state = game(["7S 6D", "8S 9C"], trump="JC", stock="QH KH", fixed_trump="diamonds")
     text = render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
-    assert text.split("\n")[1].startswith("Козырь: всегда ♦️ (открыта В♣) · В колоде: 3")
+    assert text.split("\n")[1].startswith("Козырь: всегда ♦️ (открыта В♣️) · В колоде: 3")
     plain = game(["7S 6D", "8S 9C"], trump="JC", stock="QH KH")
     assert (
         render.table_message("ru", plain.view(), NAMES[:2], [False] * 2)
         .split("\n")[1]
-        .startswith("Козырь: В♣ · ")
+        .startswith("Козырь: В♣️ · ")
     )
     bare = game(["7S 6D", "8S 9C"], trump="JC", stock="QH KH", no_trump=True)
-    assert "Без козырей (открыта В♣)" in render.table_message(
+    assert "Без козырей (открыта В♣️)" in render.table_message(
         "ru", bare.view(), NAMES[:2], [False] * 2
     )
 
@@ -136,8 +139,8 @@ def test_whose_move_it_is_comes_first_with_its_seconds() -> None:
     assert text.split("\n")[0] == "⏳ <b>Борис to defend · 15 s</b>"
     act(state, "1 d 8S>7S")
     text = render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
-    assert "На столе: 7♠\u00a0/\u00a08♠" in text  # a pair never wraps
-    assert "Борис: 8♠ на 7♠" in text
+    assert "На столе: 7♠️\u00a0/\u00a08♠️" in text  # a pair never wraps; suits in colour
+    assert "Борис: 8♠️ на 7♠️" in text
 
 
 def test_only_a_real_timeout_is_labelled_time_ran_out() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.handlers.commands import _standing_line
@@ -52,3 +54,24 @@ def test_a_bout_is_a_kon_and_the_discard_pile_an_otboy() -> None:
     for text in (ru["rule-no-first-bout-cap-5"], ru["opt-first-bout-cap-5"]):
         assert "«Бито»" in text and "коне" not in text
     assert not [t for t in ru.values() if "отбое" in t and "в отбое" not in t.lower()]
+
+
+def test_a_sdacha_is_the_deal_never_a_surrender() -> None:
+    """«Сдача» in Durak is the deal; who gave up «сдаётся» (or «сдаться», the button)."""
+    ru = texts("ru")
+    assert not [k for k, m in ru.items() if re.search(r"\bсдач", m.text, re.I)]
+    for key in ("table-surrendered", "end-fool-surrendered", "end-team-surrendered"):
+        assert "сдаётся" in ru[key].text
+
+
+def test_every_suit_in_a_text_is_in_colour_and_english_quotes_are_english() -> None:
+    for lang in ("ru", "en"):
+        for key, m in texts(lang).items():
+            bare = re.findall("[♠♣♥♦](?!\ufe0f)", m.text)
+            assert not bare, (lang, key, m.text)  # red and black apart (issue 13)
+    assert not [k for k, m in texts("en").items() if "«" in m.text or "»" in m.text]
+
+
+def test_anyone_may_throw_in_is_said_in_good_russian() -> None:
+    order = texts("ru")["opt-throw-in-order"].text
+    assert "кто угодно" not in order and "Подкидывают в любом порядке" in order

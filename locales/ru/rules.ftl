@@ -28,7 +28,7 @@ rule-series-opener-under-fool = ходят под дурака
 rule-pogony = погоны
 rule-no-throw-in-after-take = после «Беру» не подкидывают
 rule-cheating = мухлёж и «Антимухлёж»
-rule-fixed-trump-diamonds = козырь всегда ♦
+rule-fixed-trump-diamonds = козырь всегда ♦️
 rule-no-trump = без козырей
 rule-spades-by-spades = вини винями
 rule-ace-does-not-hold-stock = туз колоду не держит
@@ -58,7 +58,7 @@ opt-no-trump-opener = Жребий, если нет козырей
 opt-throw-in-order = { $order ->
         [attacker_first] Первым подкидывает ходивший
         [circle] Подкидывают по кругу
-       *[free] Подкидывают кто угодно
+       *[free] Подкидывают в любом порядке
     }
 opt-simple = Простой дурак
 opt-first-bout-no-transfer = 1-й кон без перевода
@@ -67,7 +67,7 @@ opt-series-opener = Ходят под дурака
 opt-pogony = Погоны
 opt-no-throw-in-after-take = Без подкида после «Беру»
 opt-cheating = Мухлёж
-opt-fixed-trump = Козырь всегда ♦
+opt-fixed-trump = Козырь всегда ♦️
 opt-no-trump = Бескозырка
 opt-spades-by-spades = Вини винями
 opt-ace-does-not-hold-stock = Туз колоду не держит
