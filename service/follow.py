@@ -18,12 +18,13 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from engine import State
 from storage.db import Listener
-from storage.repos import GameRepo, TableRepo
+from storage.repos import GameRecord, GameRepo, TableRepo
 
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
-from .restore import load
+from .restore import load, snapshot_of
 
 if TYPE_CHECKING:
     from .games import GameService
@@ -64,9 +65,12 @@ class Follower:
         table = await self._tables.get(record.table_id)
         if table is None:
             return False
-        state, _ = load(record, await self._games.actions(game_id))
+        state = await self._state(record)
         if game_id in service.games:  # loaded meanwhile
             return True
+        for old_id, old in list(service.games.items()):  # one game per table (as create_game)
+            if old.table_id == record.table_id and old.state.is_over:
+                del service.games[old_id]
         live = LiveGame(state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed))
         service.games[game_id] = live
         self._arm(game_id, live, record.deadline)
@@ -83,11 +87,18 @@ class Follower:
                 del service.games[game_id]
             return False
         if record.version != len(live.state.history):
-            live.state, _ = load(record, await self._games.actions(game_id))
+            live.state = await self._state(record)
             live.seats = record.seats
             live.moved_at = asyncio.get_running_loop().time()
         self._arm(game_id, live, record.deadline)
         return not live.state.is_over
+
+    async def _state(self, record: GameRecord) -> State:
+        """The game's state: its snapshot, or what its action log rebuilds."""
+        state = snapshot_of(record)
+        if state is None:
+            state, _ = load(record, await self._games.actions(record.id))
+        return state
 
     def _arm(self, game_id: int, live: LiveGame, deadline: float | None) -> None:
         timers = self.service.timers

@@ -35,6 +35,16 @@ def rebuild(record: GameRecord, log: list[ActionRecord]) -> State:
     )
 
 
+def snapshot_of(record: GameRecord) -> State | None:
+    """The game's snapshot when it loads and is at the record's version (another
+    process's newest step: the log is not read), else None."""
+    try:
+        state = State.from_dict(record.snapshot)
+    except SnapshotError:
+        return None
+    return state if len(state.history) == record.version else None
+
+
 def load(record: GameRecord, log: list[ActionRecord]) -> tuple[State, str | None]:
     """The game's state, and what was wrong with its snapshot (None: nothing).
     Raises whatever the rebuild raises when the log cannot be replayed either."""

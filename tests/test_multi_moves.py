@@ -13,7 +13,7 @@ import pytest
 from engine import Action, Rules
 from service import GameService, Refused, Update
 from storage.repos import GameRepo
-from tests.service_helpers import humans, next_move, open_service, start
+from tests.service_helpers import humans, next_move, open_service, play_moves, start
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -125,3 +125,17 @@ async def test_a_game_ended_elsewhere_leaves_the_cache_at_the_next_move(
         await b.act(game, seat, text, len(state.history))
     assert b.live(game) is None and b.deadline(game) is None
     assert (await GameRepo(b.db).get(game)).status == "over"
+
+
+async def test_a_table_s_next_game_started_elsewhere_replaces_the_finished_one_here(
+    pair: tuple[GameService, GameService],
+) -> None:
+    a, b = pair
+    game = await started(a, b)
+    table = a.games[game].table_id
+    await play_moves(a, game, 1000)
+    assert await b.catch_up(game) is False and b.games[game].state.is_over  # the summary
+    seats = a.games[game].seats
+    following = (await a.create_game(table, RULES, seats, 8)).game_id
+    assert await b.catch_up(following)
+    assert b.games_of(table) == [following] and b.game_of(table) == following
