@@ -1,24 +1,28 @@
 """Latency of one move through the game service (apply + commit) with many games at once,
 and the database size per finished game.
 
-    python -m bench.service_speed [--games 100] [--think 1.0] [--postgres URL]
+    python -m bench.service_speed [--games 100] [--think 1.0] [--postgres URL] [--processes 2]
 
 Players think (a random pause, 1 s on average: several times quicker than people) and
 then press; a second run without pauses shows the saturated throughput. With
 ``--postgres`` (a server whose user may create databases) the same runs follow on a
-fresh PostgreSQL database, for a comparison in one process.
+fresh PostgreSQL database, for a comparison in one process; then the saturated run
+again with the games shared out over ``--processes`` bot processes on one database,
+each following the others' steps (``GameService.follow``) as in webhook mode.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import statistics
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -70,13 +74,18 @@ def engine_only(seeds: Sequence[int]) -> list[float]:
     return times
 
 
-async def run(games: int, target: str, think: float) -> list[float]:
-    db = await Database.open(target)
-    service = GameService(db, clock=FakeClock())
+async def create(service: GameService, games: int) -> list[int]:
     ids = []
     for seed in range(games):
         table = await new_table(service, chat=-1000 - seed)
         ids.append((await service.create_game(table, RULES, humans(2), seed)).game_id)
+    return ids
+
+
+async def run(games: int, target: str, think: float) -> list[float]:
+    db = await Database.open(target)
+    service = GameService(db, clock=FakeClock())
+    ids = await create(service, games)
     latencies: list[float] = []
     started = time.perf_counter()
     await asyncio.gather(*(play(service, g, latencies, think) for g in ids))
@@ -100,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
     parser.add_argument("--postgres", metavar="URL", help="also on a PostgreSQL server")
+    parser.add_argument(
+        "--processes", type=int, default=2, help="bot processes of the shared run (PostgreSQL)"
+    )
     args = parser.parse_args(argv)
     print(f"{os.cpu_count()} cores")
     base = [x * 1000 for x in engine_only(range(args.games))]
@@ -118,18 +130,64 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ms = asyncio.run(on_postgres(args.postgres, args.games, think))
             ratio = statistics.median(ms) / statistics.median(base)
             print(f"  ratio p50        {ratio:6.0f} x baseline")
+    if args.postgres and args.processes > 1:
+        asyncio.run(on_postgres(args.postgres, args.games, 0.0, processes=args.processes))
     return 0
 
 
-async def on_postgres(server: str, games: int, think: float) -> list[float]:
-    """``run`` on a database of its own on ``server``, dropped afterwards."""
+def share(target: str, ids: list[int]) -> tuple[list[float], float, float]:
+    """One bot process's part: its games played without pauses, following the others."""
+    return asyncio.run(_share(target, ids))
+
+
+async def _share(target: str, ids: list[int]) -> tuple[list[float], float, float]:
+    db = await Database.open(target, shared=True)
+    service = GameService(db, clock=FakeClock())
+    for game in ids:
+        await service.catch_up(game)
+    service.follow()
+    latencies: list[float] = []
+    started = time.time()
+    await asyncio.gather(*(play(service, g, latencies, 0.0) for g in ids))
+    ended = time.time()
+    await service.stop()
+    await db.close()
+    return latencies, started, ended
+
+
+async def processes_run(target: str, games: int, processes: int) -> None:
+    db = await Database.open(target)
+    ids = await create(GameService(db, clock=FakeClock()), games)
+    await db.close()
+    parts = [ids[i::processes] for i in range(processes)]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(processes, mp_context=context) as pool:
+        loop = asyncio.get_running_loop()
+        done = await asyncio.gather(*(loop.run_in_executor(pool, share, target, p) for p in parts))
+    ms = [x * 1000 for part, _, _ in done for x in part]
+    wall = max(e for _, _, e in done) - min(s for _, s, _ in done)
+    print(f"{games} games shared out over {processes} processes, no think time: {len(ms)} moves")
+    print(
+        f"  apply + commit   p50 {statistics.median(ms):6.2f} ms"
+        f"   p99 {percentile(ms, 0.99):6.2f} ms   max {max(ms):6.2f} ms"
+    )
+    print(f"  moves per second {len(ms) / wall:8.0f} (all processes)")
+
+
+async def on_postgres(server: str, games: int, think: float, *, processes: int = 1) -> list[float]:
+    """``run`` (or ``processes_run``) on a database of its own on ``server``, dropped
+    afterwards."""
     name = f"durak_bench_{os.getpid()}"
     admin = await asyncpg.connect(server)
     try:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
         await admin.execute(f'CREATE DATABASE "{name}"')
+        target = urlunsplit(urlsplit(server)._replace(path=f"/{name}"))
         try:
-            return await run(games, urlunsplit(urlsplit(server)._replace(path=f"/{name}")), think)
+            if processes > 1:
+                await processes_run(target, games, processes)
+                return []
+            return await run(games, target, think)
         finally:
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
