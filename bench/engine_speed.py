@@ -36,6 +36,7 @@ from time import process_time
 import engine
 from engine import Mode, Rules, State
 from engine.bots import BUDGETS, Budget, MonteCarloBot, pimc
+from engine.bots.heuristic import state_policy
 
 TARGET_GAMES_PER_SECOND = 3500  # compiled, 2-player 36-card podkidnoy, one core (issue 16)
 
@@ -96,9 +97,15 @@ def master(decisions: int) -> dict[str, float]:
     played = [0]
     playout = pimc.playout
 
-    def counted(state: State, seat: int, max_steps: int) -> float:
+    def counted(
+        state: State,
+        seat: int,
+        max_steps: int,
+        policy: pimc.Policy = state_policy,
+        draw: float = 0.5,
+    ) -> float:
         played[0] += 1
-        return playout(state, seat, max_steps)
+        return playout(state, seat, max_steps, policy, draw)
 
     pimc.playout = counted  # counts the bot's playouts
     try:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from engine import Rules, State
 from engine.bots import BUDGETS, Budget, make_bot
 from engine.bots.arena import play_game
+from engine.bots.pimc import POLICIES
 from engine.players import GreedyPlayer, Player, RandomPlayer
 
 from .club import ClubPlayer
@@ -77,6 +78,8 @@ class Limits:
     worlds: int | None = None
     actions: int | None = None
     endgame: int | None = None
+    draw: float | None = None
+    policy: str | None = None
 
     def budget(self, level: str) -> Budget:
         b = BUDGETS[level]
@@ -86,6 +89,8 @@ class Limits:
             worlds=b.worlds if self.worlds is None else self.worlds,
             actions=b.actions if self.actions is None else self.actions,
             endgame=b.endgame if self.endgame is None else self.endgame,
+            draw=b.draw if self.draw is None else self.draw,
+            policy=b.policy if self.policy is None else self.policy,
         )
 
     def __str__(self) -> str:
@@ -171,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, help="sampled deals per decision (each level's)")
     parser.add_argument("--actions", type=int, help="simulated actions per decision (level's)")
     parser.add_argument("--endgame", type=int, help="endgame search moves per decision (level's)")
+    parser.add_argument("--draw", type=float, help="a draw's worth in playouts (level's)")
+    parser.add_argument("--policy", choices=sorted(POLICIES), help="playout policy (level's)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
         "--progress", type=int, default=0, help="interim report on stderr every N deals"
@@ -180,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lineup = tuple(args.lineup.split(","))
     if len(lineup) != rules.players or not set(lineup) <= set(LEVELS):
         parser.error(f"--lineup needs {rules.players} levels from {', '.join(LEVELS)}")
-    limits = Limits(args.seconds, args.worlds, args.actions, args.endgame)
+    limits = Limits(args.seconds, args.worlds, args.actions, args.endgame, args.draw, args.policy)
     rotations = args.rotations or rules.players
     jobs = [Job(rules, lineup, args.seed + d, rotations, limits) for d in range(args.deals)]
     start = time.perf_counter()

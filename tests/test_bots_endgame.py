@@ -77,16 +77,23 @@ def test_the_issues_position_is_won_by_leading_the_seven_of_diamonds() -> None:
         assert choice is not None and found[choice.text] == WIN
 
 
-def small_endgames(rules: Rules, count: int, seed: int) -> list[State]:
-    """Random positions of one to three cards a hand with an empty stock."""
+def small_endgames(
+    rules: Rules, count: int, seed: int, stock: int = 0, most: int = 3
+) -> list[State]:
+    """Random positions of one to ``most`` cards a hand; ``stock`` cards are left to
+    draw before the face-up trump card (0: the stock is empty)."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
         deck = deck_cards(rules.deck)
         rng.shuffle(deck)
-        a, b = rng.randint(1, 3), rng.randint(1, 3)
+        a, b = rng.randint(1, most), rng.randint(1, most)
         state = State.scripted(
-            rules, [deck[:a], deck[a : a + b]], deck[-1], opener=rng.randrange(2)
+            rules,
+            [deck[:a], deck[a : a + b]],
+            deck[-1],
+            deck[a + b : a + b + stock],
+            opener=rng.randrange(2),
         )
         for _ in range(rng.randrange(3)):  # sometimes start in the middle of a bout
             turn = state.turn()
@@ -99,13 +106,19 @@ def small_endgames(rules: Rules, count: int, seed: int) -> list[State]:
 
 
 @pytest.mark.parametrize(
-    "rules",
-    [Rules(players=2, deck=36), Rules(players=2, deck=24, mode="perevodnoy")],
-    ids=str,
+    ("rules", "stock", "most"),
+    [
+        (Rules(players=2, deck=36), 0, 3),
+        (Rules(players=2, deck=24, mode="perevodnoy"), 0, 3),
+        (Rules(players=2, deck=36), 1, 2),  # two cards to draw, the trump card last
+    ],
+    ids=["36", "24 perevodnoy", "36 with a stock"],
 )
-def test_the_solver_agrees_with_brute_force_on_small_endgames(rules: Rules) -> None:
+def test_the_solver_agrees_with_brute_force_on_small_endgames(
+    rules: Rules, stock: int, most: int
+) -> None:
     outcomes = set()
-    for state in small_endgames(rules, 60, seed=3):
+    for state in small_endgames(rules, 60, seed=3, stock=stock, most=most):
         assert solvable(state)
         turn = state.turn()
         assert turn is not None
@@ -183,3 +196,25 @@ def test_no_level_reads_hidden_cards_from_the_deal_to_the_end(rules: Rules) -> N
         probe.choose(state.view(seat))
         solved += probe.last_worlds == 0 and probe.last_actions > 0
     assert solved  # the exact search decided some of these moves
+
+
+def test_with_only_the_trump_card_left_to_draw_the_bot_searches_exactly() -> None:
+    searched = 0
+    for seed in range(60):  # a stock of one card lasts one bout: rare
+        state = State(Rules(players=2, deck=36), 700 + seed)
+        while state.outcome is None:
+            turn = state.turn()
+            assert turn is not None
+            seat = turn.seats[0]
+            if len(state.stock) == 1:  # the face-up trump card alone
+                bot = MonteCarloBot("Мастер", Budget(worlds=4, seconds=None, endgame=10**6))
+                choice = bot.choose(state.view(seat))
+                if bot.last_actions:  # several candidates
+                    assert bot.last_worlds == 0  # decided by the search, not by sampling
+                    found = values(state, seat)
+                    assert choice is not None and found[choice.text] == max(found.values())
+                    searched += 1
+            action = make_bot("novice").choose(state.view(seat))
+            assert action is not None
+            state.apply(action)
+    assert searched >= 2

@@ -1,9 +1,9 @@
 """The exact endgame: alpha-beta over every remaining move once nothing is hidden.
 
-With the stock empty and two players left, each knows the other's hand by
-counting, so the game is one of full information. ``Solver`` searches it to
-the end with the engine's own moves (``State.copy`` + ``State.play``), so it
-plays by exactly the table's rules, and grades outcomes for one team: a win
+With two players left and at most the face-up trump card in the stock, each
+knows the other's hand by counting, so the game is one of full information.
+``Solver`` searches it to the end with the engine's own moves (``State.copy`` +
+``State.play``), so it plays by exactly the table's rules, and grades outcomes for one team: a win
 (2), a draw (1) or being the fool (0). A transposition table keyed on the
 hands, the table and the bout's state keeps each position solved once; the
 heuristic's move is tried first so that cut-offs come early.
@@ -39,9 +39,10 @@ class OutOfNodes(Exception):
 
 
 def solvable(state: State) -> bool:
-    """True when the exact search applies: the stock is empty, no cheats can be made,
-    and exactly two opponents still hold cards."""
-    if state.stock or state.cheating or state.outcome is not None:
+    """True when the exact search applies: no cheats can be made and exactly two
+    opponents still hold cards. The stock may hold cards whose order is known
+    (with two players: only the face-up trump card, or the cards a seat can count)."""
+    if state.cheating or state.outcome is not None:
         return False
     active = [s for s in range(state.n) if not state.place[s]]
     return len(active) == 2 and not state.partners[active[0]] >> active[1] & 1
@@ -85,6 +86,8 @@ def key(state: State) -> Key:
         state.token,
         state.shows,
         state.bouts == 0,
+        len(state.stock),  # the stock's order is known: its size says what is left
+        state.opener,  # who draws first
     )
 
 
@@ -102,8 +105,11 @@ class Solver:
     """Exact values for ``team`` (a mask of seats), sharing one transposition table
     across calls on positions of one game."""
 
-    def __init__(self, team: int, nodes: int, *, deadline: float | None = None) -> None:
+    def __init__(
+        self, team: int, nodes: int, *, deadline: float | None = None, draw: int = DRAW
+    ) -> None:
         self.team = team
+        self.draw = draw  # a draw's value: DRAW, or WIN when only not being the fool counts
         self.nodes = nodes  # moves the search may play in all
         self.deadline = deadline  # perf_counter() time past which it gives up (a safety net)
         self.spent = 0  # moves played so far
@@ -147,7 +153,8 @@ class Solver:
 
     def _search(self, state: State, alpha: int, beta: int, depth: int) -> int:
         if state.outcome is not None:
-            return grade(state, self.team)
+            value = grade(state, self.team)
+            return self.draw if value == DRAW else value
         if depth > MAX_DEPTH:
             raise OutOfNodes
         k = key(state)

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
 from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
 from ..state import State
 from ..view import View
-from .endgame import WIN, Solver, grade, known_world
+from .endgame import DRAW, WIN, Solver, grade, known_world
 from .heuristic import action_cost, catch_cheat, decide, must_act, state_policy, view_table
+from .policy import club_policy
 from .tracker import Tracker
 from .world import sample_state
 
@@ -46,7 +48,9 @@ class Budget:
     actions: int | None = None
     seconds: float | None = 0.5
     endgame: int = 0
-    max_steps: int = 1500  # a playout longer than this counts as half a loss
+    max_steps: int = 1500  # a playout longer than this counts as a draw
+    draw: float = 0.5  # what a draw (nobody is the fool) is worth; a win is 1
+    policy: str = "novice"  # the playout policy, a key of ``POLICIES``
 
 
 def candidates(view: View) -> list[Action]:
@@ -85,23 +89,30 @@ def candidates(view: View) -> list[Action]:
     return ([first] if first is not None else []) + rest
 
 
-def playout(state: State, seat: int, max_steps: int) -> float:
-    """Play to the end with the heuristic for every seat: 1 if ``seat``'s team wins,
-    0.5 for a draw, 0 if it is the fool."""
+Policy = Callable[[State, int], Action | None]
+POLICIES: dict[str, Policy] = {"novice": state_policy, "club": club_policy}
+
+
+def playout(
+    state: State, seat: int, max_steps: int, policy: Policy = state_policy, draw: float = 0.5
+) -> float:
+    """Play to the end with ``policy`` for every seat: 1 if ``seat``'s team wins,
+    ``draw`` for a draw, 0 if it is the fool."""
     steps = 0
     while state.outcome is None:
         turn = state.turn()
         action = None
         if turn is not None:
             for s in turn.seats:
-                action = state_policy(state, s)
+                action = policy(state, s)
                 if action is not None:
                     break
         steps += 1
         if action is None or steps > max_steps:
-            return 0.5
+            return draw
         state.play(action)  # listed by legal_actions: no check needed
-    return grade(state, state.partners[seat]) / WIN
+    value = grade(state, state.partners[seat])
+    return draw if value == DRAW else value / WIN
 
 
 class MonteCarloBot:
@@ -150,7 +161,8 @@ class MonteCarloBot:
         )
         actions = moves + rest
         deadline = None if budget.seconds is None else start + budget.seconds
-        solver = Solver(state.partners[view.seat], budget.endgame, deadline=deadline)
+        draw = WIN if budget.draw >= 1 else DRAW
+        solver = Solver(state.partners[view.seat], budget.endgame, deadline=deadline, draw=draw)
         found = solver.best(state, actions)
         self.last_actions = solver.spent
         return None if found is None else actions[found[0]]
@@ -169,6 +181,7 @@ class MonteCarloBot:
         # Seeded by the decision alone: the same view and seed give the same move.
         rng = random.Random(f"{self.seed}:{seat}:{len(view.history)}")
         worlds = 1 if tracker.certain else budget.worlds  # one possible deal says all
+        policy = POLICIES[budget.policy]
         sums = [0.0] * len(moves)
         alive = list(range(len(moves)))
         spent = self.last_actions  # actions simulated, an exact search's included
@@ -178,7 +191,7 @@ class MonteCarloBot:
             for i in alive:
                 s = state.copy()
                 s.apply(moves[i])
-                sums[i] += playout(s, seat, budget.max_steps)
+                sums[i] += playout(s, seat, budget.max_steps, policy, budget.draw)
                 spent += len(s.history) - base
             self.last_worlds = w
             self.last_actions = spent
