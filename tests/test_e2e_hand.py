@@ -172,7 +172,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
             await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
             await asyncio.sleep(0.8)  # more waiting: still one notice, the defender none
             [notice] = notices(tg, attacker)
-            assert notice.text.startswith("⏰ Ваш ход — ходите. Осталось ")
+            assert notice.text.startswith("⏰ Ваш ход — ходите, ")
             assert notices(tg, defender) == []
 
             opening = pair_opening(live.state)
@@ -184,7 +184,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
             assert notice.deleted and notices(tg, attacker, deleted=False) == []
             await tg.wait_for(lambda: notices(tg, defender), what="the defender's notice")
             [theirs] = notices(tg, defender)
-            assert theirs.text.startswith("⏰ Ваш ход — отбивайтесь. Осталось ")
+            assert theirs.text.startswith("⏰ Ваш ход — отбивайтесь, ")
 
             # «Беру»: the attacker may throw in more now, and is not notified of that.
             hand = hand_message(tg, defender)

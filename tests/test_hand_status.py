@@ -13,9 +13,11 @@ from html import unescape
 from bot import render
 from bot.card_labels import STATUS_WIDTH, fitted, width
 from bot.hand_answers import why_not
+from bot.i18n import t
 from bot.render_hand import hand
 from engine import Card, Rules, State
 from engine.actions import BEAT
+from engine.rules import MOVE_SECONDS
 from tests.helpers import game, play
 
 NAMES = ["Аня", "Борис", "Вика", "Гена", "Дина", "Егор"]
@@ -151,3 +153,12 @@ def test_surrender_asks_in_the_words_of_the_game_alone_or_in_a_team() -> None:
     text = hand("ru", team.view(0), 5, page="more").text
     assert "в дураках будет ваша команда" in text and "дураком будете вы" not in text
     assert "your team are the fools" in hand("en", team.view(0), 5, page="more").text
+
+
+def test_the_turn_notice_fits_one_line_too() -> None:
+    for lang in ("ru", "en"):
+        for kind in ("attack", "defend"):
+            longest = max(MOVE_SECONDS.values())  # a notice has less than a whole move
+            notice = t(lang, f"hand.nudge_{kind}", n=longest)
+            assert width(notice) <= STATUS_WIDTH, notice
+            assert notice.endswith(t(lang, "hand.seconds", n=longest))  # the seconds left
