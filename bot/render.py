@@ -282,6 +282,8 @@ def table_message(
         parts = [f"<b>{escape(name)}</b>"]
         if view.hand_sizes[seat]:
             parts.append(t(lang, "cards", n=view.hand_sizes[seat]))
+        elif not view.places[seat] and view.outcome is None:  # out once the bout ends
+            parts.append(t(lang, "table.no_cards"))
         role = seat_role(lang, view, seat)
         if role:
             parts.append(role)

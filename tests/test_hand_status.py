@@ -134,9 +134,9 @@ def test_the_table_says_the_bout_is_closing_with_its_seconds() -> None:
     state = closing_game()
     for lang, turn, hint, role in (
         ("ru", "⏳ <b>Кон закрывается · 10 с</b>", "🕵 Последний шанс на «Антимухлёж».",
-         "<b>Борис</b> — всё побито"),
+         "<b>Борис</b> — без карт — всё побито"),
         ("en", "⏳ <b>The bout is closing · 10 s</b>", "🕵 Last chance to call cheat.",
-         "<b>Борис</b> — beat it all"),
+         "<b>Борис</b> — no cards — beat it all"),
     ):  # fmt: skip
         text = render.table_message(lang, state.view(), NAMES[:3], [False] * 3)
         assert text.split("\n")[:2] == [turn, hint]
@@ -162,3 +162,10 @@ def test_the_turn_notice_fits_one_line_too() -> None:
             notice = t(lang, f"hand.nudge_{kind}", n=longest)
             assert width(notice) <= STATUS_WIDTH, notice
             assert notice.endswith(t(lang, "hand.seconds", n=longest))  # the seconds left
+
+
+def test_a_player_whose_last_card_is_on_the_table_is_shown_without_cards() -> None:
+    state = closing_game()  # Борис beat with his last card; the bout is still open
+    lines = render.table_message("ru", state.view(), NAMES[:3], [False] * 3).split("\n")
+    assert "<b>Борис</b> — без карт — всё побито" in lines
+    assert "<b>Аня</b> — 1 карта — ходит" in lines and "0 карт" not in "\n".join(lines)

@@ -1,6 +1,7 @@
 table-trump = Trump: { $card }
 table-stock = Stock: { $n }
 table-discard = Discard: { $n }
+table-no-cards = no cards
 table-attacking = attacks
 table-defending = defends
 table-beaten-all = beat it all

@@ -1,6 +1,7 @@
 table-trump = Козырь: { $card }
 table-stock = В колоде: { $n }
 table-discard = В отбое: { $n }
+table-no-cards = без карт
 table-attacking = ходит
 table-defending = отбивается
 table-beaten-all = всё побито
