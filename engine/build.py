@@ -18,12 +18,12 @@ from importlib.util import spec_from_file_location
 from pathlib import Path
 from types import ModuleType
 
-# The simulation path. rules, events and view stay Python classes (they are pickled
-# to the bots' worker processes), and so does cards (mypyc compiles no int subclass
-# such as Card natively, and its marker for that is not in the standard library);
-# engine.bots is not compiled yet.
+# The simulation path and the card masks. rules, events and view stay Python classes
+# (they are pickled to the bots' worker processes), and so does card (mypyc compiles no
+# int subclass such as Card natively, and its marker for that is not in the standard
+# library); engine.bots is not compiled yet.
 CORE = (
-    *("actions", "bout", "deal", "ending", "legal"),
+    *("actions", "bout", "cards", "deal", "ending", "legal"),
     *("moves", "position", "serialize", "state"),
 )
 STAMP = "compiled.sha256"  # written beside the compiled modules: the hash of their sources

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-SUITS = "SCDH"
-SUIT_SYMBOLS = "♠♣♦♥"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-RU_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К", "Т")
-EN_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+from .card import CARDS as CARDS
+from .card import EN_RANKS as EN_RANKS
+from .card import RANKS as RANKS
+from .card import RU_RANKS as RU_RANKS
+from .card import SUIT_SYMBOLS as SUIT_SYMBOLS
+from .card import SUITS as SUITS
+from .card import Card as Card
 
 # Lowest rank of each deck size: 24 cards are 9..A, 36 are 6..A, 52 are 2..A.
 DECK_LOW_RANK = {24: 7, 36: 4, 52: 0}
@@ -23,47 +25,6 @@ NO_TRUMP = 4  # the trump "suit" of a game without trumps: no card has it
 # SUIT_MASK[suit]: the cards of a suit; SUIT_MASK[NO_TRUMP] is empty.
 SUIT_MASK = (*(sum(1 << (4 * r + s) for r in range(13)) for s in range(4)), 0)
 SPADES = 0
-
-
-class Card(int):
-    """One card; an ``int`` so that it works in masks, sorts and hashes as one."""
-
-    __slots__ = ()
-
-    @property
-    def rank(self) -> int:
-        return self >> 2
-
-    @property
-    def suit(self) -> int:
-        return self & 3
-
-    @property
-    def bit(self) -> int:
-        return 1 << self
-
-    def __str__(self) -> str:
-        return RANKS[self >> 2] + SUITS[self & 3]
-
-    def __repr__(self) -> str:
-        return f"Card({str(self)!r})"
-
-    def label(self, lang: str = "ru") -> str:
-        """``7♠``, ``10♥``, ``Д♦`` (Russian) or ``Q♦`` (English)."""
-        ranks = RU_RANKS if lang == "ru" else EN_RANKS
-        return ranks[self >> 2] + SUIT_SYMBOLS[self & 3]
-
-    @classmethod
-    def parse(cls, text: str) -> Card:
-        """``"10S"`` -> the ten of spades. Raises ``ValueError`` on bad text."""
-        text = text.strip().upper()
-        rank, suit = text[:-1], text[-1:]
-        if rank not in RANKS or not suit or suit not in SUITS:
-            raise ValueError(f"not a card: {text!r} (expected e.g. 7S, 10H, QD, AC)")
-        return CARDS[RANKS.index(rank) * 4 + SUITS.index(suit)]
-
-
-CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 
 
 def beat_masks(trump: int, spades_by_spades: bool = False) -> tuple[int, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -55,3 +56,11 @@ def test_the_environment_selects_the_build() -> None:
     pure = os.environ.get("DURAK_PURE_PYTHON") == "1"
     assert (Sources in sys.meta_path) == pure
     assert (INSTALLED and not pure) == engine.COMPILED
+
+
+def test_the_compiled_build_runs_every_core_module_compiled() -> None:
+    modules = {m: importlib.import_module(f"engine.{m}") for m in (*CORE, "card")}
+    compiled = {m for m, module in modules.items() if not str(module.__file__).endswith(".py")}
+    assert compiled == (set(CORE) if engine.COMPILED else set())
+    assert "cards" in CORE and "card" not in CORE  # the masks compiled, Card (an int) not
+    assert modules["cards"].Card is modules["card"].Card
