@@ -1,0 +1,74 @@
+"""Following the other processes when the notifications fail: a lost listening
+connection is made anew, and what was missed meanwhile is read (PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from engine import Rules
+from service import FakeClock, GameService
+from storage.db import Database
+from tests.backends import PgDatabases
+from tests.service_helpers import humans, next_move, start
+
+pytestmark = pytest.mark.sqlite_only  # the test's own PostgreSQL database below
+
+RULES = Rules(players=2, deck=36)
+LISTENERS = (
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'"
+)
+
+
+async def until(check: Callable[[], bool], what: str, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"not within {seconds} s: {what}")
+
+
+async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_read(
+    tmp_path: Path, pg_databases: PgDatabases
+) -> None:
+    url = await pg_databases.target("follow")
+    a = GameService(await Database.open(url), clock=FakeClock())
+    b = GameService(await Database.open(url), clock=FakeClock())
+    b.follower.poll = 0.2
+    try:
+        b.follow()
+        pids: list[int] = []
+
+        async def listening() -> list[int]:
+            return [int(r[0]) for r in await a.db.fetch_all(LISTENERS)]
+
+        for _ in range(200):
+            if pids := await listening():
+                break
+            await asyncio.sleep(0.05)
+        assert len(pids) == 1
+        await a.db.fetch_one("SELECT pg_terminate_backend(?)", (pids[0],))
+        game = (await start(a, RULES, 5, humans(2))).game_id  # while b may not be listening
+        await a.idle()
+        await until(lambda: b.live(game) is not None, "b read the game it did not hear of")
+        for _ in range(200):
+            now = await listening()
+            if now and now != pids:
+                break
+            await asyncio.sleep(0.05)
+        assert now and now != pids  # listening again, on a new connection
+        b.follower.poll = 3600.0  # from here on only what it hears
+        await asyncio.sleep(0.3)  # the loop's last short sleep
+        state = a.games[game].state
+        seat, text = next_move(state)
+        await a.act(game, seat, text, len(state.history))
+        await a.idle()
+        want = a.games[game].state
+        await until(lambda: b.live(game) is not None and b.live(game).state == want, "heard")
+    finally:
+        for service in (a, b):
+            await service.stop()
+            await service.db.close()
