@@ -279,13 +279,14 @@ class State:
         ]
 
     def turn(self) -> Turn | None:
+        # Built by tuple.__new__ (as the hot-path events are): the bots ask every step.
         if self.outcome is not None:
             return None
         if not self.att:
-            return Turn("attack", (self.attacker,))
+            return fast_event(Turn, ("attack", (self.attacker,)))
         if self.unbeaten and not self.taking:
-            return Turn("defend", (self.defender,))
-        return Turn("throw", waiting(self))
+            return fast_event(Turn, ("defend", (self.defender,)))
+        return fast_event(Turn, ("throw", waiting(self)))
 
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` may know; ``None`` gives the spectators' view."""

@@ -21,6 +21,8 @@ def test_turn_kinds_and_seats():
     assert state.turn() == Turn("throw", (2,))
     act(state, "2 done")
     assert state.turn() == Turn("attack", (1,))
+    turn = state.turn()
+    assert type(turn) is Turn and (turn.kind, turn.seats) == ("attack", (1,))  # not a bare tuple
 
 
 def test_turn_after_take_waits_for_throwers():
