@@ -47,6 +47,7 @@ class Follower:
         self._listener: Listener | None = None
         self._task: asyncio.Task[None] | None = None
         self._pending: dict[int, asyncio.Task[None]] = {}  # game -> its catch-up
+        self._again: set[int] = set()  # games heard of since their catch-up began
         self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._adopted: dict[int, int] = {}  # game -> the version adopted
 
@@ -116,6 +117,7 @@ class Follower:
             return  # this process made it, or has already caught up
         if live is None and version < 0:
             return  # ended, and never held here
+        self._again.add(game_id)  # a catch-up under way may have read the row before it
         if game_id not in self._pending:
             task = asyncio.create_task(self._catch_up(game_id), name=f"follow-{game_id}")
             self._pending[game_id] = task
@@ -123,10 +125,13 @@ class Follower:
     async def _catch_up(self, game_id: int) -> None:
         try:
             with log_scope(game=game_id):
-                await self.catch_up(game_id)
+                while game_id in self._again:
+                    self._again.discard(game_id)
+                    await self.catch_up(game_id)
         except Exception:
             log.exception("game %s: catching up failed (the next poll tries again)", game_id)
         finally:
+            self._again.discard(game_id)
             self._pending.pop(game_id, None)
 
     async def sync(self) -> int:

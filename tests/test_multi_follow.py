@@ -72,3 +72,41 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
         for service in (a, b):
             await service.stop()
             await service.db.close()
+
+
+async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
+    tmp_path: Path, pg_databases: PgDatabases
+) -> None:
+    url = await pg_databases.target("again")
+    a = GameService(await Database.open(url), clock=FakeClock())
+    b = GameService(await Database.open(url), clock=FakeClock())
+    try:
+        game = (await start(a, RULES, 5, humans(2))).game_id
+        await a.idle()
+        assert await b.catch_up(game)
+        reads = 0
+        real = b.follower.catch_up
+
+        async def slow(game_id: int) -> bool:  # a's next step commits during b's read
+            nonlocal reads
+            reads += 1
+            loaded = await real(game_id)
+            if reads == 1:
+                state = a.games[game].state
+                seat, text = next_move(state)
+                await a.act(game, seat, text, len(state.history))
+                b.follower.heard(game, len(a.games[game].state.history))
+            return loaded
+
+        b.follower.catch_up = slow  # type: ignore[method-assign]
+        state = a.games[game].state
+        seat, text = next_move(state)
+        await a.act(game, seat, text, len(state.history))
+        b.follower.heard(game, len(a.games[game].state.history))
+        await until(lambda: reads >= 2 and not b.follower._pending, "the second read")
+        await a.idle()
+        assert b.live(game) is not None and b.live(game).state == a.games[game].state
+    finally:
+        for service in (a, b):
+            await service.stop()
+            await service.db.close()
