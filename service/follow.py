@@ -64,7 +64,7 @@ class Follower:
         if record is None or record.status != "playing":
             return False
         table = await self._tables.get(record.table_id)
-        if table is None:
+        if table is None or table.status == "closed":
             return False
         state = await self._state(record)
         if game_id in service.games:  # loaded meanwhile

@@ -341,6 +341,11 @@ class GameService:
             state = live.state
             if state.is_over:
                 raise Refused("over", "the game is over")
+            if version > len(state.history):  # another process moved it: catch up
+                await self.follower.reload(game_id, live)
+                state = live.state
+                if state.is_over:
+                    raise Refused("over", "the game is over")
             if version != len(state.history):
                 raise Refused("stale", "the game has moved on since")
             try:

@@ -79,5 +79,8 @@ async def write_step(
         pogony = pogony_pairs(outcome, state.pogony_awards)
         await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams, pogony)
         series = series_after(await TableRepo.series_in(c, live.table_id), live.seats, outcome)
-        await TableRepo.update(c, live.table_id, status="lobby", series=series)
+        if not await TableRepo.update(
+            c, live.table_id, status="lobby", series=series, expect_status="playing"
+        ):
+            raise Behind(game_id)  # the table was closed meanwhile
     return deadline, kind

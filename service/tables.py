@@ -17,7 +17,15 @@ from engine.bots import NAMES as BOT_NAMES
 from engine.presets import PRESETS
 from engine.rules import DECK_PLAYERS, Mode
 from storage.db import Conflict, Database
-from storage.repos import ChatRepo, Seat, TableRecord, TableRepo, TableSettings, UserRepo
+from storage.repos import (
+    ChatRepo,
+    GameRepo,
+    Seat,
+    TableRecord,
+    TableRepo,
+    TableSettings,
+    UserRepo,
+)
 
 from .games import GameService, Refused, Update
 from .lobby_rules import (
@@ -379,6 +387,9 @@ class Tables:
         the table's lock, so a game being started now is started first, then ended."""
         async with self.db.tx() as c:
             await TableRepo.update(c, table_id, status="closed")
+            # in the same transaction: a step racing this close (here or in another
+            # process) finds its game over and is dropped, never reopening the table
+            await GameRepo.abandon_at_table(c, table_id)
         self._locks.pop(table_id, None)
         await self.games.end_table(table_id)
 

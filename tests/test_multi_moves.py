@@ -12,7 +12,8 @@ import pytest
 
 from engine import Action, Rules
 from service import GameService, Refused, Update
-from storage.repos import GameRepo
+from service.tables import Tables
+from storage.repos import GameRepo, TableRepo
 from tests.service_helpers import humans, next_move, open_service, play_moves, start
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
@@ -139,3 +140,38 @@ async def test_a_table_s_next_game_started_elsewhere_replaces_the_finished_one_h
     following = (await a.create_game(table, RULES, seats, 8)).game_id
     assert await b.catch_up(following)
     assert b.games_of(table) == [following] and b.game_of(table) == following
+
+
+async def test_a_press_from_a_hand_newer_than_the_cache_is_made_after_catching_up(
+    pair: tuple[GameService, GameService],
+) -> None:
+    a, b = pair
+    game = await started(a, b)
+    seat, text = next_move(a.games[game].state)
+    await a.act(game, seat, text, len(a.games[game].state.history))
+    await a.idle()
+    behind = len(b.games[game].state.history)
+    state = a.games[game].state  # the hand the next press comes from was drawn by a
+    seat, text = next_move(state)
+    update = await b.act(game, seat, text, len(state.history))  # b has not heard of a's move
+    assert update.version == len(state.history) + 1 == behind + 2
+    assert await logged(a, game) == [str(x) for x in b.games[game].state.history]
+
+
+async def test_a_table_closed_elsewhere_stays_closed_while_its_game_was_being_played(
+    pair: tuple[GameService, GameService],
+) -> None:
+    a, b = pair
+    game = (await start(a, RULES, 7, humans(2))).game_id
+    await a.idle()
+    table = a.games[game].table_id
+    await Tables(b.db, b).close(table)  # closed in b, which never held the game
+    state = a.games[game].state
+    seat, text = next_move(state)
+    with pytest.raises(Refused):
+        await a.act(game, seat, text, len(state.history))
+    assert a.live(game) is None  # a dropped it: its table is closed
+    assert (await GameRepo(a.db).get(game)).status == "over"
+    record = await TableRepo(a.db).get(table)
+    assert record is not None and record.status == "closed"
+    assert await b.catch_up(game) is False and b.live(game) is None

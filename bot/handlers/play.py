@@ -54,7 +54,10 @@ def _card(text: str) -> Card | None:
 
 async def player_seat(query: CallbackQuery, service: GameService, game: int) -> int | None:
     """The presser's seat in the game; answers and gives None when they do not play in it
-    (or there is no such game: forged data, or a game that ended long ago)."""
+    (or there is no such game: forged data, or a game that ended long ago). A game
+    another bot process started is loaded here first."""
+    if service.live(game) is None:
+        await service.catch_up(game)
     seat = seat_of(service, game, query.from_user.id)
     if seat is None:
         key = "not_your_game" if service.live(game) is not None else "no_game"
@@ -65,6 +68,16 @@ async def player_seat(query: CallbackQuery, service: GameService, game: int) -> 
 def fresh(presenter: Presenter, game: int, user: int, key: str) -> bool:
     """Whether the press came from the hand as it would be drawn now."""
     return presenter.hand_key(game, user) == key
+
+
+async def fresh_here(
+    service: GameService, presenter: Presenter, game: int, user: int, key: str
+) -> bool:
+    """``fresh``, once more after catching up when not: the hand may have been drawn by
+    another bot process at a version this one has not heard of yet."""
+    if fresh(presenter, game, user, key):
+        return True
+    return await service.catch_up(game) and fresh(presenter, game, user, key)
 
 
 async def make_move(
@@ -85,7 +98,7 @@ async def make_move(
     stale); ``version``: the exact version instead. A made move closes the player's pages."""
     lang, user = lang_of(query.from_user.language_code), query.from_user.id
     for _ in range(3):  # the game may move on between the check and the move
-        if key is not None and not fresh(presenter, game, user, key):
+        if key is not None and not await fresh_here(service, presenter, game, user, key):
             await query.answer(t(lang, "answer.stale"))
             return
         v = len(current(service, game).history) if version is None else version
@@ -129,8 +142,11 @@ async def card_button(
     seat = await player_seat(query, service, game)
     if seat is None:
         return
+    now = await fresh_here(service, presenter, game, user, callback_data.k)
+    if service.live(game) is None:  # catching up found it ended (its table closed)
+        await query.answer(t(lang, "answer.game_over"))
+        return
     state = current(service, game)
-    now = fresh(presenter, game, user, callback_data.k)
     if not now and not callback_data.meant:  # nothing a tap could play when drawn
         await query.answer(t(lang, "answer.stale"))
         return
@@ -185,10 +201,10 @@ async def page_button(
     seat = await player_seat(query, service, game)
     if seat is None:
         return
-    state = current(service, game)
-    if not fresh(presenter, game, user, callback_data.k):
+    if not await fresh_here(service, presenter, game, user, callback_data.k):
         await query.answer(t(lang, "answer.stale"))
         return
+    state = current(service, game)
     name, card = callback_data.page, _card(callback_data.card) if callback_data.card else None
     marked: tuple[Card, ...] = ()
     if name == "mark":
