@@ -257,12 +257,14 @@ class GameService:
         last_fool: int | None = None,
         pogony_ranks: list[int] | None = None,
         lobby: list[Seat] | None = None,
+        table_message: int | None = None,
     ) -> Update:
         """A new game at the table; ``last_fool`` and ``pogony_ranks`` carry the table's
         series on (see ``engine.State``). ``lobby``: the table's seats as read, which
         must still be its seats in its lobby (else ``Refused("moved")``). A table that
         plays a game already refuses (``Refused("playing")``): two processes may start
-        it at once."""
+        it at once. ``table_message``: with ``lobby``, the message that becomes the
+        table's (None: a new one will be sent), written only by the start that won."""
         table = await self._tables.get(table_id)
         if table is None:
             raise KeyError(f"no table {table_id}")
@@ -286,7 +288,12 @@ class GameService:
                     last_fool=last_fool,
                     pogony_ranks=pogony_ranks,
                 )
-                await TableRepo.update(c, table_id, status="playing")
+                if lobby is None:
+                    await TableRepo.update(c, table_id, status="playing")
+                elif table_message is not None:
+                    await TableRepo.update(c, table_id, table_message_id=table_message)
+                else:
+                    await TableRepo.update(c, table_id, clear=("table_message_id",))
         except Conflict:
             raise Refused("playing", "the table plays a game already") from None
         # The table's finished games leave memory (their rows stay): one game per table.

@@ -336,7 +336,10 @@ class Tables:
         if problem is not None:
             raise problem
         async with self.db.tx() as c:
-            await TableRepo.update(c, table.id, settings=settings)
+            if not await TableRepo.update(
+                c, table.id, settings=settings, expect_seats=table.seats, expect_status="lobby"
+            ):
+                raise _Moved  # seated or started elsewhere meanwhile: read it again
             await ChatRepo.set_settings(c, table.chat_id, settings)
         return await self.get(table.id)
 
@@ -360,17 +363,19 @@ class Tables:
         and the table message will be a new one."""
         table = await self.get(table_id)
         self.check_start(table, person)
-        async with self.db.tx() as c:
-            if table.lobby_message_id is not None and not table.lobby_is_summary:
-                await TableRepo.update(c, table.id, table_message_id=table.lobby_message_id)
-            else:
-                await TableRepo.update(c, table.id, clear=("table_message_id",))
+        message = None if table.lobby_is_summary else table.lobby_message_id
         seats = list(table.seats)
         rules = rules_for(table.settings, len(seats))
         last_fool, ranks = series_start(table.series, table.seats, rules)
         try:
             return await self.games.create_game(
-                table.id, rules, seats, last_fool=last_fool, pogony_ranks=ranks, lobby=table.seats
+                table.id,
+                rules,
+                seats,
+                last_fool=last_fool,
+                pogony_ranks=ranks,
+                lobby=table.seats,
+                table_message=message,
             )
         except Refused as e:  # another process started it, or changed its seats, first
             if e.reason == "moved":

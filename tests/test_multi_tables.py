@@ -112,3 +112,24 @@ async def test_a_closed_table_frees_its_seats(pair: tuple[Tables, Tables]) -> No
     await a.close(here.id)
     there, _ = await b.open(-2, "Вторая", BORIS)
     assert [s.user_id for s in (await b.join(there.id, ANNA)).seats] == [ANNA.id]
+
+
+async def test_fewer_seats_set_in_one_process_never_drop_below_those_taken_in_another(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    vera = Person(3, "Вера")
+    await a.remember(vera)
+    async with a.db.tx() as c:
+        await UserRepo.set_can_message(c, vera.id, True)
+    table, _ = await a.open(-1, "Стол", ANNA)
+    table = await a.change(table.id, ANNA, "seats", +1)  # 3 seats
+    for p in (ANNA, BORIS):
+        await a.join(table.id, p)
+    read = await b.get(table.id)  # b reads two seated...
+    await a.join(table.id, vera)  # ...and a seats a third
+    stale_once(b, "get", read)
+    with pytest.raises(TableError, match=r"^seats_taken$"):
+        await b.change(table.id, ANNA, "seats", -1)  # read again: three are seated
+    now = await a.get(table.id)
+    assert now.settings.seats == 3 and len(now.seats) == 3
