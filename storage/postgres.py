@@ -8,7 +8,9 @@ WITHOUT ROWID, randomblob).
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import logging
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -20,7 +22,10 @@ import asyncpg
 from .db import Conflict, Database, Row, Tx, redacted
 from .lock import Locked
 
+log = logging.getLogger(__name__)
+
 POOL_SIZE = 10
+RELOCK = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # seconds between tries to take a lost lock again
 LOCK_KEY = 0x64757261_6B000001  # advisory lock keys: "durak", lock 1: the one bot
 MIGRATION_KEY = 0x64757261_6B000002  # and 2: one migrating process at a time
 
@@ -116,6 +121,8 @@ class PostgresDatabase(Database):
         self.pool = pool
         self.target = url
         self._lock: asyncpg.Connection | None = None
+        self._shared = False
+        self._relock: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(cls, url: str) -> PostgresDatabase:
@@ -127,8 +134,11 @@ class PostgresDatabase(Database):
         return to_postgres(statement)
 
     async def close(self) -> None:
-        if self._lock is not None:
-            await self._lock.close()  # the server lets the lock go with the session
+        if self._relock is not None:
+            self._relock.cancel()
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            await lock.close()  # the server lets the lock go with the session
         await self.pool.close()
 
     async def hold_lock(self, *, shared: bool = False) -> None:
@@ -153,7 +163,29 @@ class PostgresDatabase(Database):
                 else "used by another bot process"
             )
             raise Locked(f"the database {redacted(self.target)} is {why} (server session {pids})")
-        self._lock = conn
+        self._lock, self._shared = conn, shared
+        conn.add_termination_listener(self._lock_lost)
+
+    def _lock_lost(self, _conn: object) -> None:
+        """The server ended the lock's session (a restart, a network cut, an admin):
+        until it is taken again, another bot could start beside this one."""
+        if self._lock is None:
+            return  # closed by ``close``
+        log.error("the database lock's server session ended: taking the lock again")
+        self._lock = None
+        self._relock = asyncio.get_running_loop().create_task(self._take_again())
+
+    async def _take_again(self) -> None:
+        for tries in itertools.count(1):
+            try:
+                await self.hold_lock(shared=self._shared)
+            except (Locked, OSError, asyncpg.PostgresError) as e:
+                delay = RELOCK[min(tries, len(RELOCK)) - 1]
+                log.error("the database lock was not taken again (%s): again in %s s", e, delay)
+                await asyncio.sleep(delay)
+            else:
+                log.info("the database lock is held again")
+                return
 
     async def listen(self, channel: str, heard: Callable[[str], None]) -> PgListener:
         conn = await asyncpg.connect(self.target)

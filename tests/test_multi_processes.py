@@ -103,3 +103,32 @@ async def test_two_webhook_processes_on_one_database_each_take_updates(
         text = log.read_text()
         assert process.returncode == 0 and "Traceback" not in text, text
         assert SECRET not in text
+
+
+LOCK_HOLDERS = (
+    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
+
+
+async def test_a_lock_whose_session_the_server_ended_is_taken_again(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("relock")
+    held = await Database.open(url, shared=True)
+    try:
+        (before,) = [int(r[0]) for r in await held.fetch_all(LOCK_HOLDERS)]
+        await held.fetch_one("SELECT pg_terminate_backend(?)", (before,))
+        after: list[int] = []
+        for _ in range(200):
+            after = [int(r[0]) for r in await held.fetch_all(LOCK_HOLDERS)]
+            if after and after != [before]:
+                break
+            await asyncio.sleep(0.05)
+        assert len(after) == 1 and after != [before]  # held again, on a new session
+        with pytest.raises(Locked):
+            await Database.open(url, exclusive=True)  # a polling bot is still refused
+    finally:
+        await held.close()
+    polling = await Database.open(url, exclusive=True)  # let go at close: not taken again
+    await polling.close()
