@@ -33,6 +33,7 @@ from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
 from .outbox import Outbox
 from .presenter import Presenter
+from .sending import Sending
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,11 @@ class App:
         self.presenter = Presenter(self.tables.records, self.service, self.outbox, config.zone)
         self.outbox.on_replaced = self.presenter.replaced
         self.service.notify = self.presenter.on_update
+        lease = db.sending_lease() if config.shared else None
+        self.sending = None if lease is None else Sending(lease, self.service, self.presenter)
+        if self.sending is not None:  # one of several processes: the lease holder shows
+            self.service.notify = self.sending.notify
+            self.service.follower.on_moved = self.sending.moved
         self.dp = Dispatcher()
         self.dp.include_routers(*routers())
         self.dp.errors.register(self._error)
@@ -95,13 +101,16 @@ class App:
     async def start(self) -> None:
         restored = await self.service.restore()
         log.info("restored %s running games", restored)
-        for game_id in self.service.game_ids():
-            self.presenter.redraw(game_id)  # edits only what differs; "not modified" is fine
+        if self.sending is None:  # (else the holder of the sending lease does, see there)
+            for game_id in self.service.game_ids():
+                self.presenter.redraw(game_id)  # edits only what differs: "not modified" is fine
         await self._tell_broken()
         self.presenter.start()
         self.service.start()
         if self.config.shared:  # other processes move games too: keep up with them
             self.service.follow()
+        if self.sending is not None:
+            self.sending.start()
         await self.set_commands()
         if not self.config.webhook_url:  # back to polling: getUpdates fails while one is set
             await self.bot.delete_webhook()
@@ -139,6 +148,8 @@ class App:
             if not await self.inflight.settle(SHUTDOWN_WAIT):
                 log.warning("stopping with %s updates still in hand", self.inflight.count)
             await self.service.stop()
+            if self.sending is not None:
+                await self.sending.stop()  # another process shows the games from now on
             self.presenter.nudges.close()
             try:  # what the last moves changed reaches the players, unless Telegram stalls
                 await asyncio.wait_for(self.presenter.idle(), SHUTDOWN_WAIT)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine import State
@@ -50,6 +51,9 @@ class Follower:
         self._again: set[int] = set()  # games heard of since their catch-up began
         self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._adopted: dict[int, int] = {}  # game -> the version adopted
+        # told of each game this cache took from the database at a new version (the
+        # process that shows the games shows it: ``bot.sending``)
+        self.on_moved: Callable[[int], None] | None = None
 
     # ------------------------------------------------------------ catching up
 
@@ -76,6 +80,7 @@ class Follower:
         service.games[game_id] = live
         self._arm(game_id, live, record.deadline)
         log.info("game %s: followed from the database at version %s", game_id, record.version)
+        self._moved(game_id)
         return True
 
     async def reload(self, game_id: int, live: LiveGame) -> bool:
@@ -91,8 +96,16 @@ class Follower:
             live.state = await self._state(record)
             live.seats = record.seats
             live.moved_at = asyncio.get_running_loop().time()
+            self._moved(game_id)
         self._arm(game_id, live, record.deadline)
         return not live.state.is_over
+
+    def _moved(self, game_id: int) -> None:
+        if self.on_moved is not None:
+            try:
+                self.on_moved(game_id)
+            except Exception:
+                log.exception("game %s: telling of its move failed", game_id)
 
     async def _state(self, record: GameRecord) -> State:
         """The game's state: its snapshot, or what its action log rebuilds."""

@@ -125,6 +125,16 @@ class Listener(Protocol):
     async def close(self) -> None: ...
 
 
+class Lease(Protocol):
+    """A role one process at a time holds (``storage.lease``)."""
+
+    @property
+    def held(self) -> bool: ...
+    async def take(self) -> bool: ...
+    async def check(self) -> bool: ...
+    async def close(self) -> None: ...
+
+
 class Database:
     """What the repositories need of a database; ``open`` picks the backend."""
 
@@ -199,6 +209,11 @@ class Database:
 
     async def set_schema_version(self, tx: Tx, number: int) -> None:
         raise NotImplementedError
+
+    def sending_lease(self) -> Lease | None:
+        """The role of the one process that shows the games (``bot.sending``); None where
+        only one process can use the database (SQLite)."""
+        return None
 
     async def listen(self, channel: str, heard: Callable[[str], None]) -> Listener | None:
         """Call ``heard(payload)`` for each notification on ``channel`` (on a connection

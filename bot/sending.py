@@ -1,0 +1,87 @@
+"""Several bot processes on one PostgreSQL database: one of them shows the games.
+
+Any process may make a move (it answers the press itself), but only the holder of the
+sending lease edits the tables and hands: its own moves reach its presenter directly,
+the others' through the follower (``service.follow``), which loads every move made
+elsewhere. So Telegram's per-chat and per-group limits are kept by one outbox, and
+two processes never draw one hand from two caches. When the holder dies, its
+connection ends, the server lets the lease go, and the next process to try takes it
+and shows every running game again: a move committed just before the death is shown
+then. Lobby messages and command replies go out from the process that got the update.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from service import GameService, Update
+from storage.db import Lease
+
+from .presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+PERIOD = 1.0  # seconds between two tries to take the lease, or checks that it is held
+
+
+class Sending:
+    def __init__(
+        self, lease: Lease, service: GameService, presenter: Presenter, period: float = PERIOD
+    ) -> None:
+        self.lease = lease
+        self.service = service
+        self.presenter = presenter
+        self.period = period
+        self.held = False
+        self.taken = 0  # times this process became the one that shows the games
+        self._task: asyncio.Task[None] | None = None
+
+    async def notify(self, update: Update) -> None:
+        """The service's news of a move made here: shown only by the holder."""
+        if self.held:
+            await self.presenter.on_update(update)
+
+    def moved(self, game_id: int) -> None:
+        """A move made in another process, now in this cache."""
+        if self.held:
+            self.presenter.redraw(game_id)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="sending-lease")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        self.held = False
+        await self.lease.close()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if self.held:
+                    if not await self.lease.check():
+                        self.held = False
+                        log.warning("lost the sending lease: another process shows the games")
+                elif await self.lease.take():
+                    await self._gained()
+            except Exception:
+                self.held = False
+                log.exception("the sending lease: again in %s s", self.period)
+            await asyncio.sleep(self.period)
+
+    async def _gained(self) -> None:
+        """Now this process shows the games: every running one again, as the database
+        has it (the last holder may have died between a commit and its edits)."""
+        self.held = True
+        self.taken += 1
+        await self.service.follower.sync()
+        games = self.service.game_ids()
+        for game_id in games:
+            self.presenter.redraw(game_id)
+        log.info("this process shows the games now (%s running)", len(games))

@@ -1,0 +1,154 @@
+"""Two bot processes (two Apps) on one PostgreSQL database in webhook mode: every update
+goes to the one that does not hold the sending lease, so it makes every move, yet only
+the holder edits the hands and the table; when the holder stops, the other takes the
+lease, shows every running game again and plays on."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import replace
+from typing import Any
+
+from bot import webhook
+from bot.app import App
+from bot.config import Config
+from tests.backends import PgDatabases
+from tests.e2e_helpers import TOKEN, open_table, play_round, seat_everyone, two_friends
+from tests.fakes import FakeTelegram, hand_message
+from tests.test_webhook import free_port
+
+SECRET = "shared_Webhook-secret"
+URL = "https://durak.example.org/tg"
+
+
+class Calls:
+    """A session middleware: the hands and table messages one App sent or edited (the
+    lobby and answers to commands go out from the process that got the update)."""
+
+    def __init__(self) -> None:
+        self.shown: Counter[str] = Counter()
+
+    async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
+        rows = getattr(getattr(method, "reply_markup", None), "inline_keyboard", None) or []
+        data = rows[0][0].callback_data or "" if rows and rows[0] else ""
+        if data.split(":")[0] in ("c", "m", "p"):  # a hand's buttons
+            self.shown["hand"] += 1
+        elif type(method).__name__ == "EditMessageText" and not rows:  # the table
+            self.shown["table"] += 1
+        return await make_request(bot, method)
+
+
+class Process:
+    """One bot process: an App serving its webhook route, and the calls it made."""
+
+    def __init__(self, app: App, calls: Calls, address: str, stack: AsyncExitStack) -> None:
+        self.app, self.calls, self.address, self.stack = app, calls, address, stack
+
+    async def stop(self) -> None:
+        await self.stack.aclose()
+
+
+async def start_process(tg: FakeTelegram, url: str) -> Process:
+    port = free_port()
+    config = Config.from_env(
+        {
+            "BOT_TOKEN": TOKEN,
+            "DURAK_DB": url,
+            "BOT_API_BASE": tg.base_url,
+            "DURAK_WEBHOOK_URL": URL,
+            "DURAK_WEBHOOK_PORT": str(port),
+            "DURAK_WEBHOOK_SECRET": SECRET,
+        }
+    )
+    limits = replace(config.limits, per_chat=0.0, group_per_minute=10**6)
+    app = await App.create(replace(config, limits=limits, bot_pause=(0.0, 0.0)))
+    assert app.sending is not None
+    app.sending.period = 0.05
+    calls = Calls()
+    app.bot.session.middleware(calls)
+    stack = AsyncExitStack()
+    await app.start()
+    stack.push_async_callback(app.stop)
+    await stack.enter_async_context(webhook.listening(app))
+    return Process(app, calls, f"http://127.0.0.1:{port}/tg", stack)
+
+
+@asynccontextmanager
+async def delivering(tg: FakeTelegram, address: Callable[[], str]) -> AsyncIterator[None]:
+    """Telegram (through a proxy) POSTing each update to ``address()``."""
+
+    async def run() -> None:
+        while True:
+            if tg.pending_updates:
+                await tg.deliver_to_webhook(address())
+            await asyncio.sleep(0.01)
+
+    task = asyncio.create_task(run())
+    try:
+        yield
+    finally:
+        task.cancel()
+
+
+async def settled(*apps: App) -> None:
+    for _ in range(2):  # a move made in one reaches the other through the follower
+        for app in apps:
+            await app.service.idle()
+            await app.presenter.idle()
+            await app.outbox.drain()
+        await asyncio.sleep(0.2)
+
+
+def hands_current(tg: FakeTelegram, app: App, game: int, users: list[Any]) -> bool:
+    """Every hand shows what the holder would draw now (its key ends each callback)."""
+    for user in users:
+        message = hand_message(tg, user)
+        data = [
+            d for _, d in (b for row in (message.keyboard if message else []) for b in row) if d
+        ]
+        if not data or data[0].rsplit(":", 1)[-1] != app.presenter.hand_key(game, user.id):
+            return False
+    return True
+
+
+async def test_only_the_lease_holder_shows_the_games_and_another_takes_over(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("sending")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        both = [await start_process(tg, url), await start_process(tg, url)]
+        try:
+            await tg.wait_for(lambda: any(p.app.sending.held for p in both if p.app.sending))
+            holder, other = both if both[0].app.sending.held else both[::-1]
+            assert other.app.sending is not None and not other.app.sending.held
+            async with delivering(tg, lambda: other.address):  # every update to the other
+                await open_table(tg, other.app, group, anna)
+                await seat_everyone(tg, other.app, group, [anna, boris])
+                game = other.app.service.game_ids()[0]
+                for _ in range(6):
+                    await play_round(tg, other.app, [anna, boris])
+                    await settled(holder.app, other.app)
+                assert not other.calls.shown, other.calls.shown  # it moved, never showed
+                assert holder.calls.shown["hand"] > 0 and holder.calls.shown["table"] > 0
+                await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna, boris]))
+
+                await holder.stop()  # the holder goes: the other takes the lease
+                both.remove(holder)
+                await tg.wait_for(lambda: other.app.sending.held, timeout=5)
+                assert other.app.sending.taken == 1
+                await settled(other.app)
+                assert other.calls.shown["hand"] > 0  # every running game shown again
+                before = other.calls.shown.total()
+                for _ in range(4):
+                    await play_round(tg, other.app, [anna, boris])
+                    await settled(other.app)
+                assert other.calls.shown.total() > before
+                await tg.wait_for(lambda: hands_current(tg, other.app, game, [anna, boris]))
+        finally:
+            for process in both:
+                await process.stop()
+        assert tg.too_many_requests_sent == 0
