@@ -21,13 +21,17 @@ def card_label(card: Card, lang: str) -> str:
     return card.label(lang) + VS16
 
 
+EMOJI = (0x1F000, 0x1FAFF)  # pictographs a phone draws as emoji even without VS16 (🕵, 🏳)
+
+
 def width(text: str) -> int:
-    """Characters as a phone draws them: an emoji (a suit in colour, 🤫) counts two."""
+    """Characters as a phone draws them: an emoji (a suit in colour, 🤫, 🕵) counts two."""
     out = 0
     for i, ch in enumerate(text):
         if ch != VS16:
             coloured = text[i + 1 : i + 2] == VS16
-            out += 2 if coloured or unicodedata.east_asian_width(ch) == "W" else 1
+            wide = coloured or unicodedata.east_asian_width(ch) == "W"
+            out += 2 if wide or EMOJI[0] <= ord(ch) <= EMOJI[1] else 1
     return out
 
 

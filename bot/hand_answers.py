@@ -18,7 +18,7 @@ def why_not(lang: str, view: View, card: Card, names: Sequence[str]) -> str:
     if turn is None:
         return t(lang, "answer.not_now")
     if view.closing:
-        return t(lang, "answer.closing")
+        return t(lang, "answer.closing_defender" if seat == view.defender else "answer.closing")
     label = card_label(card, lang)
     if seat == view.defender and view.table and not view.taking:
         open_cards = [a for a, d in view.table if d is None]

@@ -39,7 +39,7 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(tmp_path: Pa
             assert state.closing and state.outcome is None
             table = tg.latest_message(group).text.split("\n")
             assert table[0] == "⏳ Кон закрывается · 10 с"  # not «Подкидывают …»
-            assert table[1] == "🕵 Последний шанс на «Антимухлёж»."
+            assert table[1] == "🕵 Ещё можно «Антимухлёж»."
             defender = users[state.defender]
             throwers = [u for s, u in enumerate(users) if s != state.defender]
             for user in throwers:

@@ -128,18 +128,26 @@ def test_the_hand_says_the_bout_is_closing_and_it_is_the_last_chance_to_accuse()
     assert why_not("ru", state.view(2), Card.parse("KS"), NAMES).startswith(
         "Всё побито, кон закрывается: ходить больше нельзя"
     )
+    # the defender, whose cheat may be the one caught, is not told to press «Антимухлёж»
+    to_defender = why_not("ru", state.view(1), Card.parse("8D"), NAMES)
+    assert to_defender.startswith("Вы отбились") and "Антимухлёж" not in to_defender
+
+
+def test_pictographs_without_their_emoji_selector_count_two_columns() -> None:
+    assert width("🕵 ab") == width("🏳 ab") == width("♥️ ab") == 5
+    assert width("♥ ab") == 4  # a bare suit is a letter-wide glyph
 
 
 def test_the_table_says_the_bout_is_closing_with_its_seconds() -> None:
     state = closing_game()
     for lang, turn, hint, role in (
-        ("ru", "⏳ <b>Кон закрывается · 10 с</b>", "🕵 Последний шанс на «Антимухлёж».",
+        ("ru", "⏳ <b>Кон закрывается · 10 с</b>", "🕵 Ещё можно «Антимухлёж».",
          "<b>Борис</b> — без карт — всё побито"),
         ("en", "⏳ <b>The bout is closing · 10 s</b>", "🕵 Last chance to call cheat.",
          "<b>Борис</b> — no cards — beat it all"),
     ):  # fmt: skip
         text = render.table_message(lang, state.view(), NAMES[:3], [False] * 3)
-        assert text.split("\n")[:2] == [turn, hint]
+        assert text.split("\n")[:2] == [turn, hint] and width(hint) <= STATUS_WIDTH
         assert role in text.split("\n") and "Подкидыва" not in text and "throw in" not in text
     play(state, "0 done", "2 done")  # nobody accuses: the bout ends, and the game with it
     text = render.table_message("ru", state.view(), NAMES[:3], [False] * 3)

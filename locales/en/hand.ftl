@@ -2,6 +2,7 @@ answer-not-your-game = You are not playing in this game.
 answer-no-game = There is no such game: it may have ended.
 answer-not-now = You cannot play that now.
 answer-closing = All is beaten and the bout is closing: no more cards, only “Call cheat”.
+answer-closing-defender = You have beaten everything and the bout is closing: no more moves.
 answer-game-over = The game is over.
 answer-choose-target = Which card do you beat?
 answer-caught = Caught! { $name } takes the cards from the table.
