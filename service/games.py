@@ -2,10 +2,13 @@
 
 Every move goes through ``GameService.act`` (players), a timer (timeouts) or
 the autoplay (computer players). One step is one move: checked, committed,
-then published. Per game, a lock serializes the steps; every move names the
-game version its player saw, so a stale or repeated press is refused, never
-applied twice. Computer players (bot seats, and humans' seats while they are
-idle) think outside the lock, each move a step of its own (see ``autoplay``).
+then published. Per game, a lock serializes this process's steps, and the
+database those of every process (a step is written only at the version it
+started from, see ``steps``); every move names the game version its player
+saw, so a stale or repeated press is refused, never applied twice. Computer
+players (bot seats, and humans' seats while they are idle) think outside the
+lock, each move a step of its own (see ``autoplay``). Other processes' steps
+reach this one through ``follow``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 The deadlines themselves live in the database (games.deadline); this keeps only
 the armed copy. A timer carries the game version it was set for: when it fires,
-the service does nothing unless the game is still at that version. A fire that
+the service does nothing unless the game is still at that version, and with
+several processes only the one that claims the game's row makes the timeout
+(``steps.write_step``); the others catch up. A fire that
 fails (a locked database, a full disk, any error) is logged and re-armed with a
 growing back-off, never dropped.
 """
