@@ -54,6 +54,12 @@ class LobbyCb(CallbackData, prefix="l"):
     arg: Word = ""  # the setting for "set" (with "+" / "-" for seats), a level, a preset
 
 
+class CardsCb(CallbackData, prefix="e"):
+    """«Мои карты» on the table message: the presser's hand as an ephemeral message."""
+
+    game: Id
+
+
 class CardCb(CallbackData, prefix="c"):
     """A card tapped in a hand: the bot works out which move it means."""
 

@@ -13,7 +13,9 @@ seconds, evenly spaced, and a global rate that adapts: it starts at ``per_second
 grows while calls wait for it and no 429 comes, and halves when one does (the chat
 that got it waits ``retry_after``). Calls are counted from when they end, so the
 outbox is never ahead of Telegram's count. ``answerCallbackQuery`` is not sent here:
-Telegram does not limit it.
+Telegram does not limit it. An ephemeral message (``ephemeral``) has a queue of its own
+per group and receiver, paced like a private chat: Telegram does not say that such
+messages count against the group's limits (a 429 would still be waited out).
 
 Every call is safe: a 429 waits and retries, a network error, a timeout, a 5xx or a
 reply that is not JSON is retried with back-off, anything else is dropped with a log
@@ -56,6 +58,7 @@ from aiogram.methods import (
 )
 from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
 
+from .ephemeral_calls import ephemeral_call
 from .pacing import WORTH_A_WAIT, Limits, Rate
 
 __all__ = ["Blocked", "Limits", "Outbox", "Render", "Rendered", "Replaced"]
@@ -92,6 +95,8 @@ class _Job:
     thread_id: int | None = None  # a new message: into this topic of a forum
     reply_to: int | None = None  # a new message: as a reply to this one
     delete: bool = False  # delete the message instead
+    receiver: int | None = None  # an ephemeral message to this member of the group
+    query: str | None = None  # a new ephemeral message: the press it answers
     done: asyncio.Future[Message | None] = field(default_factory=asyncio.Future)
 
     def content(self) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
@@ -105,6 +110,7 @@ class _Chat:
     """A chat's queue, pacing and memory of what its messages show."""
 
     id: int
+    receiver: int | None = None  # the queue of the ephemeral messages to this member
     queue: deque[_Job] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     worker: asyncio.Task[None] | None = None
@@ -113,6 +119,10 @@ class _Chat:
     hold: float = 0.0  # a 429's retry_after: no call before this
     shown: dict[int, str] = field(default_factory=dict)  # message id -> _seen(its content)
     moved: dict[int, int] = field(default_factory=dict)  # lost message id -> its successor
+
+    @property
+    def key(self) -> int | tuple[int, int]:
+        return self.id if self.receiver is None else (self.id, self.receiver)
 
 
 class Outbox:
@@ -132,7 +142,7 @@ class Outbox:
         self.retries = 0  # 429s received
         self.failures = 0  # calls that failed otherwise (retried or dropped)
         self.skipped = 0  # edits not sent: the chat already showed that
-        self._chats: dict[int, _Chat] = {}
+        self._chats: dict[int | tuple[int, int], _Chat] = {}
         self._pending = 0  # jobs queued or being sent
         self._drained = asyncio.Event()
         self._drained.set()
@@ -194,6 +204,30 @@ class Outbox:
             return job.done
         return self._put(_Job(chat_id, message_id, None, None, render))
 
+    def ephemeral(
+        self,
+        chat_id: int,
+        receiver: int,
+        message_id: int | None,
+        render: Render,
+        *,
+        query: str | None = None,
+    ) -> asyncio.Future[Message | None]:
+        """``show`` for an ephemeral message to ``receiver`` (``message_id``: its ephemeral
+        id; None: a new one, answering the press ``query`` if given)."""
+        job = self._waiting(chat_id, message_id, receiver) if message_id is not None else None
+        if job is not None:
+            job.render = render
+            return job.done
+        return self._put(
+            _Job(chat_id, message_id, None, None, render, receiver=receiver, query=query)
+        )
+
+    def delete_ephemeral(
+        self, chat_id: int, receiver: int, message_id: int
+    ) -> asyncio.Future[Message | None]:
+        return self._put(_Job(chat_id, message_id, None, None, delete=True, receiver=receiver))
+
     def delete(self, chat_id: int, message_id: int) -> asyncio.Future[Message | None]:
         """Queue the deletion of a message: paced like the chat's other calls, and after
         every other call queued for the chat."""
@@ -223,17 +257,18 @@ class Outbox:
 
     # --- queues and workers -------------------------------------------------------
 
-    def _waiting(self, chat_id: int, message_id: int) -> _Job | None:
-        chat = self._chats.get(chat_id)
+    def _waiting(self, chat_id: int, message_id: int, receiver: int | None = None) -> _Job | None:
+        chat = self._chats.get(chat_id if receiver is None else (chat_id, receiver))
         for job in chat.queue if chat else ():
             if job.message_id == message_id and not job.delete:
                 return job
         return None
 
     def _put(self, job: _Job) -> asyncio.Future[Message | None]:
-        chat = self._chats.get(job.chat_id)
+        key = job.chat_id if job.receiver is None else (job.chat_id, job.receiver)
+        chat = self._chats.get(key)
         if chat is None:
-            chat = self._chats[job.chat_id] = _Chat(job.chat_id)
+            chat = self._chats[key] = _Chat(job.chat_id, job.receiver)
         chat.queue.append(job)
         chat.wake.set()
         if chat.worker is None:
@@ -259,7 +294,7 @@ class Outbox:
                 if not chat.queue and time.monotonic() >= max(
                     chat.next, chat.group_next, chat.hold
                 ):
-                    del self._chats[chat.id]  # quiet, and its pacing has nothing to remember
+                    del self._chats[chat.key]  # quiet, and its pacing has nothing to remember
                     return
                 continue
             # A deletion (a notice no longer needed) waits for the chat's other calls.
@@ -284,7 +319,7 @@ class Outbox:
         """A call to the chat ended: charge its bucket (and the group's spacing)."""
         now = time.monotonic()
         chat.next = max(chat.next, now) + self.limits.per_chat
-        if chat.id < 0:
+        if chat.id < 0 and chat.receiver is None:
             chat.group_next = now + 60.0 / self.limits.group_per_minute
 
     # --- one job ------------------------------------------------------------------
@@ -320,7 +355,8 @@ class Outbox:
                             chat.shown, self._target(chat, job.message_id), _seen(text, markup)
                         )
                     return None
-                if text is not None and job.message_id is not None and _gone(e.message):
+                gone = _gone(e.message) and chat.receiver is None  # (an ephemeral one: no)
+                if text is not None and job.message_id is not None and gone:
                     return await self._replace(chat, job, text, markup)
                 log.warning("chat %s: %s", chat.id, e.message)
                 return None
@@ -374,6 +410,16 @@ class Outbox:
     ) -> Message | None:
         timeout = math.ceil(self.limits.timeout)  # aiohttp's, so no task per call
         try:
+            if chat.receiver is not None:  # an ephemeral message
+                if job.message_id is not None:
+                    chat.shown.pop(job.message_id, None)
+                sent = await ephemeral_call(
+                    self.bot, chat.id, chat.receiver, job.message_id, text, markup,
+                    query=job.query, delete=job.delete, timeout=timeout,
+                )  # fmt: skip
+                if sent is not None and sent.ephemeral_message_id and text is not None:
+                    _remember(chat.shown, sent.ephemeral_message_id, _seen(text, markup))
+                return sent
             if job.delete:
                 assert job.message_id is not None
                 target = self._target(chat, job.message_id)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import NamedTuple
@@ -28,6 +29,7 @@ from service.series import pogony_pairs, series_score
 
 from . import render
 from .config import zone_from_env
+from .ephemeral import EphemeralHands, cards_button
 from .nudges import Nudges
 from .outbox import Outbox, Rendered
 from .render_hand import Drawn, hand
@@ -91,6 +93,7 @@ class Presenter:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
         self.nudges = Nudges(service, outbox, self._lang, self.blocked)
+        self.ephemeral = EphemeralHands(outbox)  # hands shown in the group
         self._running = False
 
     async def on_update(self, update: Update) -> None:
@@ -113,6 +116,15 @@ class Presenter:
         """The table message (or ``who``'s hand) as it would be sent now."""
         game = self._games.get(game_id)
         return self._render(game_id, game, who) if game else None
+
+    def draw(self, game_id: int) -> Callable[[int], Drawn | None]:
+        """A user's hand in the game as it would be drawn now (None: not shown)."""
+
+        def drawn(user_id: int) -> Drawn | None:
+            game = self._games.get(game_id)
+            return self._hand(game_id, game, user_id) if game else None
+
+        return drawn
 
     def hand_key(self, game_id: int, user_id: int) -> str | None:
         """The key the user's hand would be drawn with now; None if it is not shown."""
@@ -196,6 +208,8 @@ class Presenter:
             else:
                 self._new(game_id, game, who)
         state = live.state
+        if state.outcome is None:
+            await self._show_ephemeral(game_id, game, live, news)
         if everything and state.outcome is not None:
             await self._summary(game_id, game, live)
             self._forget(game_id)
@@ -253,6 +267,20 @@ class Presenter:
         self._noting.add(task)
         task.add_done_callback(self._noting.discard)
 
+    async def _show_ephemeral(
+        self, game_id: int, game: Shown, live: LiveGame, news: set[Who]
+    ) -> None:
+        """The hands shown in the group (``bot.ephemeral``): edited, or pushed at a turn."""
+        humans = {s.user_id for s in live.seats if s.human and s.user_id is not None}
+        off = self.blocked & humans  # the bot cannot write to them privately (a 403 says)
+        eph = self.ephemeral
+        wanted = bool(off) or any((game_id, uid) in eph.players for uid in humans)
+        admin = wanted and await eph.is_admin(game.chat_id)
+
+        eph.update(
+            game_id, game.chat_id, live, news, self.draw(game_id), admin=admin, private_off=off
+        )
+
     # --- rendering (when the outbox asks) ---------------------------------------------
 
     def _render(self, game_id: int, game: Shown, who: Who) -> Rendered | None:
@@ -268,7 +296,7 @@ class Presenter:
         text = render.table_message(
             game.lang, state.view(), names, idle, self._deadline(game_id), game.settings
         )
-        return text, None
+        return text, None if state.is_over else cards_button(game.lang, game_id)
 
     def _hand(
         self, game_id: int, game: Shown, who: int, *, any_seconds: bool = False
@@ -362,6 +390,7 @@ class Presenter:
         self._news.pop(game_id, None)
         self._games.pop(game_id, None)
         self.nudges.forget(game_id)
+        self.ephemeral.finish(game_id)
         for per_user in (self.pages, self.picking):
             for key in [k for k in per_user if k[0] == game_id]:
                 del per_user[key]

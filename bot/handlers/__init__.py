@@ -2,8 +2,8 @@
 
 from aiogram import Router
 
-from . import commands, fallback, lobby, play
+from . import commands, ephemeral, fallback, lobby, play
 
 
 def routers() -> list[Router]:
-    return [commands.router(), lobby.router(), play.router(), fallback.router()]
+    return [commands.router(), lobby.router(), play.router(), ephemeral.router(), fallback.router()]

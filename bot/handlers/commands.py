@@ -57,9 +57,10 @@ async def start(
     await tables.remember(who)
     await records.set_can_message(who.id, True)
     presenter.blocked.discard(who.id)
+    await hand_again(tables, presenter, who.id)  # one played from the group has it now
     payload = command.args or ""
     if payload.startswith("join_"):
-        await join_by_link(message, who, payload, tables, records, outbox, bot)
+        await join_by_link(message, who, payload, tables, records, outbox, bot, presenter)
         return
     outbox.reply(message, t(who.lang, "help.private"))
 
@@ -72,6 +73,7 @@ async def join_by_link(
     records: Records,
     outbox: Outbox,
     bot: Bot,
+    presenter: Presenter,
 ) -> None:
     """A seat at the table whose join token the link carries, for a member of its group
     only (the link may have been passed on); every refusal changes nothing."""
@@ -96,9 +98,17 @@ async def join_by_link(
     title = escape(chat.title if chat else "")
     text = t(who.lang, "answer.joined_here", title=title, seat=seat, seats=table.settings.seats)
     outbox.reply(message, text)
-    refused = await seat_taken(outbox, tables, table)
+    refused = await seat_taken(outbox, tables, table, presenter.ephemeral)
     if refused is not None:
         outbox.reply(message, escape(error_text(who.lang, refused)))
+
+
+async def hand_again(tables: Tables, presenter: Presenter, user_id: int) -> None:
+    """The user's hand in their running game is shown (again) in the private chat."""
+    table = await tables.table_of(user_id)
+    game = tables.game_of(table.id) if table is not None else None
+    if game is not None:
+        presenter.refresh(game, user_id)
 
 
 async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
@@ -148,7 +158,12 @@ async def rules(message: Message, tables: Tables, outbox: Outbox) -> None:
 
 
 async def stop(
-    message: Message, tables: Tables, records: Records, outbox: Outbox, bot: Bot
+    message: Message,
+    tables: Tables,
+    records: Records,
+    outbox: Outbox,
+    bot: Bot,
+    presenter: Presenter,
 ) -> None:
     """/stop: the table's creator or a group admin closes the chat's table."""
     if message.from_user is None:
@@ -167,7 +182,10 @@ async def stop(
         name = escape(creator.name if creator else "?")
         outbox.reply(message, t(lang, "answer.stop_who", name=name))
         return
+    game = tables.game_of(table.id)
     await close_table(tables, records, outbox, table, "closed.stopped", message.chat.title)
+    if game is not None:
+        presenter.ephemeral.finish(game)  # its hands in the group go too
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
     outbox.reply(message, t(lang, "lobby.closed"))
 
@@ -197,9 +215,16 @@ async def migrated(message: Message, records: Records, service: GameService) -> 
 
 
 async def membership(
-    update: ChatMemberUpdated, tables: Tables, records: Records, outbox: Outbox
+    update: ChatMemberUpdated,
+    tables: Tables,
+    records: Records,
+    outbox: Outbox,
+    presenter: Presenter,
 ) -> None:
-    """The bot was removed from a group: close its table cleanly."""
+    """The bot was removed from a group: close its table cleanly. Made or unmade an
+    administrator: it may (or may no longer) show hands there when it likes."""
+    status = update.new_chat_member.status
+    presenter.ephemeral.status_changed(update.chat.id, status == "administrator")
     if update.new_chat_member.status in ("left", "kicked"):
         table = await tables.in_chat(update.chat.id)
         if table is not None:

@@ -14,6 +14,7 @@ from storage.repos import TableRecord
 
 from .. import render, rules_text
 from ..callbacks import LobbyCb
+from ..ephemeral import EphemeralHands
 from ..i18n import t
 from ..outbox import Outbox
 from ..people import deep_link, person
@@ -38,16 +39,25 @@ def error_text(lang: str, e: TableError) -> str:
 
 
 async def show_lobby(
-    outbox: Outbox, tables: Tables, table: TableRecord, *, new: bool, page: str | None = None
+    outbox: Outbox,
+    tables: Tables,
+    table: TableRecord,
+    *,
+    new: bool,
+    page: str | None = None,
+    hands: EphemeralHands | None = None,
 ) -> None:
     """Post the lobby message (``new``) or edit it, in the table's language; ``page``
-    shows one of its rules pages instead (``rules`` or ``house``)."""
+    shows one of its rules pages instead (``rules`` or ``house``). ``hands``: the lobby
+    says where the cards will be shown (in the group, or in the private chat)."""
     lang = await tables.lang(table.chat_id)
     if page is not None:
         text, markup = rules_text.rules_page(lang, table, page)
     else:
         creator = await tables.records.user(table.creator_id)
         text, markup = render.lobby(lang, table, creator.name if creator else "?")
+        if hands is not None:
+            text += "\n\n" + await hands.mode_line(lang, table.chat_id, table.creator_id)
     if new or table.lobby_message_id is None or table.lobby_is_summary:  # a result stays
         sent = await outbox.send(table.chat_id, text, markup)
         if sent is not None:
@@ -56,7 +66,9 @@ async def show_lobby(
     outbox.edit(table.chat_id, table.lobby_message_id, text, markup)
 
 
-async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
+async def open_table(
+    message: Message, tables: Tables, outbox: Outbox, presenter: Presenter
+) -> None:
     """/durak: a new table, or the chat's table as /settings shows it (never a second
     full lobby whose buttons could not work during a game)."""
     if message.from_user is None:
@@ -65,13 +77,15 @@ async def open_table(message: Message, tables: Tables, outbox: Outbox) -> None:
         message.chat.id, message.chat.title or "", person(message.from_user)
     )
     if not created:
-        await show_again(outbox, tables, table)
+        await show_again(outbox, tables, table, presenter.ephemeral)
         return
     log.info("chat %s: table %s open", message.chat.id, table.id)
-    await show_lobby(outbox, tables, table, new=True)
+    await show_lobby(outbox, tables, table, new=True, hands=presenter.ephemeral)
 
 
-async def show_settings(message: Message, tables: Tables, outbox: Outbox) -> None:
+async def show_settings(
+    message: Message, tables: Tables, outbox: Outbox, presenter: Presenter
+) -> None:
     """/settings: the lobby posted anew at the bottom of the chat, with the creator's
     buttons; during a game, the settings in words; without a table, how to open one."""
     table = await tables.in_chat(message.chat.id)
@@ -80,10 +94,12 @@ async def show_settings(message: Message, tables: Tables, outbox: Outbox) -> Non
         lang = await tables.lang(message.chat.id, default=asker)
         outbox.send(message.chat.id, t(lang, "lobby.no_table"))
         return
-    await show_again(outbox, tables, table)
+    await show_again(outbox, tables, table, presenter.ephemeral)
 
 
-async def show_again(outbox: Outbox, tables: Tables, table: TableRecord) -> None:
+async def show_again(
+    outbox: Outbox, tables: Tables, table: TableRecord, hands: EphemeralHands
+) -> None:
     """The open table once more: the lobby posted anew at the bottom of the chat (the
     older one says it moved), or the settings in words during a game."""
     lang = await tables.lang(table.chat_id)
@@ -92,7 +108,7 @@ async def show_again(outbox: Outbox, tables: Tables, table: TableRecord) -> None
         outbox.send(table.chat_id, t(lang, "lobby.settings_playing", settings=settings))
         return
     old = table.lobby_message_id
-    await show_lobby(outbox, tables, table, new=True)
+    await show_lobby(outbox, tables, table, new=True, hands=hands)
     if old is not None and not table.lobby_is_summary:
         outbox.edit(table.chat_id, old, t(lang, "lobby.moved"))
 
@@ -175,12 +191,12 @@ async def lobby_button(
         await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
         return
     if op in ("join", "bot"):
-        refused = await seat_taken(outbox, tables, table)
+        refused = await seat_taken(outbox, tables, table, presenter.ephemeral)
         if refused is not None:
             await query.answer(error_text(lang, refused), show_alert=True)
             return
     else:
-        await show_lobby(outbox, tables, table, new=False, page=page)
+        await show_lobby(outbox, tables, table, new=False, page=page, hands=presenter.ephemeral)
     await query.answer(answer or None)
 
 
@@ -195,18 +211,20 @@ async def start_game(
         outbox.edit(table.chat_id, table.lobby_message_id, None)
 
 
-async def seat_taken(outbox: Outbox, tables: Tables, table: TableRecord) -> TableError | None:
+async def seat_taken(
+    outbox: Outbox, tables: Tables, table: TableRecord, hands: EphemeralHands
+) -> TableError | None:
     """After a seat was taken: start the game once every seat is, else show the lobby.
     Returns why the game could not start (a game started by a concurrent press is fine)."""
     if len(table.seats) < table.settings.seats:
-        await show_lobby(outbox, tables, table, new=False)
+        await show_lobby(outbox, tables, table, new=False, hands=hands)
         return None
     try:
         await start_game(outbox, tables, table, None)
     except TableError as e:
         if e.code == "playing":
             return None
-        await show_lobby(outbox, tables, await tables.get(table.id), new=False)
+        await show_lobby(outbox, tables, await tables.get(table.id), new=False, hands=hands)
         return e
     return None
 

@@ -1,4 +1,4 @@
-"""Moves from the hand keyboards in private chats."""
+"""Moves from the hand keyboards: in private chats, or ephemeral ones in the group."""
 
 from __future__ import annotations
 
