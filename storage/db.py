@@ -106,7 +106,8 @@ class Tx(Protocol):
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
     async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
     async def notify(self, channel: str, payload: str) -> None:
-        """Tell the processes that ``listen`` on ``channel``, when this commits."""
+        """Tell the processes that ``listen`` on ``channel``, when this commits (only
+        on a database opened ``shared``)."""
         ...
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
@@ -139,6 +140,7 @@ class Database:
     """What the repositories need of a database; ``open`` picks the backend."""
 
     target: str
+    shared = False  # opened as one of several bots: their steps are notified (``notify``)
 
     @classmethod
     async def open(
@@ -152,7 +154,9 @@ class Database:
         """Open (creating if needed) and migrate to the newest schema, or to ``upto``.
         ``exclusive``: first make this process the database's only bot (``hold_lock``),
         so that a second one changes nothing before it is refused; ``shared``: one of
-        several bots on a server, none of which may run beside an exclusive one."""
+        several bots on a server, none of which may run beside an exclusive one, that
+        tell each other their steps (alone, a process notifies nobody: a notification
+        serializes the server's commits, a third of the moves per second at saturation)."""
         target = configured_path() if target is None else target
         db: Database
         if is_url(target):
@@ -166,6 +170,7 @@ class Database:
         try:
             if exclusive or shared:
                 await db.hold_lock(shared=shared)
+            db.shared = shared
             await db.migrate(upto)
         except BaseException:
             await db.close()

@@ -69,8 +69,9 @@ def translate(sql: str) -> str:
 class PostgresTx:
     backend = "postgres"
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: asyncpg.Connection, *, notifying: bool = False) -> None:
         self.conn = conn
+        self.notifying = notifying
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         try:
@@ -88,7 +89,8 @@ class PostgresTx:
         return row
 
     async def notify(self, channel: str, payload: str) -> None:
-        await self.conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+        if self.notifying:
+            await self.conn.execute("SELECT pg_notify($1, $2)", channel, payload)
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
         try:
@@ -225,7 +227,7 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[PostgresTx]:
         async with self.pool.acquire() as conn, conn.transaction():
-            yield PostgresTx(conn)
+            yield PostgresTx(conn, notifying=self.shared)
 
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
         row: Row | None = await self.pool.fetchrow(translate(sql), *args)

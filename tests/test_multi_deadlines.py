@@ -135,8 +135,8 @@ async def test_a_step_reaches_another_process_by_notification(
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("notify")
-    a = GameService(await Database.open(url), clock=FakeClock())
-    b = GameService(await Database.open(url), clock=FakeClock())
+    a = GameService(await Database.open(url, shared=True), clock=FakeClock())
+    b = GameService(await Database.open(url, shared=True), clock=FakeClock())
     b.follower.poll = 3600.0  # one read at the start, then only what it hears
     try:
         b.follow()

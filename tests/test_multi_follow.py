@@ -13,7 +13,7 @@ from engine import Rules
 from service import FakeClock, GameService
 from storage.db import Database
 from tests.backends import PgDatabases
-from tests.service_helpers import humans, next_move, start
+from tests.service_helpers import humans, new_table, next_move, start
 
 pytestmark = pytest.mark.sqlite_only  # the test's own PostgreSQL database below
 
@@ -35,8 +35,8 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("follow")
-    a = GameService(await Database.open(url), clock=FakeClock())
-    b = GameService(await Database.open(url), clock=FakeClock())
+    a = GameService(await Database.open(url, shared=True), clock=FakeClock())
+    b = GameService(await Database.open(url, shared=True), clock=FakeClock())
     b.follower.poll = 0.2
     try:
         b.follow()
@@ -78,8 +78,8 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("again")
-    a = GameService(await Database.open(url), clock=FakeClock())
-    b = GameService(await Database.open(url), clock=FakeClock())
+    a = GameService(await Database.open(url, shared=True), clock=FakeClock())
+    b = GameService(await Database.open(url, shared=True), clock=FakeClock())
     try:
         game = (await start(a, RULES, 5, humans(2))).game_id
         await a.idle()
@@ -110,3 +110,27 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
         for service in (a, b):
             await service.stop()
             await service.db.close()
+
+
+async def test_a_process_alone_on_its_database_notifies_nobody(
+    tmp_path: Path, pg_databases: PgDatabases
+) -> None:
+    url = await pg_databases.target("alone")
+    heard: list[str] = []
+    watcher = await Database.open(url)
+    listener = await watcher.listen("durak_games", heard.append)
+    assert listener is not None
+    try:
+        for shared in (False, True):
+            service = GameService(await Database.open(url, shared=shared), clock=FakeClock())
+            try:
+                table = await new_table(service, 2, chat=-1 - int(shared))
+                await service.create_game(table, RULES, humans(2), 6)
+                await service.idle()
+                await asyncio.sleep(0.3)
+                assert bool(heard) == shared, heard  # one of several: every step is told
+            finally:
+                await service.db.close()
+    finally:
+        await listener.close()
+        await watcher.close()
