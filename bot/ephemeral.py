@@ -122,6 +122,8 @@ class EphemeralHands:
         key = (game_id, user_id)
         if user_id in self.refused or not await self.available(chat_id, user_id):
             return False
+        if draw(user_id) is None:  # not shown by this process (another holds the lease)
+            return False
         self.players.add(key)
         self.chats[game_id] = chat_id
         future = self._send(game_id, chat_id, user_id, draw, query)
