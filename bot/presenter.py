@@ -126,6 +126,14 @@ class Presenter:
 
         return drawn
 
+    async def ready(self, game_id: int) -> bool:
+        """Whether the game is shown here, once the news in hand is (a game that has
+        just started is read first)."""
+        worker = self._workers.get(game_id)
+        if worker is not None:
+            await asyncio.wait({worker})
+        return game_id in self._games
+
     def hand_key(self, game_id: int, user_id: int) -> str | None:
         """The key the user's hand would be drawn with now; None if it is not shown."""
         game = self._games.get(game_id)
@@ -369,6 +377,8 @@ class Presenter:
                 if uid is not None:
                     user = await self.records.user(uid)
                     game.langs[uid] = user.lang if user else "ru"
+                    if user is not None and not user.can_message:  # plays from the group:
+                        self.blocked.add(uid)  # a private hand would get a 403 (until /start)
                     game.ids[uid] = await self.records.hand_message(game_id, uid)
             for gone in [g for g in self._games if self.service.live(g) is None]:
                 self._forget(gone)  # closed tables' games: no news comes for them

@@ -195,14 +195,16 @@ class Tables:
         """The open table where this user has a seat."""
         return await self._repo.seated_at(user_id)
 
-    async def join(self, table_id: int, person: Person) -> TableRecord:
+    async def join(self, table_id: int, person: Person, *, private: bool = True) -> TableRecord:
         """A seat for ``person``; their joins take turns, so two joins to two tables
-        at once cannot both find them seated nowhere."""
+        at once cannot both find them seated nowhere. ``private``: they must have
+        started the bot (their hand comes to the private chat; else ``need_private``);
+        False for one who plays from the group (their hand an ephemeral message)."""
         async with self._joining.setdefault(person.id, asyncio.Lock()):
-            return await self._join(table_id, person)
+            return await self._join(table_id, person, private)
 
     @locked
-    async def _join(self, table_id: int, person: Person) -> TableRecord:
+    async def _join(self, table_id: int, person: Person, private: bool) -> TableRecord:
         table = await self.get(table_id)
         if table.status != "lobby":
             raise TableError("playing")
@@ -212,8 +214,10 @@ class Tables:
         if other is not None:
             raise other
         user = await self.records.user(person.id)
-        if user is None or not user.can_message:
+        if private and (user is None or not user.can_message):
             raise TableError("need_private")
+        if user is None:
+            await self.remember(person)
         if len(table.seats) >= table.settings.seats:
             raise TableError("table_full")
         seat = Seat("human", person.name, user_id=person.id)

@@ -67,7 +67,10 @@ async def test_a_full_two_player_game(tmp_path: Path) -> None:
 
 
 async def test_joining_without_the_private_chat_uses_a_deep_link(tmp_path: Path) -> None:
+    """Where the group cannot show a hand (a server without ephemeral messages; else see
+    tests/test_e2e_ephemeral.py: the newcomer is seated and plays from the group)."""
     async with FakeTelegram(token="123456:" + "A" * 35) as tg:
+        tg.ephemeral_api = False
         anna, vika = tg.add_user(1, "Аня"), tg.add_user(3, "Вика")
         group = tg.add_group(-100, "Друзья", members=[anna, vika])
         tg.start_private(anna)

@@ -253,3 +253,64 @@ async def test_stop_takes_the_hands_in_the_group_away(tmp_path: Path) -> None:
             await tg.send_text(anna, group, "/stop")
             await tg.wait_for(lambda: not tg.ephemerals(group), what="the hand to go")
             assert not table.keyboard
+
+
+async def test_one_who_never_started_the_bot_joins_and_plays_from_the_group(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, gleb = tg.add_user(1, "Аня"), tg.add_user(4, "Глеб")
+        group = tg.add_group(-100, "Друзья", members=[anna, gleb])
+        tg.start_private(anna)  # Глеб never opens the private chat
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna])
+            lobby = tg.latest_message(group)
+            assert lobby is not None
+            answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+            await settle(app)
+            assert answer.url is None  # no deep link: his seat and his cards are here
+            assert answer.text == "Ваши карты — внизу чата, их видите только вы."
+            (hand,) = tg.ephemerals(group, gleb)  # his join started the game
+            assert "Козырь" in (hand.text or "") and hand.keyboard
+            await play_on(tg, app, group, [anna, gleb])
+            assert game_over(tg, group)
+            assert tg.calls_to("sendMessage", gleb) == []  # nothing was ever sent privately
+        assert tg.unanswered_callbacks() == []
+
+
+async def test_one_who_never_started_the_bot_is_seated_and_told_where_the_cards_will_be(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, gleb = tg.add_user(1, "Аня"), tg.add_user(4, "Глеб")
+        group = tg.add_group(-100, "Друзья", members=[anna, gleb])
+        tg.start_private(anna)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)  # Аня is not seated yet
+            answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+            await settle(app)
+            assert answer.show_alert and "нажмите «🃏 Мои карты» на столе" in (answer.text or "")
+            await seat_everyone(tg, app, group, [anna])  # her join starts the game
+            table = tg.latest_message(group)
+            assert table is not None and "Глеб" in (table.text or "")
+            assert await my_cards(tg, app, gleb, table) == (
+                "Ваши карты — внизу чата, их видите только вы."
+            )
+
+
+async def test_one_who_never_started_the_bot_gets_the_deep_link_where_the_group_cannot_show(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, gleb = tg.add_user(1, "Аня"), tg.add_user(4, "Глеб")
+        group = tg.add_group(-100, "Друзья", members=[anna, gleb])
+        tg.start_private(anna)
+        tg.ephemeral_api = False  # a server older than 10.2
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)
+            answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+            await settle(app)
+            assert answer.url is not None and "start=" in answer.url
+            record = await app.tables.record(1)
+            assert record is not None and record.seats == []  # not seated

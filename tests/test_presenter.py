@@ -18,6 +18,7 @@ from bot.presenter import Page, Presenter
 from engine import Rules, State
 from service import Update
 from service.records import Records
+from storage.repos import UserRepo
 from tests.service_helpers import humans, new_table, next_move, open_service, play_moves
 
 
@@ -155,6 +156,9 @@ async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int]:
     service.notify = presenter.on_update
     presenter.start()
     table_id = await new_table(service)
+    async with service.db.tx() as c:  # they started the bot: their hands come privately
+        for user in (1, 2):
+            await UserRepo.set_can_message(c, user, True)
     update = await service.create_game(table_id, Rules(), humans(2), seed=3)
     return presenter, update.game_id
 

@@ -75,6 +75,7 @@ def lobby_button(state: dict[str, Any], label: str) -> tuple[int, str]:
 async def test_the_page_plays_the_real_bot_and_joins_by_the_deep_link(tmp_path: Path) -> None:
     assert tests.fakes.FakeTelegram is FakeTelegram  # one emulator for tests and sandbox
     async with running(tmp_path) as box, ClientSession() as http:
+        box.tg.ephemeral_api = False  # as an older server: a newcomer gets the deep link
         async with http.get(box.url) as page:
             html = await page.text()
         assert page.status == 200 and "/static/sandbox.js" in html

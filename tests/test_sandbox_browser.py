@@ -22,13 +22,16 @@ GAME_OVER = ("Партия окончена", "Ничья")
 
 
 def sit_down(phone: Phone, name: str) -> None:
-    """``name`` presses «Сесть за стол»; the deep link opens the private chat, where
-    «Запустить» seats them."""
+    """``name`` starts the bot in the private chat (their cards will come there), then
+    presses «Сесть за стол» in the group. (Who never started it plays from the group:
+    tests/test_e2e_ephemeral.py; the deep link: tests/test_sandbox.py.)"""
     phone.be(name)
+    phone.open(PRIVATE)
+    phone.start()
+    phone.wait_text(PRIVATE, "Ваши карты будут приходить сюда")
     phone.open(GROUP)
     phone.press(GROUP, "Сесть за стол")
-    phone.start()
-    phone.wait_text(PRIVATE, "Вы за столом")
+    phone.wait_text(GROUP, name)
 
 
 def over(phone: Phone) -> bool:

@@ -185,8 +185,7 @@ async def lobby_button(
             raise TableError("not_now")
     except TableError as e:
         if e.code == "need_private":
-            me = await bot.me()
-            await query.answer(url=deep_link(me.username or "", pressed.join_token))
+            await join_from_group(query, tables, outbox, presenter, bot, pressed)
             return
         await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
         return
@@ -198,6 +197,44 @@ async def lobby_button(
     else:
         await show_lobby(outbox, tables, table, new=False, page=page, hands=presenter.ephemeral)
     await query.answer(answer or None)
+
+
+async def join_from_group(
+    query: CallbackQuery,
+    tables: Tables,
+    outbox: Outbox,
+    presenter: Presenter,
+    bot: Bot,
+    pressed: TableRecord,
+) -> None:
+    """A person who never started the bot: seated all the same where the group can show
+    them their hand (an ephemeral message), else sent to the private chat's deep link."""
+    who, eph = person(query.from_user), presenter.ephemeral
+    if who.id in eph.refused or not await eph.available(pressed.chat_id, who.id):
+        me = await bot.me()
+        await query.answer(url=deep_link(me.username or "", pressed.join_token))
+        return
+    try:
+        table = await tables.join(pressed.id, who, private=False)
+    except TableError as e:
+        await query.answer(error_text(who.lang, e))
+        return
+    refused = await seat_taken(outbox, tables, table, eph)
+    if refused is not None:
+        await query.answer(error_text(who.lang, refused), show_alert=True)
+        return
+    game = tables.game_of(table.id)  # this seat started it: the hand answers the press
+    if (
+        game is not None
+        and await presenter.ready(game)
+        and await eph.open(game, table.chat_id, who.id, presenter.draw(game), query.id)
+    ):
+        await query.answer(t(who.lang, "eph.shown"))
+        return
+    # not shown now (refused, or another bot process shows the games): the button will
+    await query.answer(
+        t(who.lang, "eph.joined_here" if game is None else "eph.refused_start"), show_alert=True
+    )
 
 
 async def start_game(

@@ -8,3 +8,4 @@ eph-refused-start = Telegram did not show your cards here. Press "My cards" agai
 eph-mode-admin = 🃏 Cards right here: "My cards" on the table shows them to you alone, and then the bot sends them itself when it is your turn.
 eph-mode-button = 🃏 Cards right here: "My cards" on the table shows them to you alone. Make the bot an admin of the group and it will send them itself when it is your turn.
 eph-mode-private = 🃏 Your cards come to your private chat with the bot.
+eph-joined-here = You have a seat! Your cards stay in this group: once the game starts, press “🃏 My cards” on the table; only you will see them.
