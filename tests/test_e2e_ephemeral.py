@@ -255,13 +255,19 @@ async def test_stop_takes_the_hands_in_the_group_away(tmp_path: Path) -> None:
             assert not table.keyboard
 
 
+def newcomer(tg: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
+    """Аня, who started the bot, and Глеб, who never opened its private chat."""
+    anna, gleb = tg.add_user(1, "Аня"), tg.add_user(4, "Глеб")
+    group = tg.add_group(-100, "Друзья", members=[anna, gleb])
+    tg.start_private(anna)
+    return anna, gleb, group
+
+
 async def test_one_who_never_started_the_bot_joins_and_plays_from_the_group(
     tmp_path: Path,
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, gleb = tg.add_user(1, "Аня"), tg.add_user(4, "Глеб")
-        group = tg.add_group(-100, "Друзья", members=[anna, gleb])
-        tg.start_private(anna)  # Глеб never opens the private chat
+        anna, gleb, group = newcomer(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna])
@@ -283,9 +289,7 @@ async def test_one_who_never_started_the_bot_is_seated_and_told_where_the_cards_
     tmp_path: Path,
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, gleb = tg.add_user(1, "Аня"), tg.add_user(4, "Глеб")
-        group = tg.add_group(-100, "Друзья", members=[anna, gleb])
-        tg.start_private(anna)
+        anna, gleb, group = newcomer(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             lobby = await open_table(tg, app, group, anna)  # Аня is not seated yet
             answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
@@ -303,9 +307,7 @@ async def test_one_who_never_started_the_bot_gets_the_deep_link_where_the_group_
     tmp_path: Path,
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
-        anna, gleb = tg.add_user(1, "Аня"), tg.add_user(4, "Глеб")
-        group = tg.add_group(-100, "Друзья", members=[anna, gleb])
-        tg.start_private(anna)
+        anna, gleb, group = newcomer(tg)
         tg.ephemeral_api = False  # a server older than 10.2
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             lobby = await open_table(tg, app, group, anna)
