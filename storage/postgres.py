@@ -131,7 +131,6 @@ class PostgresDatabase(Database):
     @classmethod
     async def connect(cls, url: str) -> PostgresDatabase:
         pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
-        await pool.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
         return cls(pool, url)
 
     def dialect(self, statement: str) -> str:
@@ -200,10 +199,14 @@ class PostgresDatabase(Database):
         return PgListener(conn)
 
     async def migrate(self, upto: int | None = None) -> None:
-        """Under a lock of its own, so that two first starts do not both create tables."""
+        """Under a lock of its own, so that two first starts do not both create tables
+        (``schema_version`` too: two ``CREATE TABLE IF NOT EXISTS`` at once collide)."""
         async with self.pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_KEY)
             try:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+                )
                 await super().migrate(upto)
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_KEY)

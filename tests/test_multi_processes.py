@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import LobbyCb
-from storage.db import Database
+from storage.db import Database, migrations
 from storage.lock import Locked
 from tests.backends import PgDatabases
 from tests.e2e_helpers import TOKEN
@@ -43,9 +43,30 @@ async def test_processes_share_a_server_in_webhook_mode_and_refuse_a_polling_one
         await polling.close()
 
 
+async def test_processes_starting_at_once_on_a_new_database_all_open_it(
+    pg_databases: PgDatabases,
+) -> None:
+    for attempt in range(5):  # before: schema_version's CREATE TABLE IF NOT EXISTS collided
+        url = await pg_databases.target(f"new{attempt}")
+        opened = await asyncio.gather(
+            *(Database.open(url, shared=True) for _ in range(3)), return_exceptions=True
+        )
+        for db in opened:
+            if isinstance(db, Database):
+                assert await db.schema_version() == len(migrations())
+                await db.close()
+        assert all(isinstance(db, Database) for db in opened), opened
+
+
 async def webhook_bot(
-    tmp_path: Path, api_base: str, db: str, port: int, name: str
+    tmp_path: Path,
+    api_base: str,
+    db: str,
+    port: int,
+    name: str,
+    extra: dict[str, str] | None = None,
 ) -> tuple[asyncio.subprocess.Process, Path]:
+    """``python -m bot`` in webhook mode on ``port``; ``extra``: more settings."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "BOT_TOKEN": TOKEN,
@@ -56,6 +77,7 @@ async def webhook_bot(
         "DURAK_WEBHOOK_URL": "https://durak.example.org/tg",
         "DURAK_WEBHOOK_PORT": str(port),
         "DURAK_WEBHOOK_SECRET": SECRET,
+        **(extra or {}),
     }
     log = tmp_path / f"{name}.log"
     with log.open("wb") as stderr:
