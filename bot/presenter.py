@@ -86,6 +86,7 @@ class Presenter:
         self.blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
         self.styled = True  # the server keeps button styles (else: marks in the labels)
         self._games: dict[int, Shown] = {}
+        self._followed: dict[int, Shown] = {}  # games another process shows (``follow``)
         # One worker per game with news: a new message waiting for its slot holds up
         # that game only. The news: None for the table and every hand, or the users
         # whose hand to show.
@@ -136,9 +137,30 @@ class Presenter:
 
     def hand_key(self, game_id: int, user_id: int) -> str | None:
         """The key the user's hand would be drawn with now; None if it is not shown."""
-        game = self._games.get(game_id)
+        game = self._games.get(game_id) or self._followed.get(game_id)
         drawn = self._hand(game_id, game, user_id, any_seconds=True) if game else None
         return drawn.key if drawn else None
+
+    async def follow(self, game_id: int) -> None:
+        """Read what the keys of a game's hands need where another process shows the
+        game (``bot.sending``), so that a press from a hand it drew is checked here as
+        that process draws the hand (the languages and the seated, read once; kept
+        apart from the games this process shows: their message ids are not read)."""
+        live = self.service.live(game_id)
+        if live is None or game_id in self._games or game_id in self._followed:
+            return
+        table = await self.records.table(live.table_id)
+        if table is None or table.status == "closed":
+            return
+        game = Shown(live.table_id, live.chat_id, "ru", {}, {})
+        for uid in (s.user_id for s in live.seats if s.human):
+            if uid is not None:
+                user = await self.records.user(uid)
+                game.langs[uid] = user.lang if user else "ru"
+        game.seated = {uid for s in table.seats if (uid := s.user_id) is not None}
+        for gone in [g for g in self._followed if self.service.live(g) is None]:
+            del self._followed[gone]
+        self._followed[game_id] = game
 
     def start(self) -> None:
         self._running = True

@@ -74,10 +74,14 @@ async def fresh_here(
     service: GameService, presenter: Presenter, game: int, user: int, key: str
 ) -> bool:
     """``fresh``, once more after catching up when not: the hand may have been drawn by
-    another bot process at a version this one has not heard of yet."""
+    another bot process at a version this one has not heard of yet (or this process,
+    which does not show the games, has drawn none of the game's hands)."""
     if fresh(presenter, game, user, key):
         return True
-    return await service.catch_up(game) and fresh(presenter, game, user, key)
+    if not await service.catch_up(game):
+        return False
+    await presenter.follow(game)
+    return fresh(presenter, game, user, key)
 
 
 async def make_move(
