@@ -407,14 +407,20 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
     # --- webhook delivery --------------------------------------------------------
 
     async def deliver_to_webhook(
-        self, address: str, *, secret: str | None = None, pending: bool = True
+        self,
+        address: str,
+        *,
+        secret: str | None = None,
+        pending: bool = True,
+        limit: int | None = None,
     ) -> list[int]:
         """POST each pending update to ``address`` as Telegram does to a webhook.
 
         ``address`` is where a reverse proxy would forward the URL given to setWebhook.
         The secret header and the update types are those of the last setWebhook,
         unless ``secret`` replaces it. An update answered with 200 is delivered;
-        the others stay pending (``pending=False`` drops them). Returns the statuses.
+        the others stay pending (``pending=False`` drops them). ``limit``: POST at most
+        that many (a proxy spreading updates over several processes). Returns the statuses.
         """
         from aiohttp import ClientSession
 
@@ -424,7 +430,7 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
         headers = {"X-Telegram-Bot-Api-Secret-Token": token} if token else {}
         statuses, done = [], set()
         async with ClientSession() as session:
-            for update in list(self._pending):
+            for update in list(self._pending)[:limit]:
                 done.add(update["update_id"])
                 if self._update_type(update) not in allowed:
                     self.dropped_updates.append(update)
