@@ -185,3 +185,10 @@ def test_default_budgets_count_work_not_time() -> None:
         budget = BUDGETS[level]
         assert budget.actions is not None and budget.seconds is not None
         assert budget.seconds >= 0.5  # the clock is only a safety net
+
+
+def test_master_may_do_more_work_than_expert() -> None:
+    expert, master = BUDGETS["expert"], BUDGETS["master"]
+    assert expert.actions is not None and master.actions is not None
+    assert master.worlds > expert.worlds and master.actions > expert.actions
+    assert master.endgame > expert.endgame
