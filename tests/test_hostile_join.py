@@ -42,6 +42,7 @@ async def test_the_deep_link_needs_the_tables_token_and_a_member_of_its_group(
     tmp_path: Path,
 ) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
+        tg.ephemeral_api = False  # the deep link (else a newcomer plays from the group)
         (anna, boris, vika, gleb, dima), group = friends(tg)
         tg.start_private(anna)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
