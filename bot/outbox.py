@@ -30,99 +30,37 @@ import contextlib
 import logging
 import math
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import (
-    ClientDecodeError,
     TelegramAPIError,
     TelegramBadRequest,
     TelegramEntityTooLarge,
     TelegramForbiddenError,
     TelegramMigrateToChat,
-    TelegramNetworkError,
     TelegramRetryAfter,
-    TelegramServerError,
-)
-from aiogram.methods import (
-    AnswerCallbackQuery,
-    EditMessageReplyMarkup,
-    EditMessageText,
-    GetChatMember,
-    GetUpdates,
-    Response,
-    SendMessage,
 )
 from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
 
 from .ephemeral_calls import ephemeral_call
+from .outbox_jobs import (
+    MEMORY,
+    TRANSIENT,
+    Blocked,
+    ChatQueue,
+    Job,
+    Render,
+    Rendered,
+    Replaced,
+    gone_message,
+    remember,
+    seen,
+    why,
+)
 from .pacing import WORTH_A_WAIT, Limits, Rate
 
 __all__ = ["Blocked", "Limits", "Outbox", "Render", "Rendered", "Replaced"]
 log = logging.getLogger(__name__)
-
-Rendered = tuple[str, InlineKeyboardMarkup | None]
-Render = Callable[[], Rendered | None]  # None: nothing to show (any more)
-Replaced = Callable[[int, int, int], Awaitable[None]]  # chat, old message id, new message id
-Blocked = Callable[[int], Awaitable[None]]  # a private chat whose user blocked the bot
-MEMORY = 16  # messages per chat whose content is remembered
-T = TypeVar("T")
-# Worth another try: the call may not have reached Telegram, or Telegram had a hiccup.
-TRANSIENT = (TelegramNetworkError, TelegramServerError, ClientDecodeError, TimeoutError, OSError)
-
-# aiogram reads every reply into ``Response[<the method's result type>]``; pydantic keeps
-# such classes only weakly, so a garbage collection drops them and the next reply builds
-# one again (3-4 ms each: a quarter of the bot's CPU under load). Keep the busy ones.
-_RESPONSES = tuple(
-    Response[m.__returning__]  # type: ignore[name-defined]
-    for m in (
-        SendMessage, EditMessageText, EditMessageReplyMarkup, AnswerCallbackQuery,
-        GetUpdates, GetChatMember,
-    )
-)  # fmt: skip
-
-
-@dataclass(eq=False)
-class _Job:
-    chat_id: int
-    message_id: int | None  # None: send a new message
-    text: str | None  # None with no render: edit the keyboard only
-    markup: InlineKeyboardMarkup | None
-    render: Render | None = None
-    thread_id: int | None = None  # a new message: into this topic of a forum
-    reply_to: int | None = None  # a new message: as a reply to this one
-    delete: bool = False  # delete the message instead
-    receiver: int | None = None  # an ephemeral message to this member of the group
-    query: str | None = None  # a new ephemeral message: the press it answers
-    done: asyncio.Future[Message | None] = field(default_factory=asyncio.Future)
-
-    def content(self) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
-        if self.render is None:
-            return self.text, self.markup
-        return self.render()
-
-
-@dataclass(eq=False)
-class _Chat:
-    """A chat's queue, pacing and memory of what its messages show."""
-
-    id: int
-    receiver: int | None = None  # the queue of the ephemeral messages to this member
-    queue: deque[_Job] = field(default_factory=deque)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    worker: asyncio.Task[None] | None = None
-    next: float = 0.0  # the token bucket's theoretical arrival time
-    group_next: float = 0.0  # a group: when its next call may start
-    hold: float = 0.0  # a 429's retry_after: no call before this
-    shown: dict[int, str] = field(default_factory=dict)  # message id -> _seen(its content)
-    moved: dict[int, int] = field(default_factory=dict)  # lost message id -> its successor
-
-    @property
-    def key(self) -> int | tuple[int, int]:
-        return self.id if self.receiver is None else (self.id, self.receiver)
 
 
 class Outbox:
@@ -142,7 +80,7 @@ class Outbox:
         self.retries = 0  # 429s received
         self.failures = 0  # calls that failed otherwise (retried or dropped)
         self.skipped = 0  # edits not sent: the chat already showed that
-        self._chats: dict[int | tuple[int, int], _Chat] = {}
+        self._chats: dict[int | tuple[int, int], ChatQueue] = {}
         self._pending = 0  # jobs queued or being sent
         self._drained = asyncio.Event()
         self._drained.set()
@@ -160,7 +98,7 @@ class Outbox:
     ) -> asyncio.Future[Message | None]:
         """Queue a new message; the future gives the sent message (None if it failed).
         Needs no awaiting: a handler's reply can be queued and left to the outbox."""
-        job = _Job(chat_id, None, text, markup, thread_id=thread_id, reply_to=reply_to)
+        job = Job(chat_id, None, text, markup, thread_id=thread_id, reply_to=reply_to)
         return self._put(job)
 
     def reply(
@@ -191,7 +129,7 @@ class Outbox:
             job.text = text if text is not None else job.text
             job.markup, job.render = markup, None
             return job.done
-        return self._put(_Job(chat_id, message_id, text, markup))
+        return self._put(Job(chat_id, message_id, text, markup))
 
     def show(
         self, chat_id: int, message_id: int | None, render: Render
@@ -202,7 +140,7 @@ class Outbox:
         if job is not None:
             job.render = render
             return job.done
-        return self._put(_Job(chat_id, message_id, None, None, render))
+        return self._put(Job(chat_id, message_id, None, None, render))
 
     def ephemeral(
         self,
@@ -220,18 +158,18 @@ class Outbox:
             job.render = render
             return job.done
         return self._put(
-            _Job(chat_id, message_id, None, None, render, receiver=receiver, query=query)
+            Job(chat_id, message_id, None, None, render, receiver=receiver, query=query)
         )
 
     def delete_ephemeral(
         self, chat_id: int, receiver: int, message_id: int
     ) -> asyncio.Future[Message | None]:
-        return self._put(_Job(chat_id, message_id, None, None, delete=True, receiver=receiver))
+        return self._put(Job(chat_id, message_id, None, None, delete=True, receiver=receiver))
 
     def delete(self, chat_id: int, message_id: int) -> asyncio.Future[Message | None]:
         """Queue the deletion of a message: paced like the chat's other calls, and after
         every other call queued for the chat."""
-        return self._put(_Job(chat_id, message_id, None, None, delete=True))
+        return self._put(Job(chat_id, message_id, None, None, delete=True))
 
     async def drain(self) -> None:
         """Wait until every queued job has been sent (used at shutdown and in tests)."""
@@ -257,18 +195,18 @@ class Outbox:
 
     # --- queues and workers -------------------------------------------------------
 
-    def _waiting(self, chat_id: int, message_id: int, receiver: int | None = None) -> _Job | None:
+    def _waiting(self, chat_id: int, message_id: int, receiver: int | None = None) -> Job | None:
         chat = self._chats.get(chat_id if receiver is None else (chat_id, receiver))
         for job in chat.queue if chat else ():
             if job.message_id == message_id and not job.delete:
                 return job
         return None
 
-    def _put(self, job: _Job) -> asyncio.Future[Message | None]:
+    def _put(self, job: Job) -> asyncio.Future[Message | None]:
         key = job.chat_id if job.receiver is None else (job.chat_id, job.receiver)
         chat = self._chats.get(key)
         if chat is None:
-            chat = self._chats[key] = _Chat(job.chat_id, job.receiver)
+            chat = self._chats[key] = ChatQueue(job.chat_id, job.receiver)
         chat.queue.append(job)
         chat.wake.set()
         if chat.worker is None:
@@ -277,14 +215,14 @@ class Outbox:
         self._drained.clear()
         return job.done
 
-    def _finish(self, job: _Job, result: Message | None) -> None:
+    def _finish(self, job: Job, result: Message | None) -> None:
         if not job.done.done():
             job.done.set_result(result)
         self._pending -= 1
         if self._pending == 0:
             self._drained.set()
 
-    async def _work(self, chat: _Chat) -> None:
+    async def _work(self, chat: ChatQueue) -> None:
         while True:
             if not chat.queue:
                 chat.wake.clear()
@@ -310,12 +248,12 @@ class Outbox:
 
     # --- pacing -----------------------------------------------------------------
 
-    def _ready(self, chat: _Chat) -> float:
+    def _ready(self, chat: ChatQueue) -> float:
         """When the chat may get its next call."""
         tolerance = (max(self.limits.chat_burst, 1) - 1) * self.limits.per_chat
         return max(chat.next - tolerance, chat.group_next, chat.hold)
 
-    def _spent(self, chat: _Chat) -> None:
+    def _spent(self, chat: ChatQueue) -> None:
         """A call to the chat ended: charge its bucket (and the group's spacing)."""
         now = time.monotonic()
         chat.next = max(chat.next, now) + self.limits.per_chat
@@ -324,7 +262,7 @@ class Outbox:
 
     # --- one job ------------------------------------------------------------------
 
-    async def _run(self, chat: _Chat, job: _Job) -> Message | None:
+    async def _run(self, chat: ChatQueue, job: Job) -> Message | None:
         """Wait for the slot, render, call; retry what may succeed on another try."""
         for attempt in range(self.limits.attempts):
             while (wait := self._ready(chat) - time.monotonic()) > 0:
@@ -351,11 +289,9 @@ class Outbox:
             except TelegramBadRequest as e:
                 if "message is not modified" in e.message and job.message_id is not None:
                     if text is not None:
-                        _remember(
-                            chat.shown, self._target(chat, job.message_id), _seen(text, markup)
-                        )
+                        remember(chat.shown, self._target(chat, job.message_id), seen(text, markup))
                     return None
-                gone = _gone(e.message) and chat.receiver is None  # (an ephemeral one: no)
+                gone = gone_message(e.message) and chat.receiver is None  # (an ephemeral one: no)
                 if text is not None and job.message_id is not None and gone:
                     return await self._replace(chat, job, text, markup)
                 log.warning("chat %s: %s", chat.id, e.message)
@@ -372,7 +308,7 @@ class Outbox:
                 self.failures += 1
                 pause = self.limits.backoff * 2**attempt
                 log.warning(
-                    "chat %s: %s (try %s), again in %.1f s", chat.id, _why(e), attempt + 1, pause
+                    "chat %s: %s (try %s), again in %.1f s", chat.id, why(e), attempt + 1, pause
                 )
                 await asyncio.sleep(pause)
             except TelegramAPIError as e:  # 401, 404, 409...: another try would fail too
@@ -382,7 +318,7 @@ class Outbox:
         log.warning("chat %s: given up after %s tries", chat.id, self.limits.attempts)
         return None
 
-    def _target(self, chat: _Chat, message_id: int) -> int:
+    def _target(self, chat: ChatQueue, message_id: int) -> int:
         """The message now standing for ``message_id`` (it may have been sent anew)."""
         for _ in range(MEMORY):  # a chain, never a cycle (see _call), but be safe
             if message_id not in chat.moved:
@@ -391,14 +327,14 @@ class Outbox:
         return message_id
 
     def _fresh(
-        self, chat: _Chat, job: _Job
+        self, chat: ChatQueue, job: Job
     ) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
         """What to send now; None when there is nothing to send (or it is shown already)."""
         content = job.content()
         if content is None:
             return None
         message_id = job.message_id
-        if message_id is not None and chat.shown.get(self._target(chat, message_id)) == _seen(
+        if message_id is not None and chat.shown.get(self._target(chat, message_id)) == seen(
             *content
         ):
             self.skipped += 1
@@ -406,7 +342,7 @@ class Outbox:
         return content
 
     async def _call(
-        self, chat: _Chat, job: _Job, text: str | None, markup: InlineKeyboardMarkup | None
+        self, chat: ChatQueue, job: Job, text: str | None, markup: InlineKeyboardMarkup | None
     ) -> Message | None:
         timeout = math.ceil(self.limits.timeout)  # aiohttp's, so no task per call
         try:
@@ -418,7 +354,7 @@ class Outbox:
                     query=job.query, delete=job.delete, timeout=timeout,
                 )  # fmt: skip
                 if sent is not None and sent.ephemeral_message_id and text is not None:
-                    _remember(chat.shown, sent.ephemeral_message_id, _seen(text, markup))
+                    remember(chat.shown, sent.ephemeral_message_id, seen(text, markup))
                 return sent
             if job.delete:
                 assert job.message_id is not None
@@ -441,7 +377,7 @@ class Outbox:
                     reply_parameters=quoted,
                     request_timeout=timeout,
                 )
-                _remember(chat.shown, sent.message_id, _seen(text, markup))
+                remember(chat.shown, sent.message_id, seen(text, markup))
                 chat.moved.pop(sent.message_id, None)  # that id is a live message now
                 return sent
             target = self._target(chat, job.message_id)
@@ -456,55 +392,25 @@ class Outbox:
                     text=text, chat_id=chat.id, message_id=target, reply_markup=markup,
                     request_timeout=timeout,
                 )  # fmt: skip
-                _remember(chat.shown, target, _seen(text, markup))
+                remember(chat.shown, target, seen(text, markup))
             return result if isinstance(result, Message) else None
         finally:
             self._spent(chat)
 
     async def _replace(
-        self, chat: _Chat, job: _Job, text: str, markup: InlineKeyboardMarkup | None
+        self, chat: ChatQueue, job: Job, text: str, markup: InlineKeyboardMarkup | None
     ) -> Message | None:
         """The message can no longer be edited: send a new one and remember it."""
         assert job.message_id is not None
         old = self._target(chat, job.message_id)
-        new = await self._run(chat, _Job(chat.id, None, text, markup))
+        new = await self._run(chat, Job(chat.id, None, text, markup))
         if new is None:
             return None
         if old != new.message_id:
-            _remember(chat.moved, old, new.message_id)
+            remember(chat.moved, old, new.message_id)
         if self.on_replaced is not None:
             try:
                 await self.on_replaced(chat.id, old, new.message_id)
             except Exception:
                 log.exception("chat %s: noting the new message %s failed", chat.id, new.message_id)
         return new
-
-
-def _seen(text: str | None, markup: InlineKeyboardMarkup | None) -> str:
-    """What a message shows, as one string: a string is no work for the garbage collector,
-    unlike a kept keyboard (a few dozen objects that would live into its oldest generation
-    and make its full collections, which stop the loop, come more often)."""
-    rows = markup.inline_keyboard if markup else ()
-    keys = "\x1e".join("\x1d".join(f"{b.text}\x1f{b.callback_data}" for b in row) for row in rows)
-    return f"{text}\x1c{keys}"
-
-
-def _remember(memory: dict[int, T], message_id: int, value: T) -> None:
-    """Note what a message shows (or where it went); a chat keeps its last few."""
-    memory.pop(message_id, None)
-    memory[message_id] = value
-    while len(memory) > MEMORY:
-        del memory[next(iter(memory))]
-
-
-def _gone(description: str) -> bool:
-    return any(
-        s in description
-        for s in ("message to edit not found", "message can't be edited", "MESSAGE_ID_INVALID")
-    )
-
-
-def _why(error: Exception) -> str:
-    if isinstance(error, TelegramAPIError):
-        return error.message
-    return f"{type(error).__name__}: {error}"[:200]

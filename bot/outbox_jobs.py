@@ -1,0 +1,117 @@
+"""What the outbox queues and remembers (``bot.outbox``): a job (one call to make), a
+chat's queue with its pacing and memory, and the pure helpers about replies."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramServerError,
+)
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    GetChatMember,
+    GetUpdates,
+    Response,
+    SendMessage,
+)
+from aiogram.types import InlineKeyboardMarkup, Message
+
+Rendered = tuple[str, InlineKeyboardMarkup | None]
+Render = Callable[[], Rendered | None]  # None: nothing to show (any more)
+Replaced = Callable[[int, int, int], Awaitable[None]]  # chat, old message id, new message id
+Blocked = Callable[[int], Awaitable[None]]  # a private chat whose user blocked the bot
+MEMORY = 16  # messages per chat whose content is remembered
+T = TypeVar("T")
+# Worth another try: the call may not have reached Telegram, or Telegram had a hiccup.
+TRANSIENT = (TelegramNetworkError, TelegramServerError, ClientDecodeError, TimeoutError, OSError)
+
+# aiogram reads every reply into ``Response[<the method's result type>]``; pydantic keeps
+# such classes only weakly, so a garbage collection drops them and the next reply builds
+# one again (3-4 ms each: a quarter of the bot's CPU under load). Keep the busy ones.
+_RESPONSES = tuple(
+    Response[m.__returning__]  # type: ignore[name-defined]
+    for m in (
+        SendMessage, EditMessageText, EditMessageReplyMarkup, AnswerCallbackQuery,
+        GetUpdates, GetChatMember,
+    )
+)  # fmt: skip
+
+
+@dataclass(eq=False)
+class Job:
+    chat_id: int
+    message_id: int | None  # None: send a new message
+    text: str | None  # None with no render: edit the keyboard only
+    markup: InlineKeyboardMarkup | None
+    render: Render | None = None
+    thread_id: int | None = None  # a new message: into this topic of a forum
+    reply_to: int | None = None  # a new message: as a reply to this one
+    delete: bool = False  # delete the message instead
+    receiver: int | None = None  # an ephemeral message to this member of the group
+    query: str | None = None  # a new ephemeral message: the press it answers
+    done: asyncio.Future[Message | None] = field(default_factory=asyncio.Future)
+
+    def content(self) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
+        if self.render is None:
+            return self.text, self.markup
+        return self.render()
+
+
+@dataclass(eq=False)
+class ChatQueue:
+    """A chat's queue, pacing and memory of what its messages show."""
+
+    id: int
+    receiver: int | None = None  # the queue of the ephemeral messages to this member
+    queue: deque[Job] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    worker: asyncio.Task[None] | None = None
+    next: float = 0.0  # the token bucket's theoretical arrival time
+    group_next: float = 0.0  # a group: when its next call may start
+    hold: float = 0.0  # a 429's retry_after: no call before this
+    shown: dict[int, str] = field(default_factory=dict)  # message id -> seen(its content)
+    moved: dict[int, int] = field(default_factory=dict)  # lost message id -> its successor
+
+    @property
+    def key(self) -> int | tuple[int, int]:
+        return self.id if self.receiver is None else (self.id, self.receiver)
+
+
+def seen(text: str | None, markup: InlineKeyboardMarkup | None) -> str:
+    """What a message shows, as one string: a string is no work for the garbage collector,
+    unlike a kept keyboard (a few dozen objects that would live into its oldest generation
+    and make its full collections, which stop the loop, come more often)."""
+    rows = markup.inline_keyboard if markup else ()
+    keys = "\x1e".join("\x1d".join(f"{b.text}\x1f{b.callback_data}" for b in row) for row in rows)
+    return f"{text}\x1c{keys}"
+
+
+def remember(memory: dict[int, T], message_id: int, value: T) -> None:
+    """Note what a message shows (or where it went); a chat keeps its last few."""
+    memory.pop(message_id, None)
+    memory[message_id] = value
+    while len(memory) > MEMORY:
+        del memory[next(iter(memory))]
+
+
+def gone_message(description: str) -> bool:
+    return any(
+        s in description
+        for s in ("message to edit not found", "message can't be edited", "MESSAGE_ID_INVALID")
+    )
+
+
+def why(error: Exception) -> str:
+    if isinstance(error, TelegramAPIError):
+        return error.message
+    return f"{type(error).__name__}: {error}"[:200]
