@@ -126,16 +126,27 @@ def hands_current(tg: FakeTelegram, app: App, game: int, users: list[Any]) -> bo
     return True
 
 
+async def two_processes(tg: FakeTelegram, url: str) -> list[Process]:
+    """Two processes on the database, the one holding the sending lease first."""
+    both = [await start_process(tg, url), await start_process(tg, url)]
+    try:
+        await tg.wait_for(lambda: any(p.app.sending.held for p in both if p.app.sending))
+    except BaseException:
+        for process in both:
+            await process.stop()
+        raise
+    return both if both[0].app.sending and both[0].app.sending.held else both[::-1]
+
+
 async def test_only_the_lease_holder_shows_the_games_and_another_takes_over(
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("sending")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = [await start_process(tg, url), await start_process(tg, url)]
+        both = await two_processes(tg, url)
+        holder, other = both
         try:
-            await tg.wait_for(lambda: any(p.app.sending.held for p in both if p.app.sending))
-            holder, other = both if both[0].app.sending.held else both[::-1]
             assert other.app.sending is not None and not other.app.sending.held
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await open_table(tg, other.app, group, anna)
@@ -173,11 +184,9 @@ async def test_a_word_pressed_where_the_games_are_not_shown_is_made(
     url = await pg_databases.target("words")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = [await start_process(tg, url), await start_process(tg, url)]
+        both = await two_processes(tg, url)
+        holder, other = both
         try:
-            await tg.wait_for(lambda: any(p.app.sending.held for p in both if p.app.sending))
-            holder, other = both if both[0].app.sending.held else both[::-1]
-
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await open_table(tg, other.app, group, anna)
                 await seat_everyone(tg, other.app, group, [anna, boris])
