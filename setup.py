@@ -1,6 +1,7 @@
 """Compiles the engine's core with mypyc at install time (see README, "The compiled engine").
 
-The compiled modules are the same typed Python source (``engine.build.CORE``).
+The compiled modules are the same typed Python source (``engine.build.CORE`` and
+``BOTS``).
 Without a working compiler the install goes on with the pure-Python engine and
 one warning; ``DURAK_PURE_PYTHON=1`` at install time skips compiling.
 """
@@ -38,7 +39,7 @@ class OptionalBuildExt(build_ext):  # type: ignore[misc]
 
 def ext_modules() -> list[Any]:
     # An earlier build's modules go first: they would shadow the sources otherwise.
-    for old in (*Path("engine").glob("*.so"), Path("engine") / BUILD["STAMP"]):
+    for old in (*Path("engine").glob("**/*.so"), Path("engine") / BUILD["STAMP"]):
         old.unlink(missing_ok=True)
     if os.environ.get("DURAK_PURE_PYTHON") == "1":
         return []
@@ -46,7 +47,7 @@ def ext_modules() -> list[Any]:
         from mypyc.build import mypycify
 
         # One shared library, engine/core__mypyc*.so, beside a small one per module.
-        sources = [f"engine/{m}.py" for m in BUILD["CORE"]]
+        sources = [str(p) for p in BUILD["sources"](Path("engine"))]
         return mypycify(sources, opt_level="3", group_name="engine.core")  # type: ignore[no-any-return]
     except BaseException as e:  # mypyc missing or refusing the source (it exits on errors)
         warn(e)

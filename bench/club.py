@@ -15,7 +15,8 @@ from __future__ import annotations
 from engine import Action, View
 from engine.actions import ACCUSE, BEAT, DONE, OPEN, PASS, TAKE, THROW, TRANSFER
 from engine.bots.endgame import Solver, known_world
-from engine.bots.heuristic import NoviceBot, cost
+from engine.bots.heuristic import cost
+from engine.bots.novice import NoviceBot
 from engine.bots.tracker import Tracker
 from engine.cards import BEAT_MASKS
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..actions import Action
 from ..players import Player
 from ..view import View
-from .heuristic import NoviceBot
+from .novice import NoviceBot
 from .pimc import Budget, MonteCarloBot
 
 # The lobby names, by level.

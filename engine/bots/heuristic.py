@@ -2,7 +2,7 @@
 
 One decision function works on raw facts (the legal moves, one's own hand as a
 mask, the table, the stock size), so the same rules of thumb serve a view
-(``NoviceBot``) and a sampled position inside a simulation (``state_policy``).
+(``novice.NoviceBot``) and a sampled position inside a simulation (``state_policy``).
 
 Rules of thumb: open with the lowest non-trump rank, all its non-trump cards at
 once; transfer with a non-trump; beat the hardest card first with its cheapest
@@ -159,26 +159,3 @@ def must_act(view: View) -> bool:
     """True when the game waits for this seat; a thrower waits while the defender defends."""
     turn = view.turn
     return bool(view.legal) and turn is not None and view.seat in turn.seats
-
-
-class NoviceBot:
-    """«Новичок»: the heuristic alone, instant and deterministic."""
-
-    name = "Новичок"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-    def choose(self, view: View) -> Action | None:
-        if not must_act(view):
-            return None
-        caught = catch_cheat(view)
-        if caught is not None:
-            return caught
-        return self.decide(view)
-
-    def decide(self, view: View) -> Action | None:
-        """The move, once one is due and no cheat is to be caught."""
-        att, dfn = view_table(view)
-        hand = sum(1 << c for c in view.hand)
-        return decide(view.legal, hand, view.trump, att, dfn, view.stock_size)

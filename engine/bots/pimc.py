@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
 from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
-from ..state import State
 from ..view import View
-from .endgame import DRAW, WIN, Solver, grade, known_world
-from .heuristic import action_cost, catch_cheat, decide, must_act, state_policy, view_table
-from .policy import club_policy
+from .endgame import DRAW, WIN, Solver, known_world
+from .heuristic import action_cost, catch_cheat, decide, must_act, view_table
+from .playout import POLICIES, Policy, playout
 from .tracker import Tracker
 from .world import sample_state
+
+# The playouts live in a compiled module; re-exported here for the benchmarks.
+__all__ = ["POLICIES", "Budget", "MonteCarloBot", "Policy", "candidates", "playout"]
 
 PRUNE_AFTER = 6  # sampled deals before a clearly worse move is dropped
 
@@ -87,32 +88,6 @@ def candidates(view: View) -> list[Action]:
         key=lambda a: (action_cost(a, trump), a.kind, a.cards),
     )
     return ([first] if first is not None else []) + rest
-
-
-Policy = Callable[[State, int], Action | None]
-POLICIES: dict[str, Policy] = {"novice": state_policy, "club": club_policy}
-
-
-def playout(
-    state: State, seat: int, max_steps: int, policy: Policy = state_policy, draw: float = 0.5
-) -> float:
-    """Play to the end with ``policy`` for every seat: 1 if ``seat``'s team wins,
-    ``draw`` for a draw, 0 if it is the fool."""
-    steps = 0
-    while state.outcome is None:
-        turn = state.turn()
-        action = None
-        if turn is not None:
-            for s in turn.seats:
-                action = policy(state, s)
-                if action is not None:
-                    break
-        steps += 1
-        if action is None or steps > max_steps:
-            return draw
-        state.play(action)  # listed by legal_actions: no check needed
-    value = grade(state, state.partners[seat])
-    return draw if value == DRAW else value / WIN
 
 
 class MonteCarloBot:

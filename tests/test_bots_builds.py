@@ -1,0 +1,100 @@
+"""The compiled and the pure-Python bots choose the same moves (engine.build.BOTS).
+
+Run as ``python -m tests.test_bots_builds``, it prints the moves of the build the
+environment selects, as JSON.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine import Mode, Rules, State
+from engine.bots import BUDGETS, MonteCarloBot, NoviceBot
+from engine.bots.heuristic import state_policy
+from engine.build import BOTS
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTALLED = all(
+    any((ROOT / "engine" / "bots" / f"{m}{suffix}").is_file() for suffix in EXTENSION_SUFFIXES)
+    for m in BOTS
+)
+RULES = (
+    Rules(players=2, deck=36),
+    Rules(players=4, deck=36, mode=Mode.PEREVODNOY),
+    Rules(players=4, deck=36, teams=True),
+)
+
+
+def decisions() -> dict[str, object]:
+    """Moves of «Опытный» (clock off) on positions of heuristic games, every few moves,
+    from the deal to the end; and whether the bots' modules run compiled."""
+    budget = replace(BUDGETS["expert"], seconds=None)
+    moves = []
+    for rules in RULES:
+        for seed in range(3):
+            state = State(rules, seed)
+            while state.outcome is None:
+                turn = state.turn()
+                assert turn is not None
+                seat = turn.seats[0]
+                if len(state.history) % 6 == 0:
+                    bot = MonteCarloBot("Опытный", budget, seed=seed)
+                    moves.append(str(bot.choose(state.view(seat))))
+                    moves.append(str(NoviceBot().choose(state.view(seat))))
+                action = state_policy(state, seat)
+                assert action is not None
+                state.play(action)
+    modules = [importlib.import_module(f"engine.bots.{m}") for m in BOTS]
+    return {
+        "compiled": [not str(m.__file__).endswith(".py") for m in modules],
+        "engine": engine.COMPILED,
+        "moves": moves,
+    }
+
+
+def run(*, pure: bool) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != "DURAK_PURE_PYTHON"}
+    if pure:
+        env["DURAK_PURE_PYTHON"] = "1"
+    out = subprocess.run(
+        [sys.executable, "-m", "tests.test_bots_builds"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
+@pytest.mark.skipif(not INSTALLED, reason="the bots were not compiled at install time")
+def test_both_builds_choose_the_same_moves() -> None:
+    compiled, pure = run(pure=False), run(pure=True)
+    assert compiled.pop("compiled") == [True] * len(BOTS) and compiled.pop("engine") is True
+    assert pure.pop("compiled") == [False] * len(BOTS) and pure.pop("engine") is False
+    assert compiled == pure
+    moves = pure["moves"]
+    assert isinstance(moves, list) and len(moves) > 100
+
+
+def test_the_players_classes_stay_python() -> None:
+    from bench.club import ClubPlayer  # subclasses NoviceBot
+
+    assert issubclass(ClubPlayer, NoviceBot)
+    assert "novice" not in BOTS and "pimc" not in BOTS
+
+
+if __name__ == "__main__":
+    print(json.dumps(decisions()))
