@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from engine import Rules, State, View
+from engine import Action, Rules, State, View
 from engine.bots import BUDGETS, MonteCarloBot
 from engine.bots.heuristic import state_policy
 from engine.bots.pimc import candidates
@@ -50,26 +50,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--scale", type=float, default=1.0, help="budget multiplier")
+    parser.add_argument("--worlds", type=int, help="the cap on sampled deals (before --scale)")
     args = parser.parse_args(argv)
     base = BUDGETS[args.level]
     assert base.actions is not None
     budget = replace(
         base,
-        worlds=round(base.worlds * args.scale),
+        worlds=round((args.worlds or base.worlds) * args.scale),
         actions=round(base.actions * args.scale),
         seconds=None,
     )
-    unanimous, shares = 0, []
+    unanimous, shares, work = 0, [], []
     for view in positions(args.positions):
-        choices = Counter(
-            MonteCarloBot(args.level, budget, seed=s).choose(view) for s in range(args.seeds)
-        )
+        choices: Counter[Action | None] = Counter()
+        for seed in range(args.seeds):
+            bot = MonteCarloBot(args.level, budget, seed=seed)
+            choices[bot.choose(view)] += 1
+            work.append((bot.last_worlds, bot.last_actions))
         top = choices.most_common(1)[0][1]
         unanimous += top == args.seeds
         shares.append(top / args.seeds)
     print(f"{args.level}, {budget}; {args.positions} positions, {args.seeds} seeds")
     print(f"  every seed agreed in {unanimous} of {args.positions} positions")
     print(f"  mean share agreeing with the commonest choice {sum(shares) / len(shares):.0%}")
+    deals, actions = (sum(x) / len(work) for x in zip(*work, strict=True))
+    print(f"  a decision sampled {deals:.0f} deals, {actions:,.0f} actions on average")
     return 0
 
 

@@ -20,14 +20,16 @@ NAMES = {"novice": "Новичок", "expert": "Опытный", "master": "Ма
 
 # Work limits in simulated actions, so that a decision depends on the seed alone.
 # With the compiled engine 40,000 actions took a p95 of 117 ms of CPU a decision,
-# so «Мастер» now gets three times that (p95 within the issue's 1 s). «Опытный»
-# keeps its budget: twice as much measured no gain (engine/bots/README.md). Once
+# so «Мастер» gets three times that (p95 within the issue's 1 s); its cap on deals
+# is far enough above them that the actions decide (with 480 deals it stopped at
+# 70,000 actions on average, less consistent across seeds). «Опытный» keeps its
+# budget: twice as much measured no gain (engine/bots/README.md). Once
 # the deal is fully known, the exact endgame search may spend all of them: if it
 # runs out, the one possible deal is played out once per candidate. The clock
 # limits are a safety net.
 BUDGETS = {
     "expert": Budget(worlds=24, actions=10_000, seconds=0.5, endgame=10_000),
-    "master": Budget(worlds=480, actions=120_000, seconds=1.0, endgame=120_000),
+    "master": Budget(worlds=2000, actions=120_000, seconds=1.0, endgame=120_000),
 }
 
 
