@@ -446,6 +446,9 @@ class Presenter:
 
 def _styles(shown: Message | InlineKeyboardMarkup | None) -> bool:
     """Whether a keyboard (sent, or as the server returned it) has styled buttons: a
-    server before Bot API 9.4 returns them without."""
+    server before Bot API 9.4 returns them without. A message without its keyboard
+    counts as styled: ``bot.session`` leaves the echo out when its styles came back."""
     markup = shown.reply_markup if isinstance(shown, Message) else shown
+    if isinstance(shown, Message) and markup is None:
+        return True
     return any(b.style for row in (markup.inline_keyboard if markup else ()) for b in row)

@@ -67,6 +67,17 @@ def test_bot_load_benchmark_runs_and_prints_its_figures(
         assert figure in out
 
 
+def test_telegram_calls_benchmark_runs_and_prints_its_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import telegram_calls
+
+    assert telegram_calls.main(["--calls", "20", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("form (aiogram)", "json (bot.session)", "µs of CPU per call", "ratio"):
+        assert figure in out
+
+
 # A stand-in with the interface bench.versus imports from a jorisperrenet/durak checkout
 # (main.GameTree, players.Random): a game of a fixed number of random steps.
 STAND_IN_MAIN = """

@@ -185,12 +185,13 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
         await self.stop()
 
     def make_bot(self, **kwargs: Any) -> Any:
-        """An ``aiogram.Bot`` talking to this server."""
+        """An ``aiogram.Bot`` talking to this server, through the bot's own session."""
         from aiogram import Bot
-        from aiogram.client.session.aiohttp import AiohttpSession
         from aiogram.client.telegram import TelegramAPIServer
 
-        session = AiohttpSession(api=TelegramAPIServer.from_base(self.base_url))
+        from bot.session import JsonSession
+
+        session = JsonSession(api=TelegramAPIServer.from_base(self.base_url))
         return Bot(self.token, session=session, **kwargs)
 
     def enforce_rate_limits(self, limits: RateLimits | None = None) -> None:

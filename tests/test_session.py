@@ -1,0 +1,95 @@
+"""bot.session: calls go as JSON bodies with the bot's defaults filled in, what JSON
+cannot carry goes as a form, and the keyboard's echo reaches the bot only when it
+tells something (its styles did not come back)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import ClientDecodeError
+from aiogram.methods import BanChatMember, EditMessageText, SendDocument
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.session import JsonSession
+from tests.fakes import TOKEN, FakeTelegram, FakeUser
+
+STYLED = InlineKeyboardMarkup(
+    inline_keyboard=[[InlineKeyboardButton(text="6♠", callback_data="c:1", style="success")]]
+)
+PLAIN = InlineKeyboardMarkup(
+    inline_keyboard=[[InlineKeyboardButton(text="Беру", callback_data="t")]]
+)
+
+
+@pytest.fixture
+async def tg_bot() -> AsyncIterator[tuple[FakeTelegram, FakeUser, Bot]]:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna = tg.add_user(1, "Аня", started=True)
+        session = JsonSession(api=TelegramAPIServer.from_base(tg.base_url))
+        bot = Bot(TOKEN, session=session, default=DefaultBotProperties(parse_mode="HTML"))
+        yield tg, anna, bot
+        await bot.session.close()
+
+
+def test_a_call_is_a_json_body_with_the_defaults_and_without_empty_fields() -> None:
+    bot = Bot(TOKEN, default=DefaultBotProperties(parse_mode="HTML"))
+    session = JsonSession()
+    method = EditMessageText(chat_id=1, message_id=7, text="<b>ход</b>", reply_markup=STYLED)
+    prepared = session.body(bot, method)
+    assert prepared is not None
+    body, styled = prepared
+    assert styled
+    assert json.loads(body) == {
+        "chat_id": 1,
+        "message_id": 7,
+        "text": "<b>ход</b>",
+        "parse_mode": "HTML",
+        "reply_markup": {
+            "inline_keyboard": [[{"text": "6♠", "callback_data": "c:1", "style": "success"}]]
+        },
+    }
+
+
+def test_what_json_cannot_carry_goes_as_a_form() -> None:
+    bot, session = Bot(TOKEN), JsonSession()
+    upload = SendDocument(chat_id=1, document=BufferedInputFile(b"x", "log.txt"))
+    until = BanChatMember(chat_id=-5, user_id=2, until_date=datetime(2027, 1, 1, tzinfo=UTC))
+    assert session.body(bot, upload) is None
+    assert session.body(bot, until) is None
+
+
+async def test_the_echo_is_dropped_where_the_styles_came_back(
+    tg_bot: tuple[FakeTelegram, FakeUser, Bot],
+) -> None:
+    tg, anna, bot = tg_bot
+    sent = await bot.send_message(1, "<i>рука</i>", reply_markup=STYLED)
+    assert sent.text == "рука" and sent.reply_markup is None  # HTML parsed: the default
+    plain = await bot.edit_message_text(
+        "рука", chat_id=1, message_id=sent.message_id, reply_markup=PLAIN
+    )
+    assert not isinstance(plain, bool) and plain.reply_markup is None
+    assert tg.private(anna).message(sent.message_id).reply_markup == {  # type: ignore[union-attr]
+        "inline_keyboard": [[{"text": "Беру", "callback_data": "t"}]]
+    }
+    tg.button_styles = False  # a server before Bot API 9.4
+    dropped = await bot.edit_message_text(
+        "рука!", chat_id=1, message_id=sent.message_id, reply_markup=STYLED
+    )
+    assert not isinstance(dropped, bool) and dropped.reply_markup is not None
+    assert dropped.reply_markup.inline_keyboard[0][0].style is None
+
+
+async def test_a_reply_that_is_not_json_is_a_decode_error(
+    tg_bot: tuple[FakeTelegram, FakeUser, Bot],
+) -> None:
+    tg, _, bot = tg_bot
+    tg.inject_fault("502", methods=["sendMessage"])
+    with pytest.raises(ClientDecodeError):
+        await bot.send_message(1, "итог")
+    assert (await bot.send_message(1, "итог")).text == "итог"
