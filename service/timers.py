@@ -6,14 +6,18 @@ the service does nothing unless the game is still at that version, and with
 several processes only the one that claims the game's row makes the timeout
 (``steps.write_step``); the others catch up. A fire that
 fails (a locked database, a full disk, any error) is logged and re-armed with a
-growing back-off, never dropped.
+growing back-off, never dropped. The armed deadlines are also kept in a heap, so a
+thousand armed games cost nothing between fires; the loop is woken only by a deadline
+sooner than the one it waits for.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
+import math
 from collections.abc import Awaitable, Callable
 
 from .clock import Clock
@@ -30,6 +34,8 @@ class Timers:
         self.clock = clock
         self._fire = fire
         self._due: dict[int, tuple[float, int]] = {}  # game id -> (deadline, version)
+        self._heap: list[tuple[float, int, int]] = []  # also entries _due no longer holds
+        self._wake_at = math.inf  # the deadline the loop waits for
         self._failures: dict[int, tuple[int, int]] = {}  # game -> (version, failed fires)
         self._firing: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Event()
@@ -37,24 +43,36 @@ class Timers:
 
     def arm(self, game_id: int, version: int, deadline: float) -> None:
         self._due[game_id] = (deadline, version)
-        self._changed.set()
+        heapq.heappush(self._heap, (deadline, game_id, version))
+        if len(self._heap) > 2 * len(self._due) + 64:  # mostly replaced entries: rebuild
+            self._heap = [(d, g, v) for g, (d, v) in self._due.items()]
+            heapq.heapify(self._heap)
+        if deadline < self._wake_at:
+            self._changed.set()
 
     def cancel(self, game_id: int) -> None:
-        self._due.pop(game_id, None)
+        self._due.pop(game_id, None)  # its heap entry is passed over when it comes up
         self._failures.pop(game_id, None)
-        self._changed.set()
 
     def deadline(self, game_id: int) -> tuple[float, int] | None:
         return self._due.get(game_id)
+
+    def _armed(self, entry: tuple[float, int, int]) -> bool:
+        deadline, game_id, version = entry
+        return self._due.get(game_id) == (deadline, version)
 
     async def fire_due(self, *, wait: bool = True) -> int:
         """Fire every timer whose deadline has passed, side by side; returns how many.
         ``wait``: until they have all finished (the background loop does not wait)."""
         now = self.clock.now()
-        due = [(g, v) for g, (d, v) in self._due.items() if d <= now]
+        due = []
+        while self._heap and self._heap[0][0] <= now:
+            entry = heapq.heappop(self._heap)
+            if self._armed(entry):
+                del self._due[entry[1]]
+                due.append((entry[1], entry[2]))
         tasks = []
         for game_id, version in due:
-            del self._due[game_id]
             task = asyncio.create_task(self._one(game_id, version), name=f"timer-{game_id}")
             self._firing.add(task)
             task.add_done_callback(self._firing.discard)
@@ -102,9 +120,11 @@ class Timers:
         while True:
             self._changed.clear()
             await self.fire_due(wait=False)
+            while self._heap and not self._armed(self._heap[0]):
+                heapq.heappop(self._heap)  # replaced or cancelled
+            self._wake_at = self._heap[0][0] if self._heap else math.inf
             wait = None
-            if self._due:
-                soonest = min(d for d, _ in self._due.values())
-                wait = max(0.0, self.clock.real_seconds(soonest - self.clock.now()))
+            if self._heap:
+                wait = max(0.0, self.clock.real_seconds(self._wake_at - self.clock.now()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), timeout=wait)

@@ -82,3 +82,50 @@ async def test_the_background_loop_fires_a_game_while_another_fire_hangs() -> No
         assert fired == [2]
     finally:
         await timers.stop()
+
+
+async def test_only_the_last_arming_of_a_game_fires_and_a_cancelled_one_never() -> None:
+    clock = FakeClock()
+    fired: list[tuple[int, int]] = []
+
+    async def fire(game: int, version: int) -> None:
+        fired.append((game, version))
+
+    timers = Timers(clock, fire)
+    for version in range(500):  # a game re-armed at every move, sooner and later
+        timers.arm(1, version, clock.now() + 10 + (version % 7))
+    timers.arm(2, 0, clock.now() + 5)
+    timers.cancel(2)
+    timers.arm(3, 0, clock.now() + 20)
+    clock.advance(11)  # past game 2's and game 1's earlier deadlines
+    assert await timers.fire_due() == 0
+    clock.advance(1)  # game 1's last one: 10 + 499 % 7
+    assert await timers.fire_due() == 1
+    assert fired == [(1, 499)]
+    clock.advance(8)
+    assert await timers.fire_due() == 1
+    assert fired == [(1, 499), (3, 0)]
+    assert await timers.fire_due() == 0
+
+
+async def test_the_loop_wakes_for_a_deadline_sooner_than_the_one_it_waits_for() -> None:
+    clock = FakeClock(speed=1000.0)  # 1,000 clock seconds a second
+    fired: list[int] = []
+
+    async def fire(game: int, version: int) -> None:
+        fired.append(game)
+
+    timers = Timers(clock, fire)
+    timers.arm(1, 0, clock.now() + 3600)  # an hour: 3.6 s of real time
+    timers.start()
+    try:
+        await asyncio.sleep(0.01)  # the loop now waits for game 1
+        timers.arm(2, 0, clock.now() + 5)
+        timers.arm(3, 0, clock.now() + 4000)  # later: no need to wake the loop for it
+        for _ in range(100):
+            if fired:
+                break
+            await asyncio.sleep(0.01)
+        assert fired == [2]
+    finally:
+        await timers.stop()
