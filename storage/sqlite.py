@@ -1,8 +1,24 @@
-"""SQLite through aiosqlite: one connection, one lock for its statements."""
+"""SQLite: write transactions on the event loop's thread, reads and checkpoints in
+aiosqlite's.
+
+A step's transaction is a handful of statements on a few pages, with no fsync at
+commit (WAL with ``synchronous = NORMAL``): a fraction of a millisecond of work.
+Handed to aiosqlite's thread, each statement waited for a turn of the event loop to
+come back, and the transaction held the database through every one of them: at a
+thousand tables the queue for it grew to seconds while the loop had time to spare
+(``bench/bot_load.py``). So ``tx()`` runs its statements right here, on its own
+connection, and never waits for anything but its lock. What may take long goes to
+aiosqlite's thread on a second, read-only connection: reads outside a transaction,
+and the checkpoints that copy the log back into the file and fsync it, started
+every ``CHECKPOINT_EVERY`` commits instead of inside one. (A ``:memory:`` database
+is one connection's: there everything runs on the writer.)
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
@@ -13,66 +29,89 @@ import aiosqlite
 
 from .db import Conflict, Database, Row, Tx
 
+log = logging.getLogger(__name__)
+
+CHECKPOINT_EVERY = 500  # commits (a step writes a few pages: a log of a few MB at most)
+PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 5000")
+
 
 class SqliteTx:
     backend = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        return int((await self._run(sql, args)).rowcount)
+        return self._run(sql, args).rowcount
 
-    async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
+    def _run(self, sql: str, args: Sequence[Any]) -> sqlite3.Cursor:
         try:
-            return await self.conn.execute(sql, tuple(args))
+            return self.conn.execute(sql, tuple(args))
         except sqlite3.IntegrityError as e:
             raise Conflict(str(e)) from e
 
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
-        async with self.conn.execute(sql, tuple(args)) as cur:
-            row: Row | None = await cur.fetchone()
-            return row
+        row: Row | None = self.conn.execute(sql, tuple(args)).fetchone()
+        return row
 
     async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
-        async with self.conn.execute(sql, tuple(args)) as cur:
-            return list(await cur.fetchall())
+        return self.conn.execute(sql, tuple(args)).fetchall()
 
     async def notify(self, channel: str, payload: str) -> None:
         """Nobody to tell: one process per file."""
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
-        cur = await self._run(sql, args)
+        cur = self._run(sql, args)
         assert cur.lastrowid is not None
         return cur.lastrowid
 
 
 class SqliteDatabase(Database):
-    """Every statement goes through one lock, so a transaction is never interleaved
-    with another coroutine's statements."""
+    """Transactions one at a time (a lock, for bodies that await something else)."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self.conn = conn
+    def __init__(
+        self, writer: sqlite3.Connection, reader: aiosqlite.Connection | None, path: str
+    ) -> None:
+        self.writer, self.reader = writer, reader
         self.target = self.path = path
         self._lock = asyncio.Lock()
+        self._commits = 0
+        self._checkpoint: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(cls, path: str) -> SqliteDatabase:
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA synchronous = NORMAL")  # durable at WAL checkpoints
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        return cls(conn, path)
+        # (check_same_thread off: created where the loop may not run yet; used on its thread)
+        writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        try:
+            writer.row_factory = sqlite3.Row
+            writer.execute("PRAGMA journal_mode = WAL")
+            for pragma in (*PRAGMAS, "wal_autocheckpoint = 0"):
+                writer.execute(f"PRAGMA {pragma}")
+            if path == ":memory:":
+                return cls(writer, None, path)
+            reader = await aiosqlite.connect(path, isolation_level=None)
+        except BaseException:
+            writer.close()
+            raise
+        reader.row_factory = aiosqlite.Row
+        for pragma in (*PRAGMAS, "query_only = ON"):  # (each read to its end: see _fold)
+            await reader.execute_fetchall(f"PRAGMA {pragma}")
+        return cls(writer, reader, path)
 
     async def close(self) -> None:
-        await self.conn.close()
+        if self._checkpoint is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint
+        with contextlib.suppress(sqlite3.Error):
+            self.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # leave one file behind
+        self.writer.close()
+        if self.reader is not None:
+            await self.reader.close()
 
     async def stored_bytes(self) -> int:
         """The file's size once the write-ahead log is folded into it."""
         async with self._lock:
-            await self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return os.path.getsize(self.path)
 
     async def schema_version(self) -> int:
@@ -84,23 +123,40 @@ class SqliteDatabase(Database):
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[SqliteTx]:
-        """aiosqlite's thread runs every statement it was handed (a BEGIN, a COMMIT)
-        even when the caller is cancelled, so the rollback is queued after them and
-        no transaction is left open for the next one to trip on."""
         async with self._lock:
+            self.writer.execute("BEGIN IMMEDIATE")
             try:
-                await self.conn.execute("BEGIN IMMEDIATE")
-                yield SqliteTx(self.conn)
-                await self.conn.commit()
+                yield SqliteTx(self.writer)
+                self.writer.execute("COMMIT")
             except BaseException:
-                await asyncio.shield(self.conn.rollback())  # a no-op after a COMMIT
+                if self.writer.in_transaction:  # (a failed COMMIT may have ended it)
+                    self.writer.execute("ROLLBACK")
                 raise
+        self._commits += 1
+        if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None and self.reader:
+            self._commits = 0
+            self._checkpoint = asyncio.create_task(self._fold(), name="sqlite-checkpoint")
+
+    async def _fold(self) -> None:
+        """Copy the log's committed pages back into the file, beside the writes
+        (``PASSIVE``: it waits for nobody and nobody waits for it)."""
+        assert self.reader is not None
+        try:  # (read to its end: a statement left unfinished would hold a read
+            # transaction open, and every later read would see the database as it was)
+            await self.reader.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            log.exception("checkpoint of %s failed: the log grows until the next one", self.path)
+        finally:
+            self._checkpoint = None
 
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
-        async with self._lock, self.conn.execute(sql, tuple(args)) as cur:
-            row: Row | None = await cur.fetchone()
-            return row
+        rows = await self.fetch_all(sql, args)
+        return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
-        async with self._lock, self.conn.execute(sql, tuple(args)) as cur:
-            return list(await cur.fetchall())
+        """In aiosqlite's thread (one trip: a cursor's execute, fetch and close are three),
+        beside the transactions: the log keeps what was committed before it began."""
+        if self.reader is None:
+            async with self.tx() as c:  # not inside another coroutine's transaction
+                return await c.fetch_all(sql, args)
+        return list(await self.reader.execute_fetchall(sql, tuple(args)))
