@@ -110,6 +110,8 @@ class SqliteDatabase(Database):
 
     async def stored_bytes(self) -> int:
         """The file's size once the write-ahead log is folded into it."""
+        if self._checkpoint is not None:  # (a checkpoint under way would make it busy)
+            await self._checkpoint
         async with self._lock:
             self.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return os.path.getsize(self.path)

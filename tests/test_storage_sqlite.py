@@ -36,6 +36,10 @@ async def test_every_read_sees_the_commits_before_it_across_checkpoints(
         await asyncio.gather(*(write_then_read(batch * 100 + i) for i in range(100)))
     assert missed == []
     assert (await db.fetch_one("SELECT COUNT(*) FROM users"))[0] == 600
+    # The 600th commit started a checkpoint: the file's size waits for it, then folds
+    # the whole log in (else the log would hold the users and the file stay small).
+    assert await db.stored_bytes() > 16_384
+    assert os.path.getsize(f"{db.path}-wal") == 0
     await db.close()
     assert not os.path.exists(f"{db.path}-wal") or os.path.getsize(f"{db.path}-wal") == 0
 
