@@ -7,6 +7,14 @@ import asyncio
 from service import FakeClock, Timers
 
 
+async def first_fire(fired: list[int], seconds: float) -> None:
+    """Until the background loop has fired a game (or ``seconds`` have passed)."""
+    for _ in range(int(seconds / 0.01)):
+        if fired:
+            return
+        await asyncio.sleep(0.01)
+
+
 async def test_two_games_due_at_once_fire_without_waiting_for_each_other() -> None:
     clock = FakeClock()
     started = {1: asyncio.Event(), 2: asyncio.Event()}
@@ -75,10 +83,7 @@ async def test_the_background_loop_fires_a_game_while_another_fire_hangs() -> No
     timers.arm(2, 0, clock.now() + 5)
     timers.start()
     try:
-        for _ in range(200):
-            if fired:
-                break
-            await asyncio.sleep(0.01)
+        await first_fire(fired, 2.0)
         assert fired == [2]
     finally:
         await timers.stop()
@@ -122,10 +127,7 @@ async def test_the_loop_wakes_for_a_deadline_sooner_than_the_one_it_waits_for() 
         await asyncio.sleep(0.01)  # the loop now waits for game 1
         timers.arm(2, 0, clock.now() + 5)
         timers.arm(3, 0, clock.now() + 4000)  # later: no need to wake the loop for it
-        for _ in range(100):
-            if fired:
-                break
-            await asyncio.sleep(0.01)
+        await first_fire(fired, 1.0)
         assert fired == [2]
     finally:
         await timers.stop()
