@@ -1,7 +1,9 @@
 """The turn notification: edits notify nobody, so when a person's attack or defence has
 waited ``delay`` seconds, a short new message tells them («⏰ Ваш ход — отбивайтесь.
 Осталось 25 с.»); it is deleted once they have moved (or the turn is no longer
-theirs). One per turn at most; none for throw-ins, none for a seat a bot plays for."""
+theirs). One per turn at most; none for throw-ins, none for a seat a bot plays for.
+The wait counts once their hand shows the turn: a hand late in a busy outbox would
+have its notice (and the notice's deletion) queued behind it, for nothing."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ Turn = tuple[int, str, int]  # (the bout, "attack" or "defend", the seat's moves
 class _Nudge:
     turn: Turn
     timer: asyncio.TimerHandle | None = None
+    held: int | None = None  # the seat, while the wait waits for the hand to show the turn
     sent: asyncio.Future[Message | None] | None = None
 
 
@@ -49,10 +52,13 @@ class Nudges:
         outbox: Outbox,
         lang: Callable[[int, int], str],
         blocked: set[int],
+        delivered: Callable[[int, int], bool],
     ) -> None:
         """``lang(game, user)``: the language of the user's hand; ``blocked``: the users
-        who blocked the bot (no notice is sent to them)."""
+        who blocked the bot (no notice is sent to them); ``delivered(game, user)``:
+        whether their hand as it is now has reached them."""
         self.service, self.outbox, self.lang, self.blocked = service, outbox, lang, blocked
+        self.delivered = delivered
         self.delay = DELAY
         self._shown: dict[tuple[int, int], _Nudge] = {}  # (game, user) -> their turn's
         self._closed = False
@@ -78,6 +84,14 @@ class Nudges:
                 new = self._shown[key] = _Nudge(turn)
                 new.timer = loop.call_later(self.delay, self._send, game_id, user, seat, new)
 
+    def hand_shown(self, game_id: int, user: int) -> None:
+        """The user's hand has reached them: a wait held for it starts now."""
+        nudge = self._shown.get((game_id, user))
+        if nudge is not None and nudge.held is not None and self.delivered(game_id, user):
+            seat, nudge.held = nudge.held, None
+            loop = asyncio.get_running_loop()
+            nudge.timer = loop.call_later(self.delay, self._send, game_id, user, seat, nudge)
+
     def forget(self, game_id: int) -> None:
         for key in [k for k in self._shown if k[0] == game_id]:
             self._take_back(key)
@@ -91,6 +105,9 @@ class Nudges:
 
     def _send(self, game_id: int, user: int, seat: int, nudge: _Nudge) -> None:
         nudge.timer = None
+        if not self.delivered(game_id, user):  # the wait starts when the hand shows it
+            nudge.held = seat
+            return
 
         def render() -> Rendered | None:
             live = self.service.live(game_id)

@@ -61,6 +61,7 @@ class Shown:
     settings: TableSettings = field(default_factory=TableSettings)
     seated: set[int] = field(default_factory=set)  # users still at the table
     drawn: dict[int, str] = field(default_factory=dict)  # user -> the key their hand shows
+    delivered: dict[int, str] = field(default_factory=dict)  # ... as Telegram confirmed
     sending: set[Who] = field(default_factory=set)  # new messages on their way
     missed: set[Who] = field(default_factory=set)  # of those, news that came meanwhile
     # user -> their hand as last drawn, with all it was drawn from: the outbox, the
@@ -93,7 +94,7 @@ class Presenter:
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
-        self.nudges = Nudges(service, outbox, self._lang, self.blocked)
+        self.nudges = Nudges(service, outbox, self._lang, self.blocked, self.hand_delivered)
         self.ephemeral = EphemeralHands(outbox)  # hands shown in the group
         self._running = False
 
@@ -140,6 +141,12 @@ class Presenter:
         game = self._games.get(game_id) or self._followed.get(game_id)
         drawn = self._hand(game_id, game, user_id, any_seconds=True) if game else None
         return drawn.key if drawn else None
+
+    def hand_delivered(self, game_id: int, user_id: int) -> bool:
+        """Whether the user's hand, as it would be drawn now, has reached their chat."""
+        game = self._games.get(game_id)
+        key = self.hand_key(game_id, user_id)
+        return game is not None and key is not None and game.delivered.get(user_id) == key
 
     async def follow(self, game_id: int) -> None:
         """Read what the keys of a game's hands need where another process shows the
@@ -268,7 +275,11 @@ class Presenter:
             if sent is None:
                 if any(game.drawn.get(who) == d.key for d in handed):
                     game.drawn.pop(who, None)  # not shown: draw it again at the next news
-            elif handed and self.styled and _styles(handed[-1].markup) and not _styles(sent):
+                return
+            if handed:
+                game.delivered[who] = handed[-1].key
+                self.nudges.hand_shown(game_id, who)
+            if handed and self.styled and _styles(handed[-1].markup) and not _styles(sent):
                 log.warning("the Bot API server drops button styles: marking cards «✓»")
                 self.styled = False
                 self._mark(game_id, who)

@@ -196,6 +196,30 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
         assert tg.unanswered_callbacks() == []
 
 
+async def test_the_wait_for_a_notice_starts_when_the_hand_shows_the_turn(
+    tmp_path: Path,
+) -> None:
+    """A hand held up in the outbox (here by a 429) is not followed at once by its notice."""
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            live = await noticed_game(tg, app, group, [anna, boris])
+            user = {u.id: u for u in (anna, boris)}
+            attacker, defender = (
+                user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
+            )
+            opening = pair_opening(live.state)
+            assert opening is not None
+            tg.inject_429(retry_after=1, chat=defender, methods=["editMessageText"])
+            hand = hand_message(tg, attacker)
+            await (await tg.press(attacker, hand, card_data(hand, str(opening.cards[0]))))
+            await tg.wait_for(lambda: notices(tg, defender), what="the defender's notice")
+            shown = [c.time for c in tg.calls_to("editMessageText", defender, status=200)]
+            sent = [c.time for c in tg.calls_to("sendMessage", defender) if c.status == 200]
+            assert shown and sent[-1] - shown[-1] >= 0.25  # the notice's 0.3 s after it
+        assert tg.unanswered_callbacks() == []
+
+
 async def test_a_notice_shown_at_shutdown_is_taken_back(tmp_path: Path) -> None:
     """The next process knows nothing of it: it would stay in the chat forever."""
     async with FakeTelegram(token=TOKEN) as tg:
