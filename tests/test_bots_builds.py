@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import replace
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import pytest
 
 import engine
 from engine import Mode, Rules, State
-from engine.bots import BUDGETS, MonteCarloBot, NoviceBot
+from engine.bots import Budget, MonteCarloBot, NoviceBot
 from engine.bots.heuristic import state_policy
 from engine.build import BOTS
 
@@ -28,6 +27,7 @@ INSTALLED = all(
     any((ROOT / "engine" / "bots" / f"{m}{suffix}").is_file() for suffix in EXTENSION_SUFFIXES)
     for m in BOTS
 )
+BUDGET = Budget(worlds=24, actions=10_000, seconds=None, endgame=10_000)
 RULES = (
     Rules(players=2, deck=36),
     Rules(players=4, deck=36, mode=Mode.PEREVODNOY),
@@ -36,9 +36,9 @@ RULES = (
 
 
 def decisions() -> dict[str, object]:
-    """Moves of «Опытный» (clock off) on positions of heuristic games, every few moves,
-    from the deal to the end; and whether the bots' modules run compiled."""
-    budget = replace(BUDGETS["expert"], seconds=None)
+    """Moves of a small PIMC bot (clock off, endgame search on) on positions of
+    heuristic games, every few moves, from the deal to the end; and whether the
+    bots' modules run compiled."""
     moves = []
     for rules in RULES:
         for seed in range(3):
@@ -48,7 +48,7 @@ def decisions() -> dict[str, object]:
                 assert turn is not None
                 seat = turn.seats[0]
                 if len(state.history) % 6 == 0:
-                    bot = MonteCarloBot("Опытный", budget, seed=seed)
+                    bot = MonteCarloBot("Опытный", BUDGET, seed=seed)
                     moves.append(str(bot.choose(state.view(seat))))
                     moves.append(str(NoviceBot().choose(state.view(seat))))
                 action = state_policy(state, seat)
