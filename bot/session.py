@@ -18,6 +18,7 @@ were sent and did not come back.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, cast
 
 from aiogram import Bot
@@ -35,8 +36,17 @@ class _NotJson(Exception):
     """The call holds a value only the form way knows how to send."""
 
 
-def _refuse(value: object) -> object:
-    raise _NotJson(type(value).__name__)
+def _nested(bot: Bot) -> Callable[[object], object]:
+    """The encoder's hook for what is not JSON: a default inside an object is the bot's
+    (``ReplyParameters.quote_parse_mode``); anything else, or a default the bot leaves
+    unset (aiogram would drop that field), goes the form way."""
+
+    def default(value: object) -> object:
+        if isinstance(value, Default) and bot.default[value.name] is not None:
+            return bot.default[value.name]
+        raise _NotJson(type(value).__name__)
+
+    return default
 
 
 def _loads(content: Any) -> Any:
@@ -60,10 +70,10 @@ class JsonSession(AiohttpSession):
         for key, value in method.model_dump(warnings=False, exclude_none=True).items():
             if isinstance(value, Default):
                 value = bot.default[value.name]
-            if value:  # as the form way: no empty or false field is sent
+            if value is not None and value != "":  # as the form way: those are not sent
                 fields[key] = value
         try:
-            body = json.dumps(fields, default=_refuse, ensure_ascii=False).encode()
+            body = json.dumps(fields, default=_nested(bot), ensure_ascii=False).encode()
         except _NotJson:
             return None
         return body, _styled(fields.get("reply_markup"))

@@ -33,6 +33,11 @@ log = logging.getLogger(__name__)
 
 CHECKPOINT_EVERY = 500  # commits (a step writes a few pages: a log of a few MB at most)
 PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 5000")
+# The writer waits for another process's lock (a backup, the sqlite3 shell) in short
+# blocking steps, the loop running between them, 5 s in all as the reader does.
+WRITER_PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 20")
+WRITER_WAIT = 5.0
+LOG_LIMIT = 64 * 2**20  # bytes: a log grown past this in a burst is cut back to it
 
 
 class SqliteTx:
@@ -77,6 +82,7 @@ class SqliteDatabase(Database):
         self._lock = asyncio.Lock()
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        self._closing = False
 
     @classmethod
     async def connect(cls, path: str) -> SqliteDatabase:
@@ -85,35 +91,46 @@ class SqliteDatabase(Database):
         try:
             writer.row_factory = sqlite3.Row
             writer.execute("PRAGMA journal_mode = WAL")
-            for pragma in (*PRAGMAS, "wal_autocheckpoint = 0"):
+            for pragma in (*WRITER_PRAGMAS, f"journal_size_limit = {LOG_LIMIT}"):
                 writer.execute(f"PRAGMA {pragma}")
+            writer.execute("PRAGMA wal_autocheckpoint = 0")
             if path == ":memory:":
                 return cls(writer, None, path)
             reader = await aiosqlite.connect(path, isolation_level=None)
         except BaseException:
             writer.close()
             raise
-        reader.row_factory = aiosqlite.Row
-        for pragma in (*PRAGMAS, "query_only = ON"):  # (each read to its end: see _fold)
-            await reader.execute_fetchall(f"PRAGMA {pragma}")
+        try:
+            reader.row_factory = aiosqlite.Row
+            for pragma in (*PRAGMAS, "query_only = ON"):  # (each read to its end: see _fold)
+                await reader.execute_fetchall(f"PRAGMA {pragma}")
+        except BaseException:
+            writer.close()
+            await reader.close()
+            raise
         return cls(writer, reader, path)
 
     async def close(self) -> None:
+        self._closing = True  # no checkpoint starts from now on
         if self._checkpoint is not None:
-            with contextlib.suppress(Exception):
-                await self._checkpoint
-        with contextlib.suppress(sqlite3.Error):
-            self.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # leave one file behind
-        self.writer.close()
-        if self.reader is not None:
-            await self.reader.close()
+            await self._checkpoint
+        async with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # leave one file
+            self.writer.close()
+            if self.reader is not None:
+                await self.reader.close()
 
     async def stored_bytes(self) -> int:
         """The file's size once the write-ahead log is folded into it."""
-        if self._checkpoint is not None:  # (a checkpoint under way would make it busy)
-            await self._checkpoint
-        async with self._lock:
-            self.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for _ in range(100):
+            if self._checkpoint is not None:  # (one under way makes TRUNCATE busy)
+                await self._checkpoint
+            async with self._lock:
+                busy = self.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if not busy:
+                break
+            await asyncio.sleep(0.01)
         return os.path.getsize(self.path)
 
     async def schema_version(self) -> int:
@@ -126,7 +143,7 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[SqliteTx]:
         async with self._lock:
-            self.writer.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 yield SqliteTx(self.writer)
                 self.writer.execute("COMMIT")
@@ -135,18 +152,37 @@ class SqliteDatabase(Database):
                     self.writer.execute("ROLLBACK")
                 raise
         self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None and self.reader:
+        due = self._commits >= CHECKPOINT_EVERY and self.reader is not None
+        if due and self._checkpoint is None and not self._closing:
             self._commits = 0
             self._checkpoint = asyncio.create_task(self._fold(), name="sqlite-checkpoint")
 
+    async def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``, waiting for another process's write lock without
+        stopping the loop for more than a few milliseconds at a time."""
+        waited = 0.0
+        while True:
+            try:
+                self.writer.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or waited >= WRITER_WAIT:
+                    raise
+            await asyncio.sleep(0.05)
+            waited += 0.05 + 0.02
+
     async def _fold(self) -> None:
-        """Copy the log's committed pages back into the file, beside the writes
-        (``PASSIVE``: it waits for nobody and nobody waits for it)."""
+        """Copy the log's committed pages back into the file. The first pass runs beside
+        the writes (``PASSIVE``: it waits for nobody); a second, short one between two
+        transactions copies what they wrote meanwhile, so that the next one writes the
+        log from its start again instead of growing it."""
         assert self.reader is not None
-        try:  # (read to its end: a statement left unfinished would hold a read
+        try:  # (each read to its end: a statement left unfinished would hold a read
             # transaction open, and every later read would see the database as it was)
             await self.reader.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
-        except sqlite3.Error:
+            async with self._lock:
+                await self.reader.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # (sqlite3's errors, or the reader closed under it)
             log.exception("checkpoint of %s failed: the log grows until the next one", self.path)
         finally:
             self._checkpoint = None

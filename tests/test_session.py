@@ -13,8 +13,13 @@ from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import ClientDecodeError
-from aiogram.methods import BanChatMember, EditMessageText, SendDocument
-from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.methods import BanChatMember, EditMessageText, GetUpdates, SendDocument, SendMessage
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    ReplyParameters,
+)
 
 from bot.session import JsonSession
 from tests.fakes import TOKEN, FakeTelegram, FakeUser
@@ -54,6 +59,23 @@ def test_a_call_is_a_json_body_with_the_defaults_and_without_empty_fields() -> N
             "inline_keyboard": [[{"text": "6♠", "callback_data": "c:1", "style": "success"}]]
         },
     }
+
+
+def test_false_and_zero_are_sent_and_a_nested_default_is_the_bots() -> None:
+    bot = Bot(TOKEN, default=DefaultBotProperties(parse_mode="HTML"))
+    updates = JsonSession().body(bot, GetUpdates(offset=0, timeout=0, allowed_updates=[]))
+    assert updates is not None
+    assert json.loads(updates[0]) == {"offset": 0, "timeout": 0, "allowed_updates": []}
+    quoted = ReplyParameters(message_id=5, allow_sending_without_reply=True)  # as the outbox
+    prepared = JsonSession().body(bot, SendMessage(chat_id=1, text="итог", reply_parameters=quoted))
+    assert prepared is not None
+    assert json.loads(prepared[0])["reply_parameters"] == {
+        "message_id": 5,
+        "allow_sending_without_reply": True,
+        "quote_parse_mode": "HTML",
+    }
+    unset = ReplyParameters(message_id=5)  # a default the bot leaves unset: aiogram drops it
+    assert JsonSession().body(bot, SendMessage(chat_id=1, text="?", reply_parameters=unset)) is None
 
 
 def test_what_json_cannot_carry_goes_as_a_form() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -68,4 +69,52 @@ async def test_a_failed_transaction_is_rolled_back_and_the_next_one_runs(
         )
     rows = await db.fetch_all("SELECT id FROM users")
     assert [r[0] for r in rows] == [2]
+    await db.close()
+
+
+async def test_the_log_starts_over_under_steady_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checkpoints beside the writes would leave new pages behind them every time, and
+    the log would never be written from its start again: it grew by the MB a second."""
+    monkeypatch.setattr(sqlite, "CHECKPOINT_EVERY", 20)
+    db = await Database.open(tmp_path / "durak.sqlite3")
+    largest = [0, 0, 0]  # in each third of the writes
+    for i in range(3000):  # ~3 pages each: 36 MB of log if it never started over
+        async with db.tx() as c:
+            await c.execute(
+                "INSERT INTO users (id, name, lang, updated_at) VALUES (?, ?, 'ru', 0)",
+                (i, "я" * 5000),
+            )
+        if i % 10 == 0:
+            await asyncio.sleep(0)  # the loop turns: checkpoints run beside the writes
+            third = i // 1000
+            largest[third] = max(largest[third], os.path.getsize(f"{db.path}-wal"))
+    assert largest[2] <= 1.5 * largest[0]  # it stopped growing
+    assert largest[2] < 12 * 2**20
+    await db.close()
+
+
+async def test_a_write_waits_for_another_process_without_stopping_the_loop(
+    tmp_path: Path,
+) -> None:
+    db = await Database.open(tmp_path / "durak.sqlite3")
+    other = sqlite3.connect(db.path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # e.g. the sqlite3 shell, mid-write
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    asyncio.get_running_loop().call_later(0.4, other.execute, "COMMIT")
+    async with db.tx() as c:
+        await c.execute("INSERT INTO users (id, name, lang, updated_at) VALUES (1, 'Аня', 'ru', 0)")
+    ticker.cancel()
+    assert ticks >= 10  # the loop ran on while the write waited for the lock
+    assert (await db.fetch_one("SELECT name FROM users WHERE id = 1"))[0] == "Аня"
+    other.close()
     await db.close()
