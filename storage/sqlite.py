@@ -96,7 +96,11 @@ class SqliteDatabase(Database):
             writer.execute("PRAGMA wal_autocheckpoint = 0")
             if path == ":memory:":
                 return cls(writer, None, path)
-            reader = await aiosqlite.connect(path, isolation_level=None)
+            connecting = aiosqlite.connect(path, isolation_level=None)
+            # Its thread only reads: one left behind (a database never closed) must not
+            # keep the process from exiting, as a non-daemon thread does.
+            connecting._thread.daemon = True
+            reader = await connecting
         except BaseException:
             writer.close()
             raise
@@ -111,12 +115,16 @@ class SqliteDatabase(Database):
         return cls(writer, reader, path)
 
     async def close(self) -> None:
+        """Both connections, whatever happens on the way: aiosqlite's thread left running
+        would keep the process from exiting."""
         self._closing = True  # no checkpoint starts from now on
-        if self._checkpoint is not None:
-            await self._checkpoint
-        async with self._lock:
+        try:
+            if self._checkpoint is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait({self._checkpoint})
             with contextlib.suppress(sqlite3.Error):
                 self.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # leave one file
+        finally:
             self.writer.close()
             if self.reader is not None:
                 await self.reader.close()
