@@ -21,6 +21,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -32,12 +33,17 @@ from .db import Conflict, Database, Row, Tx
 log = logging.getLogger(__name__)
 
 CHECKPOINT_EVERY = 500  # commits (a step writes a few pages: a log of a few MB at most)
-PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 5000")
-# The writer waits for another process's lock (a backup, the sqlite3 shell) in short
-# blocking steps, the loop running between them, 5 s in all as the reader does.
-WRITER_PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 20")
-WRITER_WAIT = 5.0
-LOG_LIMIT = 64 * 2**20  # bytes: a log grown past this in a burst is cut back to it
+BUSY = 5.0  # seconds to wait for another process's lock (a backup, the sqlite3 shell)
+PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON")
+READER_PRAGMAS = (*PRAGMAS, f"busy_timeout = {BUSY * 1000:.0f}", "query_only = ON")
+# The writer waits for a lock in short blocking steps, the loop running between them.
+WRITER_PRAGMAS = (
+    "journal_mode = WAL",
+    *PRAGMAS,
+    "busy_timeout = 20",
+    f"journal_size_limit = {64 * 2**20}",  # bytes: a log grown past this is cut back
+    "wal_autocheckpoint = 0",
+)
 
 
 class SqliteTx:
@@ -88,12 +94,11 @@ class SqliteDatabase(Database):
     async def connect(cls, path: str) -> SqliteDatabase:
         # (check_same_thread off: created where the loop may not run yet; used on its thread)
         writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        reader = None
         try:
             writer.row_factory = sqlite3.Row
-            writer.execute("PRAGMA journal_mode = WAL")
-            for pragma in (*WRITER_PRAGMAS, f"journal_size_limit = {LOG_LIMIT}"):
+            for pragma in WRITER_PRAGMAS:
                 writer.execute(f"PRAGMA {pragma}")
-            writer.execute("PRAGMA wal_autocheckpoint = 0")
             if path == ":memory:":
                 return cls(writer, None, path)
             connecting = aiosqlite.connect(path, isolation_level=None)
@@ -101,16 +106,13 @@ class SqliteDatabase(Database):
             # keep the process from exiting, as a non-daemon thread does.
             connecting._thread.daemon = True
             reader = await connecting
-        except BaseException:
-            writer.close()
-            raise
-        try:
             reader.row_factory = aiosqlite.Row
-            for pragma in (*PRAGMAS, "query_only = ON"):  # (each read to its end: see _fold)
+            for pragma in READER_PRAGMAS:  # (each read to its end: see _fold)
                 await reader.execute_fetchall(f"PRAGMA {pragma}")
         except BaseException:
             writer.close()
-            await reader.close()
+            if reader is not None:
+                await reader.close()
             raise
         return cls(writer, reader, path)
 
@@ -168,16 +170,15 @@ class SqliteDatabase(Database):
     async def _begin(self) -> None:
         """``BEGIN IMMEDIATE``, waiting for another process's write lock without
         stopping the loop for more than a few milliseconds at a time."""
-        waited = 0.0
+        give_up = time.monotonic() + BUSY
         while True:
             try:
                 self.writer.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as e:
-                if "locked" not in str(e) or waited >= WRITER_WAIT:
+                if "locked" not in str(e) or time.monotonic() >= give_up:
                     raise
             await asyncio.sleep(0.05)
-            waited += 0.05 + 0.02
 
     async def _fold(self) -> None:
         """Copy the log's committed pages back into the file. The first pass runs beside

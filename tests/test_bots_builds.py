@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
-import subprocess
-import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -21,6 +18,7 @@ from engine import Mode, Rules, State
 from engine.bots import Budget, MonteCarloBot, NoviceBot
 from engine.bots.heuristic import state_policy
 from engine.build import BOTS
+from tests.test_builds import run_module
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALLED = all(
@@ -63,18 +61,7 @@ def decisions() -> dict[str, object]:
 
 
 def run(*, pure: bool) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if k != "DURAK_PURE_PYTHON"}
-    if pure:
-        env["DURAK_PURE_PYTHON"] = "1"
-    out = subprocess.run(
-        [sys.executable, "-m", "tests.test_bots_builds"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    ).stdout
+    out = run_module(["tests.test_bots_builds"], pure=pure, timeout=600)
     result: dict[str, object] = json.loads(out)
     return result
 

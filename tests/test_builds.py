@@ -22,19 +22,25 @@ INSTALLED = all(
 )
 
 
-def games(*, pure: bool) -> list[dict[str, Any]]:
+def run_module(args: list[str], *, pure: bool, timeout: float) -> str:
+    """What ``python -m ARGS`` prints in a fresh interpreter, on the pure-Python build or
+    on whichever the environment picks."""
     env = {k: v for k, v in os.environ.items() if k != "DURAK_PURE_PYTHON"}
     if pure:
         env["DURAK_PURE_PYTHON"] = "1"
-    out = subprocess.run(
-        [sys.executable, "-m", "tests.builds_games", "30"],
+    return subprocess.run(
+        [sys.executable, "-m", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         check=True,
-        timeout=300,
+        timeout=timeout,
     ).stdout
+
+
+def games(*, pure: bool) -> list[dict[str, Any]]:
+    out = run_module(["tests.builds_games", "30"], pure=pure, timeout=300)
     return [json.loads(line) for line in out.splitlines()]
 
 

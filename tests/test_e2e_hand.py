@@ -148,13 +148,19 @@ def notices(tg: FakeTelegram, user: FakeUser, *, deleted: bool = True) -> list[F
 
 async def noticed_game(
     tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser]
-) -> LiveGame:
-    """A game of ``users`` on the pair deal, whose turn notices come after 0.3 s."""
+) -> tuple[LiveGame, FakeUser, FakeUser]:
+    """A game of ``users`` on the pair deal, whose turn notices come after 0.3 s; and who
+    attacks and who defends in it."""
     app.presenter.nudges.delay = 0.3
     app.service.new_seed = lambda: PAIR_SEED
     await open_table(tg, app, group, users[0])
     await seat_everyone(tg, app, group, users)
-    return app.service.games[1]
+    live = app.service.games[1]
+    user = {u.id: u for u in users}
+    attacker, defender = (
+        user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
+    )
+    return live, attacker, defender
 
 
 async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_move(
@@ -163,11 +169,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            live = await noticed_game(tg, app, group, [anna, boris])
-            user = {u.id: u for u in (anna, boris)}
-            attacker, defender = (
-                user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
-            )
+            live, attacker, defender = await noticed_game(tg, app, group, [anna, boris])
             assert notices(tg, attacker) == []  # not at once
             await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
             await asyncio.sleep(0.8)  # more waiting: still one notice, the defender none
@@ -203,11 +205,7 @@ async def test_the_wait_for_a_notice_starts_when_the_hand_shows_the_turn(
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            live = await noticed_game(tg, app, group, [anna, boris])
-            user = {u.id: u for u in (anna, boris)}
-            attacker, defender = (
-                user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
-            )
+            live, attacker, defender = await noticed_game(tg, app, group, [anna, boris])
             opening = pair_opening(live.state)
             assert opening is not None
             tg.inject_429(retry_after=1, chat=defender, methods=["editMessageText"])
@@ -225,8 +223,7 @@ async def test_a_notice_shown_at_shutdown_is_taken_back(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            live = await noticed_game(tg, app, group, [anna, boris])
-            attacker = anna if live.seats[live.state.attacker].user_id == anna.id else boris
+            _, attacker, _ = await noticed_game(tg, app, group, [anna, boris])
             await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
         # running_bot stopped the app here
         [notice] = notices(tg, attacker)
