@@ -273,11 +273,18 @@ class Tables:
                 seat = bot_seat(level, number)
             seats.append(seat)
         async with self.db.tx() as c:
-            if not await TableRepo.update(
-                c, table.id, settings=settings, seats=seats, expect_seats=table.seats
-            ):
-                raise _Moved
-            await ChatRepo.set_settings(c, table.chat_id, settings)
+            written = await TableRepo.update(
+                c,
+                table.id,
+                settings=settings,
+                seats=seats,
+                expect_seats=table.seats,
+                expect_settings=table.settings_version,
+            )
+            if written:
+                await ChatRepo.set_settings(c, table.chat_id, settings)
+        if not written:
+            raise await self._moved(table)
         return await self.get(table.id)
 
     @locked
@@ -340,12 +347,28 @@ class Tables:
         if problem is not None:
             raise problem
         async with self.db.tx() as c:
-            if not await TableRepo.update(
-                c, table.id, settings=settings, expect_seats=table.seats, expect_status="lobby"
-            ):
-                raise _Moved  # seated or started elsewhere meanwhile: read it again
-            await ChatRepo.set_settings(c, table.chat_id, settings)
+            written = await TableRepo.update(
+                c,
+                table.id,
+                settings=settings,
+                expect_seats=table.seats,
+                expect_status="lobby",
+                expect_settings=table.settings_version,
+            )
+            if written:
+                await ChatRepo.set_settings(c, table.chat_id, settings)
+        if not written:
+            raise await self._moved(table)
         return await self.get(table.id)
+
+    async def _moved(self, table: TableRecord) -> Exception:
+        """Why a settings change did not write: the settings were changed meanwhile by
+        another process (refused: the creator decided on settings no longer there), or
+        only the seats or the status were (``_Moved``: read them again and decide again)."""
+        now = await self._repo.get(table.id)
+        if now is not None and now.settings_version != table.settings_version:
+            return TableError("settings_moved")
+        return _Moved()
 
     def check_start(self, table: TableRecord, person: Person | None) -> None:
         """Raise ``TableError`` when a game cannot start now (``person`` None: every seat
@@ -415,7 +438,12 @@ class Tables:
         person in them sits at another table."""
         async with self.db.tx() as c:
             if not await TableRepo.update(
-                c, table.id, seats=seats, expect_seats=table.seats, expect_status=table.status
+                c,
+                table.id,
+                seats=seats,
+                expect_seats=table.seats,
+                expect_status=table.status,
+                expect_settings=table.settings_version,  # (fewer seats, say: decide again)
             ):
                 raise _Moved
         return await self.get(table.id)

@@ -91,6 +91,7 @@ class TableRecord:
     series: dict[str, Any] = field(default_factory=dict)  # see service.series
     lobby_is_summary: bool = False  # the lobby message is a game's summary, not a lobby
     join_token: str = field(default="", repr=False)  # the deep link's secret (see Tables.open)
+    settings_version: int = 0  # how many times the settings changed (see TableRepo.update)
 
 
 @dataclass(frozen=True)

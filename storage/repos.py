@@ -126,6 +126,7 @@ def _table(row: Row) -> TableRecord:
         json.loads(row["series"]),
         bool(row["lobby_is_summary"]),
         row["join_token"] or "",
+        row["settings_version"],
     )
 
 
@@ -171,11 +172,14 @@ class TableRepo:
         clear: tuple[str, ...] = (),
         expect_seats: list[Seat] | None = None,
         expect_status: str | None = None,
+        expect_settings: int | None = None,
     ) -> bool:
         """Set the given columns (None leaves one as it is; ``clear`` names the message
-        id columns to empty). ``expect_seats``, ``expect_status``: only if the table is
-        still as it was read (False: it changed meanwhile). New seats raise ``Conflict``
-        when a person in them is seated at another open table; closing frees them."""
+        id columns to empty). ``expect_seats``, ``expect_status``, ``expect_settings``
+        (the ``settings_version`` read): only if the table is still as it was read
+        (False: it changed meanwhile); new settings count one more version. New seats
+        raise ``Conflict`` when a person in them is seated at another open table;
+        closing frees them."""
         changes: dict[str, Any] = {
             "series": None if series is None else json.dumps(series),
             "settings": None if settings is None else json.dumps(settings.to_dict()),
@@ -195,8 +199,12 @@ class TableRepo:
             where, args = f"{where} AND seats = ?", [*args, _seats_json(expect_seats)]
         if expect_status is not None:
             where, args = f"{where} AND status = ?", [*args, expect_status]
+        if expect_settings is not None:
+            where, args = f"{where} AND settings_version = ?", [*args, expect_settings]
         if sets:
             columns = ", ".join(f"{k} = ?" for k in sets)
+            if settings is not None:
+                columns += ", settings_version = settings_version + 1"
             sql = f"UPDATE tables SET {columns} WHERE {where}"
             if not await c.execute(sql, (*sets.values(), *args)):
                 return False

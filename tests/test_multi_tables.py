@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.handlers.lobby import error_text
 from service.tables import Person, TableError, Tables
 from storage.repos import GameRepo, UserRepo
 from tests.service_helpers import open_service
@@ -133,3 +134,52 @@ async def test_fewer_seats_set_in_one_process_never_drop_below_those_taken_in_an
         await b.change(table.id, ANNA, "seats", -1)  # read again: three are seated
     now = await a.get(table.id)
     assert now.settings.seats == 3 and len(now.seats) == 3
+
+
+async def test_of_two_settings_changes_at_once_through_two_processes_one_is_refused(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    table, _ = await a.open(-1, "Стол", ANNA)
+    read = await b.get(table.id)  # b reads the settings...
+    changed = await a.change(table.id, ANNA, "deck")  # ...a changes them (36 -> 52)...
+    stale_once(b, "get", read)
+    with pytest.raises(TableError, match=r"^settings_moved$") as refused:
+        await b.change(table.id, ANNA, "mode")  # ...so b's change, decided on 36, is refused
+    assert error_text("ru", refused.value).startswith("Настройки только что изменило")
+    now = await a.get(table.id)
+    assert now.settings == changed.settings and now.settings.deck == 52
+    assert now.settings.mode == read.settings.mode  # not written over a's change
+    assert now.settings_version == read.settings_version + 1
+
+
+async def test_a_settings_change_is_decided_again_when_only_the_seats_changed_meanwhile(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    table, _ = await a.open(-1, "Стол", ANNA)
+    read = await b.get(table.id)
+    await a.join(table.id, BORIS)  # the seats, not the settings, changed meanwhile
+    stale_once(b, "get", read)
+    now = await b.change(table.id, ANNA, "deck")
+    assert now.settings.deck == 52 and [s.user_id for s in now.seats] == [BORIS.id]
+
+
+async def test_a_join_decided_on_more_seats_than_another_process_left_is_refused(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    vera = Person(3, "Вера")
+    await a.remember(vera)
+    async with a.db.tx() as c:
+        await UserRepo.set_can_message(c, vera.id, True)
+    table, _ = await a.open(-1, "Стол", ANNA)
+    table = await a.change(table.id, ANNA, "seats", +1)  # 3 seats
+    for p in (ANNA, BORIS):
+        await a.join(table.id, p)
+    read = await b.get(table.id)  # b sees a third seat free...
+    await a.change(table.id, ANNA, "seats", -1)  # ...a takes it away
+    stale_once(b, "get", read)
+    with pytest.raises(TableError, match=r"^table_full$"):
+        await b.join(table.id, vera)
+    assert len((await a.get(table.id)).seats) == 2

@@ -56,6 +56,7 @@ answer-bad-settings = Not possible: { $reason }
 answer-stale = This button is out of date: the game has moved on.
 answer-no-table = The table is gone.
 answer-ok = Done.
+answer-settings-moved = The settings were just changed by another press. Check them and press again if you still want to.
 answer-cannot-leave = You cannot leave the table while you hold cards. You may surrender: press “Surrender” in your private chat with me.
 answer-playing = A game is on: this can wait until it ends.
 answer-left-game = You left the table and may join another one.
