@@ -2,18 +2,21 @@
 their private hand keyboards, through a fake Telegram that enforces Telegram's limits.
 
     python -m bench.bot_load [--tables 200 1000] [--seconds 300] [--think 3] [--jitter 0.33]
+                            [--webhook]
 
 Two processes, as in production, where Telegram is not on the bot's machine: the bot
-(real Dispatcher and polling loop, SQLite file, service, presenter, outbox with the
-production ``Limits``) in this one, and in a child process the fake Bot API server on
-127.0.0.1 with the people. The server answers 429 above Telegram's per-chat limit (1 a
-second, a burst of 3) and per-group limit (20 a minute); there is no global one. The
-players started the bot before (they are in the database). Opening the tables, joining
-and dealing come first, with the limits lifted on both sides, and are not measured.
-Then the tables join in one by one over ``--ramp`` seconds; each player waits for their
-keyboard to change, thinks (``--think`` ± ``--jitter``) and presses what a simple player
-would; the creator presses «Ещё партию» when a game ends. The bot's Telegram calls are
-watched by a request middleware: what each keyboard showed and when it was shown.
+(real Dispatcher and long poll, or with ``--webhook`` its webhook server, to which the
+fake POSTs each update on as many connections as the bot asked for, as Telegram does;
+SQLite file, service, presenter, outbox with the production ``Limits``) in this one, and
+in a child process the fake Bot API server on 127.0.0.1 with the people. The server
+answers 429 above Telegram's per-chat limit (1 a second, a burst of 3) and per-group
+limit (20 a minute); there is no global one. The players started the bot before (they
+are in the database). Opening the tables, joining and dealing come first, with the
+limits lifted on both sides, and are not measured. Then the tables join in one by one
+over ``--ramp`` seconds; each player waits for their keyboard to change, thinks
+(``--think`` ± ``--jitter``) and presses what a simple player would; the creator presses
+«Ещё партию» when a game ends. The bot's Telegram calls are watched by a request
+middleware: what each keyboard showed and when it was shown.
 The two processes, the fake server and the people are ``bench.load_world``'s.
 """
 
@@ -37,6 +40,7 @@ from bench import load_world
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, lobby_button
 from bot.app import App
 from bot.callbacks import LobbyCb
+from bot.config import Config
 from bot.emulator import FakeChat, FakeUser, PressHandle, hand_message
 from bot.outbox import Limits
 from service import Update
@@ -309,7 +313,7 @@ def report(f: dict[str, Any], load: Load) -> None:
     for text, n in p.answers.most_common(4):
         print(f"      {n:6d}  {text}")
     print(f"  press -> answer (handed out -> answerCallbackQuery)  {ms(p.handed_to_answer)}")
-    print(f"  press -> answer (pressed, incl. waiting for a poll)  {ms(p.press_to_answer)}")
+    print(f"  press -> answer (pressed, incl. waiting for delivery)  {ms(p.press_to_answer)}")
     per = {k: sum(n for (m, kind), n in w.calls.items() if kind == k) for k in ("group", "private")}
     answers = sum(n for (m, kind), n in w.calls.items() if kind == "answer")
     print(
@@ -366,18 +370,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=3.0, help="mean seconds before a press")
     parser.add_argument("--jitter", type=float, default=0.33, help="think time ± this share")
     parser.add_argument("--ramp", type=float, help="seconds over which the tables join in")
+    parser.add_argument(
+        "--webhook", action="store_true", help="updates POSTed to the bot, not long-polled"
+    )
     args = parser.parse_args(argv)
     ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
     think = (args.think * (1 - args.jitter), args.think * (1 + args.jitter))
-    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    how = f"webhook, {Config.webhook_connections} connections" if args.webhook else "long polling"
+    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}; updates by {how}")
     print(
         f"think {think[0]:.2f}-{think[1]:.2f} s, {args.seconds:.0f} s of play per run (tables"
         f" join in over the first {ramp:.0f} s); bot {Limits()}; fake Telegram {TELEGRAM}"
     )
     for tables in args.tables:
         load = Load(
-            tables=tables, players=args.players, seconds=args.seconds, think=think, ramp=ramp
-        )
+            tables=tables, players=args.players, seconds=args.seconds, think=think, ramp=ramp,
+            webhook=args.webhook,
+        )  # fmt: skip
         bot = partial(bot_side, load=load)
         figures = load_world.run_apart(partial(world, load=load), bot, "load.sqlite3")
         report(figures, load)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import gc
 import multiprocessing
 import random
 import tempfile
@@ -23,6 +24,9 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from aiohttp import ClientError, ClientSession, TCPConnector
+
+from bot import webhook
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
@@ -44,6 +48,7 @@ from storage.repos import UserRepo
 TELEGRAM = RateLimits(per_chat=(1, 1.0), chat_burst=3, per_group=(20, 60.0), total=None)
 RELAXED = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
 MADE = "(move made)"
+WEBHOOK_SECRET = "bench-webhook-secret"
 
 T = TypeVar("T")
 
@@ -55,6 +60,7 @@ class Pace:
     seconds: float  # of measured play
     think: tuple[float, float]  # uniform between these, in seconds
     ramp: float  # seconds over which the tables join in
+    webhook: bool = False  # updates POSTed to the bot (else it long-polls)
 
 
 class Load(Protocol):
@@ -68,6 +74,8 @@ class Load(Protocol):
     def think(self) -> tuple[float, float]: ...
     @property
     def ramp(self) -> float: ...
+    @property
+    def webhook(self) -> bool: ...
     def users(self, table: int) -> list[int]: ...
     def bots(self, table: int) -> bool: ...
 
@@ -228,10 +236,15 @@ async def world(
             group = tg.add_group(-1_000_000 - i, f"Стол {i}", members=users)
             tables.append(Table(load.bots(i), group, users))
         conn.send(tg.base_url)
-        await asyncio.to_thread(conn.recv)  # the bot polls
+        address = await asyncio.to_thread(conn.recv)  # the bot polls, or its webhook's URL
+        pushing = asyncio.create_task(push_updates(tg, address)) if address else None
         await asyncio.gather(*(set_up(tg, t) for t in tables))
         conn.send("set up")
         await asyncio.to_thread(conn.recv)  # the bot plays with its production limits
+        # The world's own full collections (of every message and call it keeps) took
+        # 0.2-0.3 s, holding back every press and answer at once: the set-up is frozen.
+        gc.collect()
+        gc.freeze()
         tg.enforce_rate_limits(TELEGRAM)
         stop = asyncio.Event()
         cpu = time.process_time()
@@ -253,6 +266,39 @@ async def world(
         await runs
         conn.send((presses, tg.rate_limited, time.process_time() - cpu))
         await asyncio.to_thread(conn.recv)  # the bot has sent everything
+        if pushing is not None:
+            pushing.cancel()
+
+
+async def push_updates(tg: WorldTelegram, address: str) -> None:
+    """Telegram's side of a webhook: each update POSTed to ``address`` as soon as it is
+    queued, on as many connections at once as setWebhook's ``max_connections`` (Telegram's
+    default: 40); one that fails is POSTed again."""
+    changed = asyncio.Event()
+    tg.listeners.add(changed)
+    headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
+    most = int(tg.calls_to("setWebhook")[-1].params.get("max_connections") or 40)
+    connections = asyncio.Semaphore(most)
+    connector = TCPConnector(limit=most)
+    async with ClientSession(connector=connector, headers=headers) as session:
+
+        async def post(update: dict[str, Any]) -> None:
+            async with connections:  # handed out when a connection takes it
+                if "callback_query" in update:
+                    tg.handed.setdefault(update["callback_query"]["id"], time.monotonic())
+                while True:
+                    with suppress(ClientError):
+                        async with session.post(address, json=update) as response:
+                            if response.status == 200:
+                                return
+                    await asyncio.sleep(0.1)
+
+        async with asyncio.TaskGroup() as posting:  # cancelled with this task
+            while True:
+                await changed.wait()
+                changed.clear()
+                for update in tg.take_pending():
+                    posting.create_task(post(update))
 
 
 # --- the bot (this process) ----------------------------------------------------------
@@ -274,6 +320,9 @@ async def running_bot(
 ) -> AsyncIterator[tuple[App, W]]:
     """The real bot polling the world's server, its people known to it, ``watch`` told of
     every commit and call; on a clean exit it stops polling and tells the world "done"."""
+    if load.webhook:  # the address Telegram is given; the bot listens on a free port
+        settings |= {"webhook_url": "https://bench.invalid/telegram", "webhook_port": 0}
+        settings |= {"webhook_secret": WEBHOOK_SECRET}
     config = Config(token=TOKEN, db_path=str(db), api_base=conn.recv(), **settings)
     app = await App.create(config)
     watching = watch(app)
@@ -291,21 +340,35 @@ async def running_bot(
 
     app.service.notify = observed
     await app.start()
-    polling = asyncio.create_task(app.dp.start_polling(app.bot, handle_signals=False))
     try:
-        yield app, watching
+        async with receiving(app, conn):
+            yield app, watching
+        conn.send("done")
+    finally:
+        await app.stop()
+
+
+@asynccontextmanager
+async def receiving(app: App, conn: Connection) -> AsyncIterator[None]:
+    """The bot's long poll, or its webhook server (whose URL the world is sent)."""
+    if app.config.webhook_url:
+        async with webhook.listening(app) as port:
+            conn.send(f"http://127.0.0.1:{port}{app.config.webhook_path}")
+            yield
+        return
+    polling = asyncio.create_task(app.dp.start_polling(app.bot, handle_signals=False))
+    conn.send(None)
+    try:
+        yield
         await app.dp.stop_polling()
         await asyncio.wait_for(polling, 10)
-        conn.send("done")
     finally:
         if not polling.done():
             polling.cancel()
-        await app.stop()
 
 
 async def open_tables(conn: Connection, app: App) -> None:
     """The world opens its tables with the limits lifted; then the production limits."""
-    conn.send("polling")
     app.outbox.limits = RELAXED
     await asyncio.to_thread(conn.recv)  # set up
     await app.presenter.idle()

@@ -11,7 +11,7 @@ message the language lacks is taken from the Russian files.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -40,6 +40,19 @@ def bundle(lang: str) -> FluentBundle:
 def t(lang: str, key: str, **params: Any) -> str:
     """The text ``key`` in ``lang`` (Russian if that language has none) with ``params``.
     A missing text or placeholder raises ``KeyError``."""
+    # (each value's type too: 2 and 2.0 are one key to a dict, not to Fluent)
+    return _remembered(lang, key, tuple((k, type(v), v) for k, v in params.items()))
+
+
+# Formatting is pure, and the bot asks for the same few thousand texts again and again
+# (Fluent walks the pattern, and babel parses the locale for every number it shows).
+# Every value Fluent takes (str, numbers, dates) can be a key.
+@lru_cache(maxsize=8192)
+def _remembered(lang: str, key: str, params: tuple[tuple[str, type, Any], ...]) -> str:
+    return _format(lang, key, {k: v for k, _, v in params})
+
+
+def _format(lang: str, key: str, params: dict[str, Any]) -> str:
     ident = message_id(key)
     source = bundle(lang if lang in LANGS else DEFAULT)
     if not source.has_message(ident):

@@ -29,6 +29,7 @@ from typing import Any
 import aiosqlite
 
 from .db import Conflict, Database, Row, Tx
+from .gate import Gate
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,7 @@ class SqliteDatabase(Database):
     ) -> None:
         self.writer, self.reader = writer, reader
         self.target = self.path = path
-        self._lock = asyncio.Lock()
+        self._lock = Gate()  # (not asyncio.Lock: see storage.gate)
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
         self._closing = False

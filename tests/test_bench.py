@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -49,14 +50,19 @@ def test_service_benchmark_runs_and_prints_its_figures(
         assert figure in out
 
 
+@pytest.mark.parametrize("how", ["long polling", "webhook"])
 def test_bot_load_benchmark_runs_and_prints_its_figures(
-    capsys: pytest.CaptureFixture[str],
+    how: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from bench import bot_load
 
-    assert bot_load.main(["--tables", "2", "--seconds", "1.5", "--think", "0.2"]) == 0
+    webhook = ["--webhook"] if how == "webhook" else []
+    assert bot_load.main(["--tables", "2", "--seconds", "1.5", "--think", "0.2", *webhook]) == 0
     out = capsys.readouterr().out
+    answered = re.search(r"(\d+) presses answered", out)
+    assert answered is not None and int(answered[1]) > 0, out  # the updates reached the bot
     for figure in (
+        f"updates by {how}",
         "2 tables x 2 players",
         "press -> answer",
         "p99",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from locales import message_id, t
+from locales import _format, _remembered, message_id, t
 from tests.locale_files import texts
 
 PLURALS = {"ru": {"one", "few", "many"}, "en": {"one", "other"}}
@@ -67,6 +67,15 @@ def test_a_missing_text_or_placeholder_is_an_error() -> None:
     with pytest.raises(KeyError):
         t("ru", "answer.preset")  # needs name=
     assert message_id("answer.not_now") == "answer-not-now"
+
+
+def test_texts_are_remembered_as_formatted_afresh() -> None:
+    _remembered.cache_clear()
+    first = [t("ru", "cards", n=n) for n in (21, 21, 22)]
+    assert first == ["21 карта", "21 карта", "22 карты"]
+    assert _remembered.cache_info().hits == 1  # the second 21 was not formatted again
+    assert t("ru", "cards", n=2.5) == _format("ru", "cards", {"n": 2.5}) != "2 карты"
+    assert t("ru", "cards", n=2) == "2 карты"
 
 
 def test_the_engine_imports_only_the_standard_library() -> None:

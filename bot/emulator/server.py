@@ -407,6 +407,12 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
 
     # --- webhook delivery --------------------------------------------------------
 
+    def take_pending(self) -> list[dict[str, Any]]:
+        """The updates not delivered yet, from now on delivered (for a webhook pusher
+        that POSTs them itself)."""
+        taken, self._pending = self._pending, []
+        return taken
+
     async def deliver_to_webhook(
         self,
         address: str,
