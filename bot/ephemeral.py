@@ -72,6 +72,8 @@ class EphemeralHands:
     async def available(self, chat_id: int, user_id: int) -> bool:
         """Whether the server knows ephemeral messages: a deletion of one that cannot
         exist is refused by a server that does (400) and unknown to one that does not."""
+        if self.supported is not None:  # (known: no queue behind the lock)
+            return self.supported
         async with self._asking:
             if self.supported is None:
                 try:

@@ -134,7 +134,9 @@ class Nudges:
         # else: still on its way; ``_sent`` deletes it when it is there
 
     def _delete(self, user: int, nudge: _Nudge) -> None:
-        future = nudge.sent
+        """Once: a move can take the notice back after Telegram answered its sending
+        and before ``_sent`` learns of it, and then both would delete it."""
+        future, nudge.sent = nudge.sent, None
         sent = future.result() if future and future.done() and not future.cancelled() else None
         if isinstance(sent, Message):
             self.outbox.delete(user, sent.message_id)
