@@ -40,7 +40,6 @@ from bench import load_world
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, lobby_button
 from bot.app import App
 from bot.callbacks import LobbyCb
-from bot.config import Config
 from bot.emulator import FakeChat, FakeUser, PressHandle, hand_message
 from bot.outbox import Limits
 from service import Update
@@ -376,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
     think = (args.think * (1 - args.jitter), args.think * (1 + args.jitter))
-    how = f"webhook, {Config.webhook_connections} connections" if args.webhook else "long polling"
+    how = "webhook, 40 connections (Telegram's default)" if args.webhook else "long polling"
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}; updates by {how}")
     print(
         f"think {think[0]:.2f}-{think[1]:.2f} s, {args.seconds:.0f} s of play per run (tables"

@@ -55,7 +55,6 @@ class Config:
     webhook_host: str = "127.0.0.1"  # where the local webhook server listens
     webhook_port: int = 8080
     webhook_secret: str = field(default_factory=_new_secret, repr=False)
-    webhook_connections: int = 100  # Telegram's POSTs in flight at once (its default: 40)
     zone: tzinfo = field(default_factory=zone_from_env)  # DURAK_TZ
     bot_workers: int = field(default_factory=default_workers)  # DURAK_BOT_WORKERS
     bot_pause: tuple[float, float] = (0.7, 1.2)  # DURAK_BOT_PAUSE: seconds, low and high
@@ -107,7 +106,6 @@ class Config:
             webhook_host=env.get("DURAK_WEBHOOK_HOST", "").strip() or "127.0.0.1",
             webhook_port=_whole(env, "DURAK_WEBHOOK_PORT", "8080", 0, 65535),
             webhook_secret=_webhook_secret(env, shared=url is not None and is_url(db_path)),
-            webhook_connections=_whole(env, "DURAK_WEBHOOK_CONNECTIONS", "100", 1, 100),
             zone=zone_from_env(env),
             bot_workers=_whole(env, "DURAK_BOT_WORKERS", str(default_workers()), 1, None),
             bot_pause=_pause(env),

@@ -49,7 +49,6 @@ async def listening(app: App) -> AsyncIterator[int]:
             config.webhook_url,
             secret_token=config.webhook_secret,
             allowed_updates=app.dp.resolve_used_update_types(),
-            max_connections=config.webhook_connections,
         )
         log.info(
             "webhook %s set; listening on %s:%s%s",

@@ -50,7 +50,6 @@ def test_webhook_settings_and_their_checks() -> None:
             "DURAK_WEBHOOK_HOST": "0.0.0.0",
             "DURAK_WEBHOOK_PORT": "8443",
             "DURAK_WEBHOOK_SECRET": "abc_DEF-123",
-            "DURAK_WEBHOOK_CONNECTIONS": "60",
         }
     )
     assert (config.webhook_host, config.webhook_port, config.webhook_path) == (
@@ -58,7 +57,6 @@ def test_webhook_settings_and_their_checks() -> None:
         8443,
         "/tg/updates",
     )
-    assert (config.webhook_connections, polling.webhook_connections) == (60, 100)
     assert "abc_DEF-123" not in repr(config)
     assert config.secret_values == (TOKEN.split(":")[1], "abc_DEF-123", "")  # no database password
     bad = {
@@ -112,7 +110,6 @@ BAD_VALUES = [
     ("DURAK_CHAT_INTERVAL", "-1", "a number of seconds, 0 or more"),
     ("DURAK_CHAT_INTERVAL", "inf", "a number of seconds, 0 or more"),
     ("DURAK_CHAT_BURST", "0", "a whole number (1-100)"),
-    ("DURAK_WEBHOOK_CONNECTIONS", "101", "a whole number (1-100)"),  # Telegram's limit
     ("DURAK_GROUP_PER_MINUTE", "2.5", "a whole number (1-6000)"),
     ("DURAK_BOT_WORKERS", "0", "a whole number (1 or more)"),
     ("DURAK_BOT_WORKERS", "2.5", "a whole number (1 or more)"),
