@@ -32,6 +32,7 @@ from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
 from .outbox import Outbox
 from .presenter import Presenter
+from .relay import Relay
 from .sending import Sending
 from .session import JsonSession
 
@@ -88,9 +89,14 @@ class App:
         self.service.notify = self.presenter.on_update
         lease = db.sending_lease() if config.shared else None
         self.sending = None if lease is None else Sending(lease, self.service, self.presenter)
+        # the lobby messages and command replies: through the lease holder's outbox too
+        self.relay = Relay(self.outbox, self.tables, self.presenter)
         if self.sending is not None:  # one of several processes: the lease holder shows
             self.service.notify = self.sending.notify
             self.service.follower.on_moved = self.sending.moved
+            sending = self.sending
+            self.relay.share(db, lambda: sending.held)
+            sending.on_gained = self.relay.wake
         self.dp = Dispatcher(disable_fsm=True)
         self.dp.include_routers(*routers())
         self.dp.errors.register(self._error)
@@ -103,6 +109,7 @@ class App:
             records=self.tables.records,
             service=self.service,
             outbox=self.outbox,
+            relay=self.relay,
             presenter=self.presenter,
         )
 
@@ -124,6 +131,7 @@ class App:
             self.service.follow()
         if self.sending is not None:
             self.sending.start()
+        self.relay.start()
         await self.set_commands()
         if not self.config.webhook_url:  # back to polling: getUpdates fails while one is set
             await self.bot.delete_webhook()
@@ -170,6 +178,7 @@ class App:
                 await asyncio.wait_for(self.outbox.drain(), SHUTDOWN_WAIT)
             except TimeoutError:
                 log.warning("stopping with messages still to send")
+            await self.relay.stop()  # (forgets what was sent: the next holder sends the rest)
             await self.presenter.stop()
             await self.outbox.close()
             await self.bot.session.close()
@@ -197,11 +206,11 @@ class App:
         """The games that could not be restored: their groups and players are told."""
         for broken in self.service.broken:
             lang = await self.tables.lang(broken.chat_id)
-            self.outbox.send(broken.chat_id, t(lang, "closed.broken"))
+            await self.relay.send(broken.chat_id, t(lang, "closed.broken"))
             for user_id in broken.user_ids:
                 user = await self.tables.records.user(user_id)
                 if user is not None and user.can_message:
-                    self.outbox.send(user_id, t(user.lang, "closed.broken"))
+                    await self.relay.send(user_id, t(user.lang, "closed.broken"))
         self.service.broken.clear()
 
     async def _blocked(self, user_id: int) -> None:

@@ -7,7 +7,8 @@ elsewhere. So Telegram's per-chat and per-group limits are kept by one outbox, a
 two processes never draw one hand from two caches. When the holder dies, its
 connection ends, the server lets the lease go, and the next process to try takes it
 and shows every running game again: a move committed just before the death is shown
-then. Lobby messages and command replies go out from the process that got the update.
+then. Lobby messages and command replies come to it through the database
+(``bot.relay``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from service import GameService, Update
 from storage.db import Lease
@@ -36,6 +38,7 @@ class Sending:
         self.period = period
         self.held = False
         self.taken = 0  # times this process became the one that shows the games
+        self.on_gained: Callable[[], None] | None = None  # told when it becomes that one
         self._task: asyncio.Task[None] | None = None
 
     async def notify(self, update: Update) -> None:
@@ -85,3 +88,5 @@ class Sending:
         for game_id in games:
             self.presenter.redraw(game_id)
         log.info("this process shows the games now (%s running)", len(games))
+        if self.on_gained is not None:
+            self.on_gained()

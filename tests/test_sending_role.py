@@ -34,7 +34,7 @@ URL = "https://durak.example.org/tg"
 
 class Calls:
     """A session middleware: the hands and table messages one App sent or edited (the
-    lobby and answers to commands go out from the process that got the update)."""
+    lobby and answers to commands too go out from the holder: ``tests.test_multi_relay``)."""
 
     def __init__(self) -> None:
         self.shown: Counter[str] = Counter()

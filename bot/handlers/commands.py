@@ -26,9 +26,9 @@ from service.tables import Person, TableError, Tables
 from storage.repos import Standing, Stats, TableRecord
 
 from ..i18n import t
-from ..outbox import Outbox
 from ..people import person
 from ..presenter import Presenter
+from ..relay import Relay
 from ..rules_text import explained
 from .lobby import error_text, seat_taken
 
@@ -45,7 +45,7 @@ async def start(
     command: CommandObject,
     tables: Tables,
     records: Records,
-    outbox: Outbox,
+    relay: Relay,
     presenter: Presenter,
     bot: Bot,
 ) -> None:
@@ -57,12 +57,12 @@ async def start(
     await tables.remember(who)
     await records.set_can_message(who.id, True)
     presenter.blocked.discard(who.id)
-    await hand_again(tables, presenter, who.id)  # one played from the group has it now
+    await hand_again(tables, relay, who.id)  # one played from the group has it now
     payload = command.args or ""
     if payload.startswith("join_"):
-        await join_by_link(message, who, payload, tables, records, outbox, bot, presenter)
+        await join_by_link(message, who, payload, tables, records, relay, bot)
         return
-    outbox.reply(message, t(who.lang, "help.private"))
+    await relay.reply(message, t(who.lang, "help.private"))
 
 
 async def join_by_link(
@@ -71,44 +71,43 @@ async def join_by_link(
     payload: str,
     tables: Tables,
     records: Records,
-    outbox: Outbox,
+    relay: Relay,
     bot: Bot,
-    presenter: Presenter,
 ) -> None:
     """A seat at the table whose join token the link carries, for a member of its group
     only (the link may have been passed on); every refusal changes nothing."""
     match = JOIN_PAYLOAD.fullmatch(payload)
     table = await tables.by_token(match.group(1)) if match else None
     if table is None:
-        outbox.reply(message, t(who.lang, "answer.bad_link"))
+        await relay.reply(message, t(who.lang, "answer.bad_link"))
         return
     refusal = await not_a_member(bot, table.chat_id, who.id)
     if refusal is not None:
         chat = await records.chat(table.chat_id)
         title = escape(chat.title if chat else "")
-        outbox.reply(message, t(who.lang, f"answer.{refusal}", title=title))
+        await relay.reply(message, t(who.lang, f"answer.{refusal}", title=title))
         return
     try:
         table = await tables.join(table.id, who)
     except TableError as e:
-        outbox.reply(message, escape(error_text(who.lang, e)))  # answers are plain text
+        await relay.reply(message, escape(error_text(who.lang, e)))  # answers are plain text
         return
     chat = await records.chat(table.chat_id)
     seat = next(i for i, s in enumerate(table.seats, 1) if s.user_id == who.id)
     title = escape(chat.title if chat else "")
     text = t(who.lang, "answer.joined_here", title=title, seat=seat, seats=table.settings.seats)
-    outbox.reply(message, text)
-    refused = await seat_taken(outbox, tables, table, presenter.ephemeral)
+    await relay.reply(message, text)
+    refused = await seat_taken(relay, tables, table)
     if refused is not None:
-        outbox.reply(message, escape(error_text(who.lang, refused)))
+        await relay.reply(message, escape(error_text(who.lang, refused)))
 
 
-async def hand_again(tables: Tables, presenter: Presenter, user_id: int) -> None:
+async def hand_again(tables: Tables, relay: Relay, user_id: int) -> None:
     """The user's hand in their running game is shown (again) in the private chat."""
     table = await tables.table_of(user_id)
     game = tables.game_of(table.id) if table is not None else None
     if game is not None:
-        presenter.refresh(game, user_id)
+        await relay.hand(game, user_id)
 
 
 async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
@@ -127,14 +126,14 @@ async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
     return None
 
 
-async def private_help(message: Message, outbox: Outbox) -> None:
+async def private_help(message: Message, relay: Relay) -> None:
     lang = person(message.from_user).lang if message.from_user else "ru"
-    outbox.reply(message, t(lang, "help.private"))
+    await relay.reply(message, t(lang, "help.private"))
 
 
-async def group_help(message: Message, tables: Tables, outbox: Outbox) -> None:
+async def group_help(message: Message, tables: Tables, relay: Relay) -> None:
     """/help (or /start) in a group: the commands and words the bot answers there."""
-    outbox.reply(message, t(await group_lang(message, tables), "help.group"))
+    await relay.reply(message, t(await group_lang(message, tables), "help.group"))
 
 
 async def group_lang(message: Message, tables: Tables) -> str:
@@ -143,25 +142,25 @@ async def group_lang(message: Message, tables: Tables) -> str:
     return await tables.lang(message.chat.id, default=asker)
 
 
-async def rules(message: Message, tables: Tables, outbox: Outbox) -> None:
+async def rules(message: Message, tables: Tables, relay: Relay) -> None:
     """/rules: the rules of the chat's table (of its running game), or the main ones."""
     lang = await group_lang(message, tables)
     table = await tables.in_chat(message.chat.id)
     if table is None:
-        outbox.reply(message, t(lang, "help.rules"))
+        await relay.reply(message, t(lang, "help.rules"))
         return
     game = tables.game_of(table.id)
     settings = table.settings
     live = tables.games.live(game) if game is not None else None
     game_rules = live.state.rules if live is not None else None
-    outbox.reply(message, explained(lang, game_rules or table_rules(settings), settings))
+    await relay.reply(message, explained(lang, game_rules or table_rules(settings), settings))
 
 
 async def stop(
     message: Message,
     tables: Tables,
     records: Records,
-    outbox: Outbox,
+    relay: Relay,
     bot: Bot,
     presenter: Presenter,
 ) -> None:
@@ -171,23 +170,23 @@ async def stop(
     lang = await group_lang(message, tables)
     table = await tables.in_chat(message.chat.id)
     if table is None:
-        outbox.reply(message, t(lang, "answer.no_table"))
+        await relay.reply(message, t(lang, "answer.no_table"))
         return
     allowed = await may_stop(message, message.from_user.id, table, bot)
     if allowed is None:
-        outbox.reply(message, t(lang, "answer.stop_unchecked"))
+        await relay.reply(message, t(lang, "answer.stop_unchecked"))
         return
     if not allowed:
         creator = await records.user(table.creator_id)
         name = escape(creator.name if creator else "?")
-        outbox.reply(message, t(lang, "answer.stop_who", name=name))
+        await relay.reply(message, t(lang, "answer.stop_who", name=name))
         return
     game = tables.game_of(table.id)
-    await close_table(tables, records, outbox, table, "closed.stopped", message.chat.title)
+    await close_table(tables, records, relay, table, "closed.stopped", message.chat.title)
     if game is not None:
         presenter.ephemeral.finish(game)  # its hands in the group go too
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
-    outbox.reply(message, t(lang, "lobby.closed"))
+    await relay.reply(message, t(lang, "lobby.closed"))
 
 
 async def may_stop(message: Message, user_id: int, table: TableRecord, bot: Bot) -> bool | None:
@@ -218,7 +217,7 @@ async def membership(
     update: ChatMemberUpdated,
     tables: Tables,
     records: Records,
-    outbox: Outbox,
+    relay: Relay,
     presenter: Presenter,
 ) -> None:
     """The bot was removed from a group: close its table cleanly. Made or unmade an
@@ -228,14 +227,14 @@ async def membership(
     if update.new_chat_member.status in ("left", "kicked"):
         table = await tables.in_chat(update.chat.id)
         if table is not None:
-            await close_table(tables, records, outbox, table, "closed.removed", update.chat.title)
+            await close_table(tables, records, relay, table, "closed.removed", update.chat.title)
             log.info("chat %s: bot removed, table %s closed", update.chat.id, table.id)
 
 
 async def close_table(
     tables: Tables,
     records: Records,
-    outbox: Outbox,
+    relay: Relay,
     table: TableRecord,
     key: str,
     title: str | None,
@@ -249,28 +248,28 @@ async def close_table(
     hands = [(game_id, uid) for uid in users if game_id is not None]
     await tables.close(table.id)
     if key == "closed.stopped":  # else the bot was removed: the group cannot be edited
-        await _show_closed(tables, outbox, table, game_id is not None)
+        await _show_closed(tables, relay, table, game_id is not None)
     for game, uid in hands:
         message_id = await records.hand_message(game, uid)
         if message_id is None:
             continue
         user = await records.user(uid)
         lang = user.lang if user else "ru"
-        outbox.edit(uid, message_id, t(lang, key, title=escape(title or "")))
+        await relay.edit(uid, message_id, t(lang, key, title=escape(title or "")))
 
 
-async def _show_closed(tables: Tables, outbox: Outbox, table: TableRecord, playing: bool) -> None:
+async def _show_closed(tables: Tables, relay: Relay, table: TableRecord, playing: bool) -> None:
     """The group's messages of a table closed by /stop: none keeps a live button or move."""
     lang = await tables.lang(table.chat_id)
     if playing and table.table_message_id is not None:
-        outbox.edit(table.chat_id, table.table_message_id, t(lang, "closed.table"))
+        await relay.edit(table.chat_id, table.table_message_id, t(lang, "closed.table"))
     lobby = table.lobby_message_id
     if lobby is None or (playing and lobby == table.table_message_id):
         return
     if table.lobby_is_summary:  # the last game's result stays, without «Ещё партию»
-        outbox.edit(table.chat_id, lobby, None)
+        await relay.edit(table.chat_id, lobby, None)
     else:
-        outbox.edit(table.chat_id, lobby, t(lang, "lobby.closed"))
+        await relay.edit(table.chat_id, lobby, t(lang, "lobby.closed"))
 
 
 async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presenter) -> None:
@@ -284,12 +283,12 @@ async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presen
     log.info("user %s %s the bot", update.chat.id, "unblocked" if can else "blocked")
 
 
-async def chat_stats(message: Message, tables: Tables, records: Records, outbox: Outbox) -> None:
+async def chat_stats(message: Message, tables: Tables, records: Records, relay: Relay) -> None:
     """The chat's best players by rating (the rating's conservative estimate, mu - 3 sigma)."""
     lang = await group_lang(message, tables)
     top = await records.chat_top(message.chat.id)
     if not top:
-        outbox.reply(message, t(lang, "stats.empty"))
+        await relay.reply(message, t(lang, "stats.empty"))
         return
     lines = [t(lang, "stats.title")]
     for place, s in enumerate(top, 1):
@@ -307,35 +306,35 @@ async def chat_stats(message: Message, tables: Tables, records: Records, outbox:
                 rating=str(rating_points(s)),
             )
         )
-    outbox.reply(message, "\n".join(lines))
+    await relay.reply(message, "\n".join(lines))
 
 
-async def my_stats(message: Message, records: Records, outbox: Outbox) -> None:
+async def my_stats(message: Message, records: Records, relay: Relay) -> None:
     """In the private chat: the user's results in every chat, with their place there."""
     if message.from_user is None:
         return
     lang = person(message.from_user).lang
     standings = await records.standings(message.from_user.id)
     if not standings:
-        outbox.reply(message, t(lang, "me.none"))
+        await relay.reply(message, t(lang, "me.none"))
         return
     lines = [t(lang, "me.title")]
     lines += [_standing_line(lang, s) for s in standings]
     if len(standings) > 1:
         lines.append(t(lang, "me.total", **_counts(lang, *(s.stats for s in standings))))
-    outbox.reply(message, "\n".join(lines))
+    await relay.reply(message, "\n".join(lines))
 
 
-async def my_chat_stats(message: Message, tables: Tables, records: Records, outbox: Outbox) -> None:
+async def my_chat_stats(message: Message, tables: Tables, records: Records, relay: Relay) -> None:
     """In a group: the user's results in this chat."""
     if message.from_user is None:
         return
     lang = await group_lang(message, tables)
     s = await records.stats(message.chat.id, message.from_user.id)
     if s is None:
-        outbox.reply(message, t(lang, "stats.none"), quote=True)
+        await relay.reply(message, t(lang, "stats.none"), quote=True)
         return
-    outbox.reply(
+    await relay.reply(
         message,
         quote=True,
         text=t(

@@ -12,13 +12,12 @@ from service.lobby_rules import page_of
 from service.tables import Person, TableError, Tables
 from storage.repos import TableRecord
 
-from .. import render, rules_text
+from .. import render
 from ..callbacks import LobbyCb
-from ..ephemeral import EphemeralHands
 from ..i18n import t
-from ..outbox import Outbox
 from ..people import deep_link, person
 from ..presenter import Presenter
+from ..relay import Relay
 
 log = logging.getLogger(__name__)
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -38,37 +37,7 @@ def error_text(lang: str, e: TableError) -> str:
     return t(lang, f"answer.{e.code}", **{k: v for k, v in params.items() if k != "chat_id"})
 
 
-async def show_lobby(
-    outbox: Outbox,
-    tables: Tables,
-    table: TableRecord,
-    *,
-    new: bool,
-    page: str | None = None,
-    hands: EphemeralHands | None = None,
-) -> None:
-    """Post the lobby message (``new``) or edit it, in the table's language; ``page``
-    shows one of its rules pages instead (``rules`` or ``house``). ``hands``: the lobby
-    says where the cards will be shown (in the group, or in the private chat)."""
-    lang = await tables.lang(table.chat_id)
-    if page is not None:
-        text, markup = rules_text.rules_page(lang, table, page)
-    else:
-        creator = await tables.records.user(table.creator_id)
-        text, markup = render.lobby(lang, table, creator.name if creator else "?")
-        if hands is not None:
-            text += "\n\n" + await hands.mode_line(lang, table.chat_id, table.creator_id)
-    if new or table.lobby_message_id is None or table.lobby_is_summary:  # a result stays
-        sent = await outbox.send(table.chat_id, text, markup)
-        if sent is not None:
-            await tables.records.set_lobby_message(table.id, sent.message_id, summary=False)
-        return
-    outbox.edit(table.chat_id, table.lobby_message_id, text, markup)
-
-
-async def open_table(
-    message: Message, tables: Tables, outbox: Outbox, presenter: Presenter
-) -> None:
+async def open_table(message: Message, tables: Tables, relay: Relay) -> None:
     """/durak: a new table, or the chat's table as /settings shows it (never a second
     full lobby whose buttons could not work during a game)."""
     if message.from_user is None:
@@ -77,47 +46,43 @@ async def open_table(
         message.chat.id, message.chat.title or "", person(message.from_user)
     )
     if not created:
-        await show_again(outbox, tables, table, presenter.ephemeral)
+        await show_again(relay, tables, table)
         return
     log.info("chat %s: table %s open", message.chat.id, table.id)
-    await show_lobby(outbox, tables, table, new=True, hands=presenter.ephemeral)
+    await relay.lobby(table, new=True)
 
 
-async def show_settings(
-    message: Message, tables: Tables, outbox: Outbox, presenter: Presenter
-) -> None:
+async def show_settings(message: Message, tables: Tables, relay: Relay) -> None:
     """/settings: the lobby posted anew at the bottom of the chat, with the creator's
     buttons; during a game, the settings in words; without a table, how to open one."""
     table = await tables.in_chat(message.chat.id)
     if table is None:
         asker = person(message.from_user).lang if message.from_user else "ru"
         lang = await tables.lang(message.chat.id, default=asker)
-        outbox.send(message.chat.id, t(lang, "lobby.no_table"))
+        await relay.send(message.chat.id, t(lang, "lobby.no_table"))
         return
-    await show_again(outbox, tables, table, presenter.ephemeral)
+    await show_again(relay, tables, table)
 
 
-async def show_again(
-    outbox: Outbox, tables: Tables, table: TableRecord, hands: EphemeralHands
-) -> None:
+async def show_again(relay: Relay, tables: Tables, table: TableRecord) -> None:
     """The open table once more: the lobby posted anew at the bottom of the chat (the
     older one says it moved), or the settings in words during a game."""
     lang = await tables.lang(table.chat_id)
     if table.status == "playing":
         settings = render.settings_text(lang, table.settings)
-        outbox.send(table.chat_id, t(lang, "lobby.settings_playing", settings=settings))
+        await relay.send(table.chat_id, t(lang, "lobby.settings_playing", settings=settings))
         return
     old = table.lobby_message_id
-    await show_lobby(outbox, tables, table, new=True, hands=hands)
+    await relay.lobby(table, new=True)
     if old is not None and not table.lobby_is_summary:
-        outbox.edit(table.chat_id, old, t(lang, "lobby.moved"))
+        await relay.edit(table.chat_id, old, t(lang, "lobby.moved"))
 
 
 async def lobby_button(
     query: CallbackQuery,
     callback_data: LobbyCb,
     tables: Tables,
-    outbox: Outbox,
+    relay: Relay,
     presenter: Presenter,
     bot: Bot,
 ) -> None:
@@ -143,7 +108,7 @@ async def lobby_button(
             if table.status == "playing":  # out of cards: the game goes on without them
                 game = tables.game_of(tid)
                 if game is not None:
-                    presenter.refresh(game, who.id)
+                    await relay.hand(game, who.id)
                 await query.answer(t(lang, "answer.left_game"))
                 return
             answer = t(lang, "answer.left")
@@ -178,31 +143,31 @@ async def lobby_button(
             table = await tables.get(tid)
             if op == "again" and not any(s.user_id == who.id for s in table.seats):
                 raise TableError("again_not_seated")
-            await start_game(outbox, tables, table, None if op == "again" else who)
+            await start_game(relay, tables, table, None if op == "again" else who)
             await query.answer()
             return
         else:
             raise TableError("not_now")
     except TableError as e:
         if e.code == "need_private":
-            await join_from_group(query, tables, outbox, presenter, bot, pressed)
+            await join_from_group(query, tables, relay, presenter, bot, pressed)
             return
         await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
         return
     if op in ("join", "bot"):
-        refused = await seat_taken(outbox, tables, table, presenter.ephemeral)
+        refused = await seat_taken(relay, tables, table)
         if refused is not None:
             await query.answer(error_text(lang, refused), show_alert=True)
             return
     else:
-        await show_lobby(outbox, tables, table, new=False, page=page, hands=presenter.ephemeral)
+        await relay.lobby(table, new=False, page=page)
     await query.answer(answer or None)
 
 
 async def join_from_group(
     query: CallbackQuery,
     tables: Tables,
-    outbox: Outbox,
+    relay: Relay,
     presenter: Presenter,
     bot: Bot,
     pressed: TableRecord,
@@ -219,7 +184,7 @@ async def join_from_group(
     except TableError as e:
         await query.answer(error_text(who.lang, e))
         return
-    refused = await seat_taken(outbox, tables, table, eph)
+    refused = await seat_taken(relay, tables, table)
     if refused is not None:
         await query.answer(error_text(who.lang, refused), show_alert=True)
         return
@@ -237,31 +202,27 @@ async def join_from_group(
     )
 
 
-async def start_game(
-    outbox: Outbox, tables: Tables, table: TableRecord, who: Person | None
-) -> None:
+async def start_game(relay: Relay, tables: Tables, table: TableRecord, who: Person | None) -> None:
     """Start a game at ``table`` (as last read). The lobby message becomes the game's
     table message; a summary lobby («Ещё партию») keeps its result and loses its button."""
     update = await tables.start(table.id, who)
     log.info("table %s: game %s started", table.id, update.game_id)
     if table.lobby_is_summary and table.lobby_message_id is not None:
-        outbox.edit(table.chat_id, table.lobby_message_id, None)
+        await relay.edit(table.chat_id, table.lobby_message_id, None)
 
 
-async def seat_taken(
-    outbox: Outbox, tables: Tables, table: TableRecord, hands: EphemeralHands
-) -> TableError | None:
+async def seat_taken(relay: Relay, tables: Tables, table: TableRecord) -> TableError | None:
     """After a seat was taken: start the game once every seat is, else show the lobby.
     Returns why the game could not start (a game started by a concurrent press is fine)."""
     if len(table.seats) < table.settings.seats:
-        await show_lobby(outbox, tables, table, new=False, hands=hands)
+        await relay.lobby(table, new=False)
         return None
     try:
-        await start_game(outbox, tables, table, None)
+        await start_game(relay, tables, table, None)
     except TableError as e:
         if e.code == "playing":
             return None
-        await show_lobby(outbox, tables, await tables.get(table.id), new=False, hands=hands)
+        await relay.lobby(await tables.get(table.id), new=False)
         return e
     return None
 

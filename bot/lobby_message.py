@@ -1,0 +1,56 @@
+"""The lobby message: what it shows (its settings and seats, or one of its rules pages)
+and how it is posted or edited (``handlers.lobby`` directly, ``bot.relay`` for the
+process that sends for several)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiogram.types import InlineKeyboardMarkup, Message
+
+from service.tables import Tables
+from storage.repos import TableRecord
+
+from . import render, rules_text
+from .ephemeral import EphemeralHands
+from .outbox import Outbox, Rendered
+
+
+async def lobby_content(
+    tables: Tables, table: TableRecord, page: str | None, hands: EphemeralHands | None
+) -> Rendered:
+    """The lobby in the table's language; ``page`` shows one of its rules pages instead
+    (``rules`` or ``house``). ``hands``: the lobby says where the cards will be shown
+    (in the group, or in the private chat)."""
+    lang = await tables.lang(table.chat_id)
+    if page is not None:
+        return rules_text.rules_page(lang, table, page)
+    creator = await tables.records.user(table.creator_id)
+    text, markup = render.lobby(lang, table, creator.name if creator else "?")
+    if hands is not None:
+        text += "\n\n" + await hands.mode_line(lang, table.chat_id, table.creator_id)
+    return text, markup
+
+
+def put_lobby(
+    outbox: Outbox,
+    tables: Tables,
+    table: TableRecord,
+    text: str,
+    markup: InlineKeyboardMarkup | None,
+    *,
+    new: bool,
+) -> asyncio.Future[Message | None]:
+    """Queue the lobby message: posted (``new``, or when the table has none, or its last
+    one is a result, which stays) and noted as the table's once sent, or edited."""
+    if new or table.lobby_message_id is None or table.lobby_is_summary:
+        sending = outbox.send(table.chat_id, text, markup)
+
+        async def noted() -> Message | None:
+            sent = await sending
+            if sent is not None:
+                await tables.records.set_lobby_message(table.id, sent.message_id, summary=False)
+            return sent
+
+        return asyncio.ensure_future(noted())
+    return outbox.edit(table.chat_id, table.lobby_message_id, text, markup)

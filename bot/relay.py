@@ -1,0 +1,280 @@
+"""Lobby messages and command replies, from whichever process got the update.
+
+Alone (SQLite, or one process on a server) they go straight to this process's outbox,
+as they always did. One of several processes on a server (``share``): each becomes a
+row of ``outgoing``, and the process holding the sending lease (``bot.sending``) sends
+the rows in order through its outbox, so Telegram's per-chat and per-group limits are
+counted in one place with the games' edits, and a message whose process died before
+it went out is sent all the same. A row is deleted once the outbox has sent it (or
+given it up); a holder that dies between the two leaves it to the next holder, which
+sends it again (at least once, never lost). A lobby is rendered when the holder takes
+its row, from the table as the database has it then, so two processes' changes never
+show out of order; a hand to show again is the presenter's (``Presenter.refresh``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from aiogram.types import InlineKeyboardMarkup, Message
+
+from service.tables import Tables
+from storage.db import Database, Listener
+from storage.outgoing import OutgoingRepo
+from storage.repos import TableRecord
+
+from .lobby_message import lobby_content, put_lobby
+from .outbox import Outbox
+from .presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+PERIOD = 1.0  # seconds between two reads of the waiting rows when nothing wakes the holder
+
+
+@dataclass(frozen=True)
+class Post:
+    """One row's body: what to send."""
+
+    kind: str  # "send", "edit", "lobby" or "hand"
+    chat_id: int = 0
+    message_id: int | None = None  # edit: the message
+    text: str | None = None  # edit: None for the keyboard only
+    markup: str | None = None  # an InlineKeyboardMarkup as JSON
+    thread_id: int | None = None  # send: into this topic of a forum
+    reply_to: int | None = None  # send: as a reply to this message
+    table_id: int | None = None  # lobby: the table, its page and whether posted anew
+    page: str | None = None
+    new: bool = False
+    game_id: int | None = None  # hand: the game whose hand (``chat_id``'s) to show again
+
+    def to_json(self) -> str:
+        return json.dumps({k: v for k, v in asdict(self).items() if v not in (None, False)})
+
+    @classmethod
+    def from_json(cls, body: str) -> Post:
+        data: dict[str, Any] = json.loads(body)
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+
+    def keyboard(self) -> InlineKeyboardMarkup | None:
+        if self.markup is None:
+            return None
+        return InlineKeyboardMarkup.model_validate_json(self.markup)
+
+
+def markup_json(markup: InlineKeyboardMarkup | None) -> str | None:
+    return None if markup is None else markup.model_dump_json(exclude_none=True)
+
+
+class Relay:
+    def __init__(
+        self, outbox: Outbox, tables: Tables, presenter: Presenter, *, period: float = PERIOD
+    ) -> None:
+        self.outbox = outbox
+        self.tables = tables
+        self.presenter = presenter
+        self.period = period
+        self.relayed = 0  # rows this process took and handed to its outbox
+        self._repo: OutgoingRepo | None = None
+        self._held: Callable[[], bool] = lambda: False
+        self._wake = asyncio.Event()
+        self._taken: set[int] = set()  # rows handed to the outbox, not yet deleted
+        self._done: list[int] = []  # rows sent (or given up): to delete
+        self._listener: Listener | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def share(self, db: Database, held: Callable[[], bool]) -> None:
+        """One of several processes: through the database, sent where ``held()``."""
+        self._repo = OutgoingRepo(db)
+        self._held = held
+
+    # --- what the handlers say ------------------------------------------------------
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        thread_id: int | None = None,
+        reply_to: int | None = None,
+    ) -> None:
+        """A new message (``Outbox.send``)."""
+        if self._repo is None:
+            self.outbox.send(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to)
+            return
+        post = Post("send", chat_id, text=text, markup=markup_json(markup), thread_id=thread_id)
+        await self._post(replace(post, reply_to=reply_to))
+
+    async def reply(
+        self,
+        message: Message,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        quote: bool = False,
+    ) -> None:
+        """What ``message.answer(text)`` does (``quote``: ``message.reply(text)``)."""
+        thread = message.message_thread_id if message.is_topic_message else None
+        to = message.message_id if quote else None
+        await self.send(message.chat.id, text, markup, thread_id=thread, reply_to=to)
+
+    async def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str | None,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
+        """An edit (``text`` None: of the keyboard only)."""
+        if self._repo is None:
+            self.outbox.edit(chat_id, message_id, text, markup)
+            return
+        await self._post(Post("edit", chat_id, message_id, text, markup_json(markup)))
+
+    async def lobby(self, table: TableRecord, *, new: bool, page: str | None = None) -> None:
+        """Post the table's lobby message (``new``) or edit it; ``page``: one of its rules
+        pages. Alone, once it is sent (a new one is noted as the table's)."""
+        if self._repo is None:
+            hands = self.presenter.ephemeral
+            text, markup = await lobby_content(self.tables, table, page, hands)
+            await put_lobby(self.outbox, self.tables, table, text, markup, new=new)
+            return
+        await self._post(Post("lobby", table.chat_id, table_id=table.id, page=page, new=new))
+
+    async def hand(self, game_id: int, user_id: int) -> None:
+        """Show the user's hand again (``Presenter.refresh``) where the games are shown."""
+        if self._repo is None:
+            self.presenter.refresh(game_id, user_id)
+            return
+        await self._post(Post("hand", user_id, game_id=game_id))
+
+    async def _post(self, post: Post) -> None:
+        assert self._repo is not None
+        await self._repo.add(post.to_json())
+        if self._held():
+            self._wake.set()  # (else the holder hears of it at the commit)
+
+    # --- the holder: sending the rows -----------------------------------------------
+
+    def start(self) -> None:
+        if self._repo is not None and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="relay")
+
+    def wake(self) -> None:
+        """Look at the waiting rows now (this process has just taken the lease)."""
+        self._wake.set()
+
+    async def stop(self) -> None:
+        """After the outbox has drained: what it sent is deleted, the rest left waiting."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+            try:
+                await self._forget_sent()
+            except Exception:
+                log.exception("forgetting the messages sent failed (they may come twice)")
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+            self._listener = None
+
+    async def _run(self) -> None:
+        assert self._repo is not None
+        while True:
+            self._wake.clear()
+            try:
+                if self._listener is None or not self._listener.alive:
+                    if self._listener is not None:
+                        with contextlib.suppress(Exception):
+                            await self._listener.close()
+                    self._listener = await self._repo.follow(self._heard)
+                await self._forget_sent()
+                if self._held():
+                    await self._take()
+                else:
+                    self._taken.clear()  # the holder now (re)sends whatever is left
+            except Exception:
+                log.exception("relaying the waiting messages failed: again in %s s", self.period)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.period):
+                    await self._wake.wait()
+
+    def _heard(self) -> None:
+        if self._held():
+            self._wake.set()
+
+    async def _forget_sent(self) -> None:
+        assert self._repo is not None
+        done, self._done = self._done, []
+        try:
+            await self._repo.sent(done)
+        except BaseException:
+            self._done += done  # deleted at the next turn
+            raise
+        self._taken.difference_update(done)
+
+    async def _take(self) -> None:
+        """Hand every waiting row to the outbox, in order (a lobby rendered now)."""
+        assert self._repo is not None
+        for row in await self._repo.waiting():
+            if row.id in self._taken:
+                continue
+            self._taken.add(row.id)
+            self.relayed += 1
+            try:
+                sending = await self._deliver(Post.from_json(row.body))
+            except Exception:
+                log.exception("a waiting message could not be sent: %s", row.body[:200])
+                sending = None
+            if sending is None:
+                self._done.append(row.id)
+            else:
+                sending.add_done_callback(functools.partial(self._sent, row.id))
+        if self._done:
+            self._wake.set()
+
+    def _sent(self, row_id: int, _sending: asyncio.Future[Message | None]) -> None:
+        self._done.append(row_id)
+        self._wake.set()
+
+    async def _deliver(self, post: Post) -> asyncio.Future[Message | None] | None:
+        """Queue the post in this process's outbox (None: nothing to wait for)."""
+        if post.kind == "send":
+            assert post.text is not None
+            return self.outbox.send(
+                post.chat_id,
+                post.text,
+                post.keyboard(),
+                thread_id=post.thread_id,
+                reply_to=post.reply_to,
+            )
+        if post.kind == "edit":
+            assert post.message_id is not None
+            return self.outbox.edit(post.chat_id, post.message_id, post.text, post.keyboard())
+        if post.kind == "hand":
+            assert post.game_id is not None
+            user = await self.tables.records.user(post.chat_id)
+            if user is not None and user.can_message:  # (started the bot in another process)
+                self.presenter.blocked.discard(user.id)
+            self.presenter.refresh(post.game_id, post.chat_id)
+            return None
+        if post.kind == "lobby":
+            assert post.table_id is not None
+            table = await self.tables.record(post.table_id)
+            if table is None or table.status != "lobby":
+                return None  # closed, or its lobby is the game's table message now
+            hands = self.presenter.ephemeral
+            text, markup = await lobby_content(self.tables, table, post.page, hands)
+            return put_lobby(self.outbox, self.tables, table, text, markup, new=post.new)
+        log.warning("a waiting message of an unknown kind: %s", post.kind)
+        return None

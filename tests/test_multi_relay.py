@@ -1,0 +1,122 @@
+"""Lobby messages and command replies among several bot processes on one PostgreSQL
+database (``bot.relay``): whichever process gets the update, the one holding the
+sending lease sends them, through its own outbox; with no holder they wait in the
+database until one takes the lease."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import LobbyCb, LobbyOp
+from bot.relay import Post, markup_json
+from storage.lease import PgLease
+from storage.outgoing import OutgoingRepo
+from storage.postgres import SENDING_KEY
+from tests.backends import PgDatabases
+from tests.e2e_helpers import TOKEN, two_friends
+from tests.fakes import FakeTelegram
+from tests.test_sending_role import delivering, start_process, two_processes
+
+SENT = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup", "DeleteMessage")
+
+
+class Sent:
+    """A session middleware: the messages one process sent or edited, by method."""
+
+    def __init__(self) -> None:
+        self.calls: Counter[str] = Counter()
+
+    async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
+        if type(method).__name__ in SENT:
+            self.calls[type(method).__name__] += 1
+        return await make_request(bot, method)
+
+
+async def test_the_lobby_and_replies_of_another_process_are_sent_by_the_holder(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("relay")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        both = await two_processes(tg, url)
+        holder, other = both
+        sent = {p.address: Sent() for p in both}
+        for p in both:
+            p.app.bot.session.middleware(sent[p.address])
+        try:
+            async with delivering(tg, lambda _: other.address):  # every update to the other
+                await tg.send_text(anna, group, "/durak")
+                lobby = await tg.wait_for_message(
+                    group, lambda m: "Стол для игры" in (m.text or "")
+                )
+                answer = await (
+                    await tg.press(boris, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
+                )
+                assert answer.text == "Вы за столом!"
+                await tg.wait_for(lambda: "Борис" in (tg.latest_message(group).text or ""))
+                await tg.send_text(anna, group, "/stats")
+                await tg.wait_for_message(group, lambda m: "не доиграли" in (m.text or ""))
+                await tg.send_text(anna, group, "/settings")  # the lobby anew, the old one moved
+                await tg.wait_for(lambda: "Стол для игры" in (tg.latest_message(group).text or ""))
+                await tg.wait_for(
+                    lambda: any("ниже" in (m.text or "") for m in tg.messages(group)), timeout=5
+                )
+                newest = tg.latest_message(group)
+                table = await other.app.tables.record(1)  # noted by the holder once sent
+                assert table is not None and table.lobby_message_id == newest.message_id
+                await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
+            assert not sent[other.address].calls, sent[other.address].calls  # it sent nothing
+            assert sent[holder.address].calls["SendMessage"] >= 3  # lobby, stats, lobby
+            assert holder.app.relay.relayed >= 5 and other.app.relay.relayed == 0
+        finally:
+            for process in both:
+                await process.stop()
+        assert tg.too_many_requests_sent == 0
+
+
+async def _waiting(db: Any, rows: int) -> bool:
+    return len(await OutgoingRepo(db).waiting()) == rows
+
+
+async def test_what_waits_for_a_holder_is_sent_once_a_process_takes_the_lease(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("waiting")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, _, group = two_friends(tg)
+        away = PgLease(url, SENDING_KEY)  # a holder that never sends (and then dies)
+        assert await away.take()
+        process = await start_process(tg, url)
+        try:
+            async with delivering(tg, lambda _: process.address):
+                await tg.send_text(anna, group, "/durak")
+                await tg.send_text(anna, group, "/rules")
+                await tg.wait_for(lambda: _waiting(process.app.db, 2), what="two rows waiting")
+                assert tg.count("sendMessage") == 0  # nobody sends while the lease is away
+                await away.close()  # its holder died: this process takes the lease, and sends
+                await tg.wait_for(lambda: _waiting(process.app.db, 0), what="every row sent")
+            assert process.app.sending is not None and process.app.sending.held
+            sent = [m for m in tg.messages(group) if m.from_user.is_bot]
+            assert len(sent) == 2 and "Стол для игры" in (sent[0].text or ""), sent  # in order
+            table = await process.app.tables.record(1)  # the lobby noted once it was sent
+            assert table is not None and table.lobby_message_id == sent[0].message_id
+        finally:
+            await process.stop()
+            await away.close()
+
+
+def test_a_post_keeps_its_text_and_keyboard_through_the_database() -> None:
+    markup = InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text="Сесть", callback_data="l:1:join:")],
+            [InlineKeyboardButton(text="Правила", url="https://t.me/durak_bot?start=x")],
+        ]
+    )
+    keys = markup_json(markup)
+    post = Post("send", -100, text="<b>Стол</b>", markup=keys, thread_id=7, reply_to=3)
+    again = Post.from_json(post.to_json())
+    assert again == post and again.keyboard() == markup
+    assert Post.from_json(Post("edit", 5, 9, None).to_json()).keyboard() is None
