@@ -318,8 +318,9 @@ W = TypeVar("W", bound=Watch)
 async def running_bot(
     conn: Connection, db: Path, load: Load, watch: Callable[[App], W], **settings: Any
 ) -> AsyncIterator[tuple[App, W]]:
-    """The real bot polling the world's server, its people known to it, ``watch`` told of
-    every commit and call; on a clean exit it stops polling and tells the world "done"."""
+    """The real bot polling the world's server (or serving its webhook), its people known
+    to it, ``watch`` told of every commit and call; on a clean exit it stops receiving and
+    tells the world "done"."""
     if load.webhook:  # the address Telegram is given; the bot listens on a free port
         settings |= {"webhook_url": "https://bench.invalid/telegram", "webhook_port": 0}
         settings |= {"webhook_secret": WEBHOOK_SECRET}

@@ -40,7 +40,7 @@ def bundle(lang: str) -> FluentBundle:
 def t(lang: str, key: str, **params: Any) -> str:
     """The text ``key`` in ``lang`` (Russian if that language has none) with ``params``.
     A missing text or placeholder raises ``KeyError``."""
-    # (each value's type too: 2 and 2.0 are one key to a dict, not to Fluent)
+    # (each value's type too: 1 and Decimal("1.0") are one key to a dict, not to Fluent)
     return _remembered(lang, key, tuple((k, type(v), v) for k, v in params.items()))
 
 
