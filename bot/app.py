@@ -96,6 +96,7 @@ class App:
             self.service.follower.on_moved = self.sending.moved
             sending = self.sending
             self.relay.share(db, lambda: sending.held)
+            self.presenter.hand_pages.share(db)
             sending.on_gained = self.relay.wake
         self.dp = Dispatcher(disable_fsm=True)
         self.dp.include_routers(*routers())

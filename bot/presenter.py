@@ -17,7 +17,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
-from typing import NamedTuple
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
@@ -30,23 +29,15 @@ from service.series import pogony_pairs, series_score
 from . import render
 from .config import zone_from_env
 from .ephemeral import EphemeralHands, cards_button
+from .hand_pages import HandPages, Page
 from .nudges import Nudges
 from .outbox import Outbox, Rendered
 from .render_hand import Drawn, hand
 
+__all__ = ["Page", "Presenter"]
 log = logging.getLogger(__name__)
 
 Who = int | None  # a hand's user, or None for the group's table message
-
-
-class Page(NamedTuple):
-    """A page of a hand keyboard other than the hand (option ``cheating``): open until
-    its player moves, goes back, or the bout it was opened in ends."""
-
-    bout: int
-    name: str  # "more", "mark", "cheat" or "accuse"
-    card: Card | None = None  # cheat: the card whose target is being chosen
-    marked: tuple[Card, ...] = ()  # mark: the cards marked for an opening
 
 
 @dataclass(eq=False)
@@ -82,8 +73,9 @@ class Presenter:
         self.service = service
         self.outbox = outbox
         self.zone = zone or zone_from_env()
-        self.picking: dict[tuple[int, int], Card] = {}  # (game, user) -> card awaiting a target
-        self.pages: dict[tuple[int, int], Page] = {}  # (game, user) -> the page shown
+        self.hand_pages = HandPages()  # the pages of the hands other than the hand
+        self.picking: dict[tuple[int, int], Card] = self.hand_pages.picking
+        self.pages: dict[tuple[int, int], Page] = self.hand_pages.pages
         self.blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
         self.styled = True  # the server keeps button styles (else: marks in the labels)
         self._games: dict[int, Shown] = {}
@@ -349,15 +341,11 @@ class Presenter:
             return None  # the table was closed
         state = live.state
         seat = next(s for s, info in enumerate(live.seats) if info.user_id == who)
-        page = self.pages.get((game_id, who))
-        if page is not None and page.bout != state.bouts:  # that bout is over
-            del self.pages[(game_id, who)]
-            page = None
+        page, picking = self.hand_pages.current((game_id, who), state, seat)
         lang = game.langs.get(who, "ru")
         deadline = self.service.deadline(game_id)
         seconds = None if deadline is None else round(deadline - self.service.clock.now())
         names = render.seat_names(lang, live.seats)
-        picking = self.picking.get((game_id, who))
         leave = live.table_id if who in game.seated else None
         drawn_from = (id(state), len(state.history), page, picking, leave, self.styled, *names)
         memo = game.hands.get(who)
@@ -434,9 +422,7 @@ class Presenter:
         self._games.pop(game_id, None)
         self.nudges.forget(game_id)
         self.ephemeral.finish(game_id)
-        for per_user in (self.pages, self.picking):
-            for key in [k for k in per_user if k[0] == game_id]:
-                del per_user[key]
+        self.hand_pages.forget_game(game_id)
 
     async def _summary(self, game_id: int, game: Shown, live: LiveGame) -> None:
         """The short result in the group, with «Ещё партию»: it is the next lobby

@@ -266,6 +266,7 @@ class Relay:
             user = await self.tables.records.user(post.chat_id)
             if user is not None and user.can_message:  # (started the bot in another process)
                 self.presenter.blocked.discard(user.id)
+            await self.presenter.hand_pages.load((post.game_id, post.chat_id))
             self.presenter.refresh(post.game_id, post.chat_id)
             return None
         if post.kind == "lobby":

@@ -1,6 +1,7 @@
-"""Messages waiting for the process that sends for all (``bot.relay``): written by any
-process, read in id order and deleted once sent by the one holding the sending lease.
-The body is the bot's own (JSON); nothing here knows Telegram."""
+"""What several bot processes share of their messages: those waiting for the process
+that sends for all (``bot.relay``), written by any process, read in id order and deleted
+once sent by the one holding the sending lease; and each hand's open page
+(``bot.hand_pages``). The bodies are the bot's own (JSON); nothing here knows Telegram."""
 
 from __future__ import annotations
 
@@ -57,3 +58,30 @@ class OutgoingRepo:
         """``heard()`` at each commit of a new row in another process (or this one);
         None where only one process uses the database (SQLite)."""
         return await self.db.listen(CHANNEL, lambda _payload: heard())
+
+
+class HandPageRepo:
+    """A hand's open page, per game and player (``bot.hand_pages``)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def put(self, game_id: int, user_id: int, body: str | None) -> None:
+        """Note the page (None: closed)."""
+        async with self.db.tx() as c:
+            if body is None:
+                await c.execute(
+                    "DELETE FROM hand_pages WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+                )
+                return
+            await c.execute(
+                "INSERT INTO hand_pages (game_id, user_id, body) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET body = excluded.body",
+                (game_id, user_id, body),
+            )
+
+    async def get(self, game_id: int, user_id: int) -> str | None:
+        row = await self.db.fetch_one(
+            "SELECT body FROM hand_pages WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        return None if row is None else str(row[0])

@@ -16,9 +16,21 @@ from storage.lease import PgLease
 from storage.outgoing import OutgoingRepo
 from storage.postgres import SENDING_KEY
 from tests.backends import PgDatabases
-from tests.e2e_helpers import TOKEN, two_friends
-from tests.fakes import FakeTelegram
-from tests.test_sending_role import delivering, start_process, two_processes
+from tests.e2e_helpers import (
+    TOKEN,
+    hand_buttons,
+    hand_message,
+    open_table,
+    seat_everyone,
+    two_friends,
+)
+from tests.fakes import FakeMessage, FakeTelegram, FakeUser
+from tests.test_sending_role import (
+    delivering,
+    hands_current,
+    start_process,
+    two_processes,
+)
 
 SENT = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup", "DeleteMessage")
 
@@ -120,3 +132,54 @@ def test_a_post_keeps_its_text_and_keyboard_through_the_database() -> None:
     again = Post.from_json(post.to_json())
     assert again == post and again.keyboard() == markup
     assert Post.from_json(Post("edit", 5, 9, None).to_json()).keyboard() is None
+
+
+def _data(message: FakeMessage | None, page: str) -> str | None:
+    """The callback data of the hand's button to the page ``page`` (``hand``: back)."""
+    for _, data in hand_buttons(message) if message else []:
+        if data.startswith("p:") and data.split(":")[2] == page:
+            return data
+    return None
+
+
+def _on_page(tg: FakeTelegram, user: FakeUser) -> bool:
+    message = hand_message(tg, user)
+    return message is not None and "Сдаться?" in (message.text or "")
+
+
+async def test_a_hand_page_opened_through_one_process_is_pressed_through_the_other(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("pages")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        both = await two_processes(tg, url)
+        holder, other = both
+        sent = Sent()
+        other.app.bot.session.middleware(sent)
+        to = [other.address]
+        try:
+            async with delivering(tg, lambda _: to[0]):
+                await open_table(tg, other.app, group, anna)
+                await seat_everyone(tg, other.app, group, [anna, boris])
+                game = other.app.service.game_ids()[0]
+                await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna]))
+                for opened_by, pressed_by in ((holder, other), (other, holder)):
+                    to[0] = opened_by.address  # «⋯» through one process...
+                    more = _data(hand_message(tg, anna), "more")
+                    assert more is not None
+                    answer = await (await tg.press(anna, hand_message(tg, anna), more))
+                    assert answer.text is None, answer.text
+                    await tg.wait_for(lambda: _on_page(tg, anna), what="the «⋯» page")
+                    to[0] = pressed_by.address  # ...and its «Вернуть управление» through the other
+                    back = _data(hand_message(tg, anna), "hand")
+                    assert back is not None
+                    answer = await (await tg.press(anna, hand_message(tg, anna), back))
+                    assert answer.text is None, answer.text  # before: «Кнопка устарела»
+                    await tg.wait_for(lambda: not _on_page(tg, anna), what="the hand again")
+                    await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna]))
+            assert not sent.calls, sent.calls  # the pages too were drawn by the holder
+        finally:
+            for process in both:
+                await process.stop()
+        assert tg.too_many_requests_sent == 0

@@ -1,5 +1,6 @@
-"""The messages waiting for the process that sends for all (migration 0009,
-``storage.outgoing``): kept in the order written until deleted as sent."""
+"""What several processes share of their messages (``storage.outgoing``): those waiting
+for the process that sends for all (migration 0009), kept in the order written until
+deleted as sent, and the hands' open pages (migration 0010, ``bot.hand_pages``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.hand_pages import HandPages, Page
+from engine import Rules, State
 from storage.db import Database, is_url
 from storage.outgoing import OutgoingRepo
 from tests.backends import db_target
@@ -59,3 +62,33 @@ async def test_a_new_message_is_heard_of_by_the_other_processes(tmp_path: Path) 
     finally:
         await reader.close()
         await writer.close()
+
+
+async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves(
+    tmp_path: Path,
+) -> None:
+    db = await Database.open(await db_target(tmp_path / "d.sqlite3"))
+    try:
+        here, there = HandPages(), HandPages()  # two processes' presenters
+        here.share(db)
+        there.share(db)
+        state = State(Rules(players=2, deck=36), seed=3)
+        attacker, defender = state.attacker, state.defender
+        key = (7, 42)  # the defender's page
+        marked = tuple(state.view(defender).hand[:2])
+        here.pages[key] = Page(state.bouts, "mark", None, marked)
+        here.picking[key] = state.view(defender).hand[2]
+        await here.save(key, len(state.history))
+        await there.load(key)
+        assert there.current(key, state, defender) == (here.pages[key], here.picking[key])
+        state.apply(state.legal_actions(attacker)[0])  # another player's move keeps it
+        assert there.current(key, state, defender) == (here.pages[key], here.picking[key])
+        bouts = state.bouts
+        state.apply(state.legal_actions(defender)[0])  # its player's, made here, closes it
+        assert state.bouts == bouts and there.current(key, state, defender) == (None, None)
+        here.forget(key)
+        await here.save(key, len(state.history))  # closed: gone from the database too
+        await there.load(key)
+        assert key not in there.pages and key not in there.picking and key not in there.opened
+    finally:
+        await db.close()

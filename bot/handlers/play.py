@@ -16,6 +16,7 @@ from ..card_labels import card_label
 from ..hand_answers import why_not
 from ..i18n import lang_of, t
 from ..presenter import Page, Presenter
+from ..relay import Relay
 from ..render import seat_names
 from ..render_cheating import accusation_answer
 from ..render_hand import is_tap, markable
@@ -81,6 +82,7 @@ async def fresh_here(
     if not await service.catch_up(game):
         return False
     await presenter.follow(game)
+    await presenter.hand_pages.load((game, user))  # a page opened through another process
     return fresh(presenter, game, user, key)
 
 
@@ -118,8 +120,10 @@ async def make_move(
     else:
         await query.answer(t(lang, "answer.stale"))
         return
-    presenter.picking.pop((game, user), None)
-    presenter.pages.pop((game, user), None)
+    pages = presenter.hand_pages
+    if (game, user) in pages.pages or (game, user) in pages.picking:
+        pages.forget((game, user))
+        await pages.save((game, user), len(current(service, game).history))  # closed
     mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seat]
     if mine:
         names = seat_names(lang, seats_of(service, game))
@@ -139,7 +143,11 @@ async def move_button(
 
 
 async def card_button(
-    query: CallbackQuery, callback_data: CardCb, service: GameService, presenter: Presenter
+    query: CallbackQuery,
+    callback_data: CardCb,
+    service: GameService,
+    presenter: Presenter,
+    relay: Relay,
 ) -> None:
     lang = lang_of(query.from_user.language_code)
     game, user = callback_data.game, query.from_user.id
@@ -156,7 +164,8 @@ async def card_button(
         return
     if callback_data.card == "-":  # back from choosing a target
         presenter.picking.pop((game, user), None)
-        presenter.refresh(game, user)
+        await presenter.hand_pages.save((game, user), len(state.history))
+        await relay.hand(game, user)
         await query.answer()
         return
     card = _card(callback_data.card)
@@ -175,7 +184,8 @@ async def card_button(
         return
     if len(moves) > 1:  # the card beats several attack cards: ask which
         presenter.picking[(game, user)] = card
-        presenter.refresh(game, user)
+        await presenter.hand_pages.save((game, user), len(state.history))
+        await relay.hand(game, user)
         await query.answer(t(lang, "answer.choose_target"))
         return
     version = len(state.history)
@@ -195,7 +205,11 @@ async def cheat_button(
 
 
 async def page_button(
-    query: CallbackQuery, callback_data: PageCb, service: GameService, presenter: Presenter
+    query: CallbackQuery,
+    callback_data: PageCb,
+    service: GameService,
+    presenter: Presenter,
+    relay: Relay,
 ) -> None:
     """Opens «⋯», the marking of cards for an opening (or marks one), the cheat page (or
     a card's targets on it), the choice of whom to accuse, or goes back to the hand:
@@ -238,7 +252,8 @@ async def page_button(
         presenter.pages.pop((game, user), None)
     else:
         presenter.pages[(game, user)] = Page(state.bouts, name, card, marked)
-    presenter.refresh(game, user)
+    await presenter.hand_pages.save((game, user), len(state.history))
+    await relay.hand(game, user)
     await query.answer()
 
 
