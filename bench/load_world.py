@@ -14,6 +14,7 @@ import bisect
 import gc
 import multiprocessing
 import random
+import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -24,7 +25,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from aiohttp import ClientError, ClientSession, TCPConnector
+from aiohttp import ClientSession, TCPConnector
 
 from bot import webhook
 from bot.app import App
@@ -268,16 +269,18 @@ async def world(
         await asyncio.to_thread(conn.recv)  # the bot has sent everything
         if pushing is not None:
             pushing.cancel()
+            with suppress(asyncio.CancelledError):
+                await pushing  # (an error it met shows here)
 
 
 async def push_updates(tg: WorldTelegram, address: str) -> None:
     """Telegram's side of a webhook: each update POSTed to ``address`` as soon as it is
     queued, on as many connections at once as setWebhook's ``max_connections`` (Telegram's
-    default: 40); one that fails is POSTed again."""
+    default: 40); one that fails is POSTed again, with a line on stderr."""
     changed = asyncio.Event()
     tg.listeners.add(changed)
     headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
-    most = int(tg.calls_to("setWebhook")[-1].params.get("max_connections") or 40)
+    allowed, most = tg.webhook_params()
     connections = asyncio.Semaphore(most)
     connector = TCPConnector(limit=most)
     async with ClientSession(connector=connector, headers=headers) as session:
@@ -287,17 +290,21 @@ async def push_updates(tg: WorldTelegram, address: str) -> None:
                 if "callback_query" in update:
                     tg.handed.setdefault(update["callback_query"]["id"], time.monotonic())
                 while True:
-                    with suppress(ClientError):
+                    try:
                         async with session.post(address, json=update) as response:
                             if response.status == 200:
                                 return
+                            failed: object = f"HTTP {response.status}"
+                    except Exception as e:  # (aiohttp's total timeout is no ClientError)
+                        failed = repr(e)
+                    print(f"webhook: update {update['update_id']}: {failed}", file=sys.stderr)
                     await asyncio.sleep(0.1)
 
         async with asyncio.TaskGroup() as posting:  # cancelled with this task
             while True:
                 await changed.wait()
                 changed.clear()
-                for update in tg.take_pending():
+                for update in tg.take_pending(allowed):
                     posting.create_task(post(update))
 
 

@@ -73,6 +73,47 @@ async def test_a_waiter_cancelled_in_the_queue_leaves_the_gate_usable() -> None:
     assert not gate.locked()
 
 
+async def test_the_gate_is_taken_in_the_order_asked_for() -> None:
+    """A coroutine that becomes ready in the pass of a release does not go before
+    the one already waiting."""
+    gate, go, order = Gate(), asyncio.Event(), []
+
+    async def waiting() -> None:
+        async with gate:
+            order.append("waiting")
+
+    async def late() -> None:
+        await go.wait()
+        async with gate:
+            order.append("late")
+
+    tasks = [asyncio.create_task(late())]
+    async with gate:
+        tasks.append(asyncio.create_task(waiting()))
+        await asyncio.sleep(0)
+        go.set()  # "late" runs before "waiting" is woken
+    await asyncio.gather(*tasks)
+    assert order == ["waiting", "late"]
+
+
+async def test_a_waiter_cancelled_once_woken_passes_its_turn_on() -> None:
+    gate, go = Gate(), asyncio.Event()
+
+    async def behind() -> None:
+        await go.wait()
+        async with gate:  # the woken waiter still counts: this one waits for it
+            pass
+
+    later = asyncio.create_task(behind())
+    async with gate:
+        woken = asyncio.create_task(gate.__aenter__())
+        await asyncio.sleep(0)
+        go.set()
+    woken.cancel()  # woken by the release, cancelled before it ran
+    await asyncio.wait_for(later, 1.0)
+    assert not gate.locked()
+
+
 async def test_sqlite_transactions_queued_behind_a_checkpoint_run_at_once(
     tmp_path: Path,
 ) -> None:

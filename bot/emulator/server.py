@@ -407,10 +407,17 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
 
     # --- webhook delivery --------------------------------------------------------
 
-    def take_pending(self) -> list[dict[str, Any]]:
-        """The updates not delivered yet, from now on delivered (for a webhook pusher
-        that POSTs them itself)."""
-        taken, self._pending = self._pending, []
+    def webhook_params(self) -> tuple[frozenset[str], int]:
+        """The update types the last setWebhook asked for, and its ``max_connections``."""
+        params = self.calls_to("setWebhook")[-1].params
+        allowed = frozenset(params.get("allowed_updates") or ()) or DEFAULT_UPDATE_TYPES
+        return allowed, int(params.get("max_connections") or 40)
+
+    def take_pending(self, allowed: frozenset[str]) -> list[dict[str, Any]]:
+        """The updates not delivered yet, from now on delivered, of the ``allowed`` types;
+        the others dropped (for a webhook pusher that POSTs them itself)."""
+        self._allowed = allowed
+        taken, self._pending = self._deliverable(), []
         return taken
 
     async def deliver_to_webhook(
