@@ -32,6 +32,11 @@ def niceness(level: str, view: View, seed: int) -> int:
     return os.nice(0)
 
 
+def cores(level: str, view: View, seed: int) -> list[int]:
+    """The cores the worker may run on (returned in place of a move)."""
+    return sorted(os.sched_getaffinity(0))
+
+
 def slow(level: str, view: View, seed: int) -> Action | None:
     """Decides as the bots do, after half a second."""
     time.sleep(0.5)
