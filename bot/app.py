@@ -171,8 +171,7 @@ class App:
             if not await self.inflight.settle(SHUTDOWN_WAIT):
                 log.warning("stopping with %s updates still in hand", self.inflight.count)
             await self.service.stop()
-            if self.sending is not None:
-                await self.sending.stop()  # another process shows the games from now on
+            await self.relay.halt()
             self.presenter.nudges.close()
             try:  # what the last moves changed reaches the players, unless Telegram stalls
                 await asyncio.wait_for(self.presenter.idle(), SHUTDOWN_WAIT)
@@ -180,6 +179,8 @@ class App:
             except TimeoutError:
                 log.warning("stopping with messages still to send")
             await self.relay.stop()  # (forgets what was sent: the next holder sends the rest)
+            if self.sending is not None:  # only now: the next holder starts where this ended
+                await self.sending.stop()  # (and would show a just-ended game's result again)
             await self.presenter.stop()
             await self.outbox.close()
             await self.bot.session.close()

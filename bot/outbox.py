@@ -82,6 +82,7 @@ class Outbox:
         self.skipped = 0  # edits not sent: the chat already showed that
         self._chats: dict[int | tuple[int, int], ChatQueue] = {}
         self._pending = 0  # jobs queued or being sent
+        self._busy_since = -math.inf  # see ``assume_busy``
         self._drained = asyncio.Event()
         self._drained.set()
 
@@ -171,6 +172,21 @@ class Outbox:
         every other call queued for the chat."""
         return self._put(Job(chat_id, message_id, None, None, delete=True))
 
+    def assume_busy(self) -> None:
+        """Another process may have just sent to any chat (the last holder of the sending
+        lease, ``bot.sending``): pace every chat as if it had just used up its burst,
+        and every group as if it had just been sent to, so that the two processes'
+        calls together keep Telegram's limits."""
+        self._busy_since = time.monotonic()
+        for chat in self._chats.values():
+            self._busy(chat)
+
+    def _busy(self, chat: ChatQueue) -> None:
+        since = self._busy_since
+        chat.next = max(chat.next, since + max(self.limits.chat_burst, 1) * self.limits.per_chat)
+        if chat.id < 0 and chat.receiver is None:
+            chat.group_next = max(chat.group_next, since + 60.0 / self.limits.group_per_minute)
+
     async def drain(self) -> None:
         """Wait until every queued job has been sent (used at shutdown and in tests)."""
         while self._pending:
@@ -207,6 +223,7 @@ class Outbox:
         chat = self._chats.get(key)
         if chat is None:
             chat = self._chats[key] = ChatQueue(job.chat_id, job.receiver)
+            self._busy(chat)  # (a chat met just after ``assume_busy``: as busy)
         chat.queue.append(job)
         chat.wake.set()
         if chat.worker is None:

@@ -25,6 +25,7 @@ from service import GameService, LiveGame, TableSettings, Update
 from service.logctx import log_scope
 from service.records import Records
 from service.series import pogony_pairs, series_score
+from storage.repos import TableRecord
 
 from . import render
 from .config import zone_from_env
@@ -432,6 +433,8 @@ class Presenter:
         pogony = pogony_pairs(outcome, live.state.pogony_awards)
         names = render.seat_names(game.lang, live.seats)
         table = await self.records.table(game.table_id)  # its series counts this game
+        if table is not None and _summed_up(table):
+            return  # by the process that showed the games before this one took over
         score = series_score(table.series, live.seats) if table else []
         text = render.outcome_text(game.lang, outcome, names, pogony, score)
         sent = await self.outbox.send(game.chat_id, text, render.again(game.lang, game.table_id))
@@ -439,6 +442,13 @@ class Presenter:
             game.table_id, sent.message_id if sent else None, summary=True
         )
         log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)
+
+
+def _summed_up(table: TableRecord) -> bool:
+    """Whether the table's last game has its summary: a lobby message that is a result,
+    sent after the game's table message (a chat's message ids grow)."""
+    lobby, shown = table.lobby_message_id, table.table_message_id
+    return table.lobby_is_summary and lobby is not None and shown is not None and lobby > shown
 
 
 def _styles(shown: Message | InlineKeyboardMarkup | None) -> bool:

@@ -37,6 +37,8 @@ from .presenter import Presenter
 log = logging.getLogger(__name__)
 
 PERIOD = 1.0  # seconds between two reads of the waiting rows when nothing wakes the holder
+ATTEMPTS = 3  # tries of a row whose sending fails before it is given up
+STOP_WAIT = 2.0  # seconds for the database when stopping
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class Relay:
         self._wake = asyncio.Event()
         self._taken: set[int] = set()  # rows handed to the outbox, not yet deleted
         self._done: list[int] = []  # rows sent (or given up): to delete
+        self._failures: dict[int, int] = {}  # row -> the tries that failed
         self._listener: Listener | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -172,20 +175,25 @@ class Relay:
         """Look at the waiting rows now (this process has just taken the lease)."""
         self._wake.set()
 
-    async def stop(self) -> None:
-        """After the outbox has drained: what it sent is deleted, the rest left waiting."""
+    async def halt(self) -> None:
+        """Take no more rows (stopping: what was taken still goes out)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+
+    async def stop(self) -> None:
+        """After the outbox has drained: what it sent is deleted, the rest left waiting."""
+        await self.halt()
+        if self._repo is not None:
             try:
-                await self._forget_sent()
+                await asyncio.wait_for(self._forget_sent(), STOP_WAIT)
             except Exception:
                 log.exception("forgetting the messages sent failed (they may come twice)")
         if self._listener is not None:
             with contextlib.suppress(Exception):
-                await self._listener.close()
+                await asyncio.wait_for(self._listener.close(), STOP_WAIT)
             self._listener = None
 
     async def _run(self) -> None:
@@ -230,12 +238,18 @@ class Relay:
             if row.id in self._taken:
                 continue
             self._taken.add(row.id)
-            self.relayed += 1
             try:
                 sending = await self._deliver(Post.from_json(row.body))
             except Exception:
-                log.exception("a waiting message could not be sent: %s", row.body[:200])
+                failures = self._failures[row.id] = self._failures.get(row.id, 0) + 1
+                log.exception("a waiting message could not be sent (try %s)", failures)
+                if failures < ATTEMPTS:  # (a database hiccup): again, the later ones after it
+                    self._taken.discard(row.id)
+                    break
+                log.warning("given up: %s", row.body[:200])
                 sending = None
+            self._failures.pop(row.id, None)
+            self.relayed += 1
             if sending is None:
                 self._done.append(row.id)
             else:

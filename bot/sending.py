@@ -83,6 +83,7 @@ class Sending:
         has it (the last holder may have died between a commit and its edits)."""
         self.held = True
         self.taken += 1
+        self.presenter.outbox.assume_busy()  # the last holder may have just sent anywhere
         await self.service.follower.sync()
         games = self.service.game_ids()
         for game_id in games:

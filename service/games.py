@@ -450,6 +450,8 @@ class GameService:
             raise
         live.state = state  # only now: what is in memory was committed
         live.moved_at = asyncio.get_running_loop().time()
+        if timeout:  # claimed and committed here: it fires nowhere else
+            log.info("game %s: the deadline at version %s fired", game_id, version - len(done))
         if deadline is None:
             self.timers.cancel(game_id)
         else:

@@ -1,13 +1,16 @@
 """End to end: two ``python -m bot`` webhook processes on one PostgreSQL database behind
 one fake Bot API, the test playing the proxy (each update to the processes in turn, to the
-other when one is down). Two people and two computer players play a game; mid-game the
-process that shows the games is SIGKILLed, the other plays on alone, then it is started
-again and the game is played to the end: no answered move is lost or applied twice."""
+other when one is down), which keeps Telegram's per-chat and per-group limits. Two people
+and two computer players play a game; mid-game the process that shows the games is
+SIGKILLed, the other plays on alone, then it is started again and the game is played to
+the end: no answered move is lost or applied twice, no call got a 429, and every deadline
+that came (the people let a few bouts' throw-in time run out) fired exactly once."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -20,8 +23,8 @@ import aiohttp
 from bot.callbacks import LobbyCb
 from storage.db import Database
 from tests.backends import PgDatabases
-from tests.e2e_helpers import TOKEN, choose, game_over, hand_message, two_friends
-from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.e2e_helpers import TOKEN, choose, game_over, hand_buttons, hand_message, two_friends
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, RateLimits
 from tests.test_main import STARTUP, stop
 from tests.test_multi_processes import webhook_bot
 from tests.test_webhook import free_port
@@ -29,8 +32,11 @@ from tests.test_webhook import free_port
 SETTINGS = {
     "DURAK_BOT_PAUSE": "0",  # the computer players move at once
     "DURAK_BOT_WORKERS": "1",  # two processes on a small machine
-    "DURAK_GROUP_PER_MINUTE": "6000",  # the limits lifted (the fake enforces none)
+    "DURAK_CHAT_INTERVAL": "1.0",  # Telegram's limits, as the fake keeps them
 }
+LIMITS = RateLimits(chat_burst=3)  # 1 a second per chat (3 at once), 20 a minute per group
+DEADLINES = 2  # throw-in times the people let run out
+FIRED = re.compile(r"game (\d+): the deadline at version (\d+) fired")
 WAIT = 60.0  # seconds for any one thing to happen; generous, the machine may be busy
 MOVES = ("c:", "m:", "f:")  # a card, a word, a cheat: the presses that make a move
 HAND_OVER = "Партия окончена — итоги в группе."
@@ -141,11 +147,26 @@ async def lobby_press(
     return answer.text or ""
 
 
+def words(message: FakeMessage) -> bool:
+    """Whether the hand may say «Бито» or «Пас» (a throw-in is up to its player)."""
+    return any(text.startswith(("Бито", "Пас")) for text, _ in hand_buttons(message))
+
+
+def fired(logs: list[Path]) -> list[int]:
+    """The versions whose deadline fired, in every process's log."""
+    return [int(m[2]) for log in logs for m in FIRED.finditer(log.read_text())]
+
+
 async def play(
-    tg: FakeTelegram, users: list[FakeUser], presses: list[Press], until: Callable[[], bool]
+    tg: FakeTelegram,
+    users: list[FakeUser],
+    presses: list[Press],
+    until: Callable[[], bool],
+    logs: list[Path],
 ) -> None:
     """The people press a sensible button of their hands, one at a time once the bot is
-    quiet, until ``until()``; with nothing to press they wait for the bot to show more."""
+    quiet, until ``until()``; with nothing to press they wait for the bot to show more.
+    Until ``DEADLINES`` deadlines have fired they neither throw in nor say «Бито» or «Пас»."""
     deadline = time.monotonic() + 3 * WAIT
     while not until():
         assert time.monotonic() < deadline, f"the game got stuck: {presses[-5:]}"
@@ -153,6 +174,8 @@ async def play(
         pressed = False
         for user in users:
             message = hand_message(tg, user)
+            if message is not None and len(fired(logs)) < DEADLINES and words(message):
+                continue  # may throw in or say «Бито»: lets the throw-in time run out
             data = choose(tg, message) if message is not None else None
             if message is None or data is None:
                 continue
@@ -182,11 +205,13 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
 ) -> None:
     url = await pg_databases.target("sigkill")
     async with FakeTelegram(token=TOKEN) as tg:
+        tg.enforce_rate_limits(LIMITS)
         anna, boris, group = two_friends(tg)
         ports = [free_port(), free_port()]
         first, second = [await start(tg, tmp_path, url, f"bot{i}", p) for i, p in enumerate(ports)]
         proxy = Proxy(tg, [first, second])
         running = [first, second]
+        logs = [first.log, second.log]
         presses: list[Press] = []
         try:
             await webhooks_set(tg, 2, running)
@@ -197,6 +222,7 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
                 await tg.wait_quiet(0.2, WAIT)
                 for _ in range(2):  # 2 seats, then 3, then 4
                     assert await lobby_press(tg, anna, group, "set", "seats") == "Готово."
+                assert await lobby_press(tg, anna, group, "set", "speed") == "Готово."  # 5 s
                 for user in (anna, boris):
                     assert await lobby_press(tg, user, group, "join") == "Вы за столом!"
                 for _ in range(2):
@@ -213,7 +239,7 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
                         return game_over(tg, group)
                     return proxy.took[last.update_id] == victim.name
 
-                await play(tg, people, presses, by_the_holder)
+                await play(tg, people, presses, by_the_holder, logs)
                 # Killed just after it answered a move it made: its edits (it shows the
                 # games) and its computer players' moves may not have gone out yet.
                 victim.process.kill()
@@ -221,7 +247,11 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
                 running.remove(victim)
                 before = made(presses)
                 await play(
-                    tg, people, presses, lambda: made(presses) >= before + 3 or game_over(tg, group)
+                    tg,
+                    people,
+                    presses,
+                    lambda: made(presses) >= before + 3 or game_over(tg, group),
+                    logs,
                 )
                 assert not game_over(tg, group), "the game ended before the restart"
                 assert shows_the_games(survivor)
@@ -229,8 +259,9 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
                 again = await start(tg, tmp_path, url, "restarted", victim.port)
                 proxy.upstreams[proxy.upstreams.index(victim)] = again
                 running.append(again)
+                logs.append(again.log)
                 await webhooks_set(tg, 3, running)
-                await play(tg, people, presses, lambda: game_over(tg, group))
+                await play(tg, people, presses, lambda: game_over(tg, group), logs)
                 await tg.wait_quiet(0.5, WAIT)
                 await tg.wait_for(lambda: all(over_in_hand(tg, u) for u in people), WAIT)
         finally:
@@ -256,8 +287,13 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
     assert sum(s["kind"] == "bot" for s in seats) == 2
     humans = {i for i, s in enumerate(seats) if s["kind"] == "human"}
     assert any(a[1] not in humans for a in actions)  # the computer players played
+    versions = fired(logs)  # each deadline fired once, in one of the processes
+    assert len(versions) >= DEADLINES and len(versions) == len(set(versions)), versions
+    assert all(actions[v][2] for v in versions), versions  # its moves: automatic ones
 
-    assert game_over(tg, group)  # the summary
+    assert game_over(tg, group)  # the summary, once (not again by the next holder)
+    summaries = [m for m in tg.messages(group) if any(":again" in d for d in m.button_data())]
+    assert len(summaries) == 1, summaries
     (shown,) = [m for m in tg.messages(group) if m.message_id == table[0]]
     assert TABLE_OVER in shown.text and not shown.keyboard, shown.text
     for user in people:

@@ -103,3 +103,29 @@ async def test_a_reply_right_after_a_summary_waits_for_the_groups_slot() -> None
         assert tg.rate_limited == 0
         await outbox.close()
         await bot.session.close()
+
+
+async def test_a_new_holder_of_the_lease_paces_as_if_the_last_one_had_just_sent() -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna = tg.add_user(1, "Аня", started=True)
+        group = tg.add_group(-100, "Друзья", members=[anna])
+        tg.enforce_rate_limits(
+            RateLimits(per_chat=(1, 0.2), per_group=(3, 1.0), total=None, chat_burst=3)
+        )
+        bot = tg.make_bot()
+        limits = Limits(per_chat=0.2, chat_burst=3, group_per_minute=180, per_second=10**4)
+        before, after = Outbox(bot, limits), Outbox(bot, limits)  # two processes' outboxes
+        for i in range(3):  # the last holder: a burst to Аня, the group at its pace
+            before.send(anna.id, f"рука {i}")
+            before.send(group.id, f"стол {i}")
+        await asyncio.wait_for(before.drain(), 5)
+        after.assume_busy()  # it took the lease at once, as after a SIGKILL
+        for i in range(3):
+            after.send(anna.id, f"рука {i + 3}")
+            after.send(group.id, f"стол {i + 3}")
+        await asyncio.wait_for(after.drain(), 5)
+        assert tg.rate_limited == 0 and after.retries == 0  # before: a 429
+        assert len(tg.messages(anna)) == 6 and len(tg.messages(group)) == 6
+        for outbox in (before, after):
+            await outbox.close()
+        await bot.session.close()
