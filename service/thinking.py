@@ -108,8 +108,8 @@ def _yield_to_the_loop() -> None:
     answers every press gets them first, and the bots think a little longer."""
     os.nice(NICENESS)
     # Nor do they take the first core, even when it is idle: at a lower priority they
-    # still held up the loop (on 2 cores, the presses' p99 beside tables of «Мастер»
-    # was x3 that without them; with this, x1.05). Linux only.
+    # still held up the loop (bench.bot_tables on 2 cores: the presses' p99 beside
+    # tables of «Мастер» x3.2 that without them; with this, x1.05-2.8). Linux only.
     cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     if len(cores) > 1:
         os.sched_setaffinity(0, cores[1:])

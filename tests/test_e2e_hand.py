@@ -164,6 +164,14 @@ async def noticed_game(
     return live, attacker, defender
 
 
+async def lead_the_pair(tg: FakeTelegram, live: LiveGame, attacker: FakeUser) -> Any:
+    """The attacker opens with the first card of the pair deal; its press's answer."""
+    opening = pair_opening(live.state)
+    assert opening is not None
+    hand = hand_message(tg, attacker)
+    return await (await tg.press(attacker, hand, card_data(hand, str(opening.cards[0]))))
+
+
 async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_move(
     tmp_path: Path,
 ) -> None:
@@ -178,11 +186,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
             assert notice.text.startswith("⏰ Ваш ход — ходите, ")
             assert notices(tg, defender) == []
 
-            opening = pair_opening(live.state)
-            assert opening is not None
-            hand = hand_message(tg, attacker)
-            tap = card_data(hand, str(opening.cards[0]))
-            assert (await (await tg.press(attacker, hand, tap))).text is None
+            assert (await lead_the_pair(tg, live, attacker)).text is None
             await settle(app)
             assert notice.deleted and notices(tg, attacker, deleted=False) == []
             await tg.wait_for(lambda: notices(tg, defender), what="the defender's notice")
@@ -207,11 +211,8 @@ async def test_the_wait_for_a_notice_starts_when_the_hand_shows_the_turn(
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             live, attacker, defender = await noticed_game(tg, app, group, [anna, boris])
-            opening = pair_opening(live.state)
-            assert opening is not None
             tg.inject_429(retry_after=1, chat=defender, methods=["editMessageText"])
-            hand = hand_message(tg, attacker)
-            await (await tg.press(attacker, hand, card_data(hand, str(opening.cards[0]))))
+            await lead_the_pair(tg, live, attacker)
             await tg.wait_for(lambda: notices(tg, defender), what="the defender's notice")
             shown = [c.time for c in tg.calls_to("editMessageText", defender, status=200)]
             sent = [c.time for c in tg.calls_to("sendMessage", defender) if c.status == 200]

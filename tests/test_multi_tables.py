@@ -11,6 +11,7 @@ import pytest
 
 from bot.handlers.lobby import error_text
 from service.tables import Person, TableError, Tables
+from storage.records import TableRecord
 from storage.repos import GameRepo, UserRepo
 from tests.service_helpers import open_service
 
@@ -115,10 +116,8 @@ async def test_a_closed_table_frees_its_seats(pair: tuple[Tables, Tables]) -> No
     assert [s.user_id for s in (await b.join(there.id, ANNA)).seats] == [ANNA.id]
 
 
-async def test_fewer_seats_set_in_one_process_never_drop_below_those_taken_in_another(
-    pair: tuple[Tables, Tables],
-) -> None:
-    a, b = pair
+async def two_of_three_seated(a: Tables) -> tuple[TableRecord, Person]:
+    """A table of three seats with Anna and Boris at it, and Vera, who may sit too."""
     vera = Person(3, "Вера")
     await a.remember(vera)
     async with a.db.tx() as c:
@@ -127,6 +126,14 @@ async def test_fewer_seats_set_in_one_process_never_drop_below_those_taken_in_an
     table = await a.change(table.id, ANNA, "seats", +1)  # 3 seats
     for p in (ANNA, BORIS):
         await a.join(table.id, p)
+    return table, vera
+
+
+async def test_fewer_seats_set_in_one_process_never_drop_below_those_taken_in_another(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    table, vera = await two_of_three_seated(a)
     read = await b.get(table.id)  # b reads two seated...
     await a.join(table.id, vera)  # ...and a seats a third
     stale_once(b, "get", read)
@@ -169,14 +176,7 @@ async def test_a_join_decided_on_more_seats_than_another_process_left_is_refused
     pair: tuple[Tables, Tables],
 ) -> None:
     a, b = pair
-    vera = Person(3, "Вера")
-    await a.remember(vera)
-    async with a.db.tx() as c:
-        await UserRepo.set_can_message(c, vera.id, True)
-    table, _ = await a.open(-1, "Стол", ANNA)
-    table = await a.change(table.id, ANNA, "seats", +1)  # 3 seats
-    for p in (ANNA, BORIS):
-        await a.join(table.id, p)
+    table, vera = await two_of_three_seated(a)
     read = await b.get(table.id)  # b sees a third seat free...
     await a.change(table.id, ANNA, "seats", -1)  # ...a takes it away
     stale_once(b, "get", read)

@@ -77,8 +77,8 @@ async def test_workers_think_at_a_lower_priority_than_the_event_loop() -> None:
 
 
 async def test_workers_leave_the_first_core_to_the_event_loop() -> None:
-    """On 2 cores the people's presses beside tables of «Мастер» were answered p99 ×3
-    slower than without them (bench.bot_tables); off that core, as fast."""
+    """On 2 cores the people's presses beside tables of «Мастер» were answered p99 ×3.2
+    slower than without them (bench.bot_tables); off that core, ×1.05-2.8."""
     ours = sorted(os.sched_getaffinity(0))
     thinker = Thinker(1, target=cores)  # type: ignore[arg-type]
     try:
