@@ -132,6 +132,8 @@ class GameRepo:
                 *(() if expect_version is None else (expect_version,)),
             ),
         )
+        if changed and outcome is not None:
+            await GameRepo.drop_pages(c, game_id)
         return changed == 1
 
     @staticmethod
@@ -151,7 +153,14 @@ class GameRepo:
             " ended_at = ? WHERE id = ? AND status = 'playing'",
             (_now(), game_id),
         )
+        await GameRepo.drop_pages(c, game_id)
         await GameRepo.changed(c, game_id, -1)
+
+    @staticmethod
+    async def drop_pages(c: Conn, game_id: int) -> None:
+        """In the transaction that ends the game: its hands' open pages go
+        (``storage.outgoing.HandPageRepo``; none is written once it has ended)."""
+        await c.execute("DELETE FROM hand_pages WHERE game_id = ?", (game_id,))
 
     async def get(self, game_id: int) -> GameRecord | None:
         row = await self.db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))

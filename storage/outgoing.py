@@ -67,17 +67,22 @@ class HandPageRepo:
         self.db = db
 
     async def put(self, game_id: int, user_id: int, body: str | None) -> None:
-        """Note the page (None: closed)."""
+        """Note the page (None: closed), only while the game runs: the transaction that
+        ends it deletes its pages (``GameRepo.drop_pages``). On PostgreSQL the game's row
+        is locked against that change until this commits, so a page noted at the end
+        is either refused or seen, and deleted, by it."""
         async with self.db.tx() as c:
             if body is None:
                 await c.execute(
                     "DELETE FROM hand_pages WHERE game_id = ? AND user_id = ?", (game_id, user_id)
                 )
                 return
+            lock = " FOR SHARE" if c.backend == "postgres" else ""
             await c.execute(
-                "INSERT INTO hand_pages (game_id, user_id, body) VALUES (?, ?, ?)"
+                "INSERT INTO hand_pages (game_id, user_id, body)"
+                f" SELECT id, ?, ? FROM games WHERE id = ? AND status = 'playing'{lock}"
                 " ON CONFLICT (game_id, user_id) DO UPDATE SET body = excluded.body",
-                (game_id, user_id, body),
+                (user_id, body, game_id),
             )
 
     async def get(self, game_id: int, user_id: int) -> str | None:

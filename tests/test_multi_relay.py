@@ -104,9 +104,10 @@ async def test_what_waits_for_a_holder_is_sent_once_a_process_takes_the_lease(
         process = await start_process(tg, url)
         try:
             async with delivering(tg, lambda _: process.address):
-                await tg.send_text(anna, group, "/durak")
+                await tg.send_text(anna, group, "/durak")  # (after the two /start replies)
+                await tg.wait_for(lambda: _waiting(process.app.db, 3), what="the lobby waiting")
                 await tg.send_text(anna, group, "/rules")
-                await tg.wait_for(lambda: _waiting(process.app.db, 2), what="two rows waiting")
+                await tg.wait_for(lambda: _waiting(process.app.db, 4), what="the rules waiting")
                 assert tg.count("sendMessage") == 0  # nobody sends while the lease is away
                 real, failed = process.app.tables.record, []
 

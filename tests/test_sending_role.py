@@ -40,6 +40,8 @@ class Calls:
         self.shown: Counter[str] = Counter()
 
     async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
+        if type(method).__name__ == "AnswerCallbackQuery":  # a press's answer: where it came
+            return await make_request(bot, method)  # (its text may be «Какую карту побить?»)
         rows = getattr(getattr(method, "reply_markup", None), "inline_keyboard", None) or []
         data = rows[0][0].callback_data or "" if rows and rows[0] else ""
         if "Какую карту побить" in (getattr(method, "text", None) or ""):

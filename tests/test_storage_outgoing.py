@@ -1,6 +1,7 @@
 """What several processes share of their messages (``storage.outgoing``): those waiting
 for the process that sends for all (migration 0009), kept in the order written until
-deleted as sent, and the hands' open pages (migration 0010, ``bot.hand_pages``)."""
+deleted as sent, and the hands' open pages (migration 0010, ``bot.hand_pages``), kept while
+their game runs and deleted in the transaction that ends it."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import pytest
 
 from bot.hand_pages import HandPages, Page
 from engine import Rules, State
+from service import FakeClock, GameService
+from service.tables import Tables
 from storage.db import Database, is_url
-from storage.outgoing import OutgoingRepo
+from storage.outgoing import HandPageRepo, OutgoingRepo
 from tests.backends import db_target
+from tests.service_helpers import humans, new_table, open_service, start
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -67,14 +71,17 @@ async def test_a_new_message_is_heard_of_by_the_other_processes(tmp_path: Path) 
 async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves(
     tmp_path: Path,
 ) -> None:
-    db = await Database.open(await db_target(tmp_path / "d.sqlite3"))
+    service = await open_service(tmp_path / "d.sqlite3")
+    db = service.db
     try:
         here, there = HandPages(), HandPages()  # two processes' presenters
         here.share(db)
         there.share(db)
-        state = State(Rules(players=2, deck=36), seed=3)
+        rules = Rules(players=2, deck=36)
+        game = (await start(service, rules, 3, humans(2))).game_id
+        state = State(rules, seed=3)
         attacker, defender = state.attacker, state.defender
-        key = (7, 42)  # the defender's page
+        key = (game, defender + 1)  # the defender's page
         marked = tuple(state.view(defender).hand[:2])
         here.pages[key] = Page(state.bouts, "mark", None, marked)
         here.picking[key] = state.view(defender).hand[2]
@@ -90,5 +97,63 @@ async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves
         await here.save(key, len(state.history))  # closed: gone from the database too
         await there.load(key)
         assert key not in there.pages and key not in there.picking and key not in there.opened
+    finally:
+        await service.stop()
+        await db.close()
+
+
+async def pages_of(db: Database) -> list[tuple[int, int]]:
+    rows = await db.fetch_all("SELECT game_id, user_id FROM hand_pages ORDER BY game_id, user_id")
+    return [(int(r[0]), int(r[1])) for r in rows]
+
+
+async def two_games(service: GameService) -> tuple[int, int]:
+    """Two running games, at two groups' tables."""
+    rules, seats = Rules(players=2, deck=36), humans(2)
+    one = await service.create_game(await new_table(service, 2, chat=-1), rules, seats, 3)
+    two = await service.create_game(await new_table(service, 2, chat=-2), rules, seats, 4)
+    return one.game_id, two.game_id
+
+
+async def test_a_games_pages_go_in_the_transaction_that_ends_it(tmp_path: Path) -> None:
+    service = await open_service(tmp_path / "d.sqlite3")
+    db, repo = service.db, HandPageRepo(service.db)
+    try:
+        played, closed = await two_games(service)
+        for game in (played, closed):
+            for user in (1, 2):
+                await repo.put(game, user, '{"opened": 0}')
+        assert await pages_of(db) == [(played, 1), (played, 2), (closed, 1), (closed, 2)]
+        state = service.games[played].state
+        update = await service.act(played, 0, "quit", len(state.history))  # surrendered: over
+        assert update.state.is_over and await pages_of(db) == [(closed, 1), (closed, 2)]
+        await Tables(db, service).close(service.games[closed].table_id)  # ended unfinished
+        assert await pages_of(db) == []
+        await repo.put(played, 1, '{"opened": 9}')  # a page opened as the game ended: dropped
+        assert await repo.get(played, 1) is None and await pages_of(db) == []
+    finally:
+        await service.stop()
+        await db.close()
+
+
+async def test_pages_left_by_games_that_ended_before_are_deleted_by_the_migration(
+    tmp_path: Path,
+) -> None:
+    target = await db_target(tmp_path / "d.sqlite3")
+    service = GameService(await Database.open(target, upto=10), clock=FakeClock())
+    try:
+        running, ended = await two_games(service)
+        async with service.db.tx() as c:
+            await c.execute("UPDATE games SET status = 'over' WHERE id = ?", (ended,))
+            for game in (running, ended):
+                await c.execute(
+                    "INSERT INTO hand_pages (game_id, user_id, body) VALUES (?, 1, '{}')", (game,)
+                )
+    finally:
+        await service.stop()
+        await service.db.close()
+    db = await Database.open(target)
+    try:
+        assert await pages_of(db) == [(running, 1)]
     finally:
         await db.close()
