@@ -260,11 +260,13 @@ class GameService:
         last_fool: int | None = None,
         pogony_ranks: list[int] | None = None,
         lobby: list[Seat] | None = None,
+        settings_version: int | None = None,
         table_message: int | None = None,
     ) -> Update:
         """A new game at the table; ``last_fool`` and ``pogony_ranks`` carry the table's
         series on (see ``engine.State``). ``lobby``: the table's seats as read, which
-        must still be its seats in its lobby (else ``Refused("moved")``). A table that
+        must still be its seats in its lobby, and ``settings_version`` its settings'
+        version as read, still theirs (else ``Refused("moved")``). A table that
         plays a game already refuses (``Refused("playing")``): two processes may start
         it at once. ``table_message``: with ``lobby``, the message that becomes the
         table's (None: a new one will be sent), written only by the start that won."""
@@ -278,7 +280,12 @@ class GameService:
         try:
             async with self.db.tx() as c:
                 if lobby is not None and not await TableRepo.update(
-                    c, table_id, status="playing", expect_seats=lobby, expect_status="lobby"
+                    c,
+                    table_id,
+                    status="playing",
+                    expect_seats=lobby,
+                    expect_status="lobby",
+                    expect_settings=settings_version,
                 ):
                     raise Refused("moved", "the table changed since it was read")
                 game_id = await GameRepo.create(

@@ -372,7 +372,7 @@ class Tables:
 
     def check_start(self, table: TableRecord, person: Person | None) -> None:
         """Raise ``TableError`` when a game cannot start now (``person`` None: every seat
-        was taken, nobody pressed «Начать»)."""
+        was taken, or «Ещё партию» was pressed)."""
         if person is not None and person.id != table.creator_id:
             raise TableError("only_creator")
         if table.status != "lobby":
@@ -387,7 +387,10 @@ class Tables:
     async def start(self, table_id: int, person: Person | None) -> Update:
         """Start a game with the seated players. The lobby message becomes the game's
         table message, unless it is the last game's summary: that one keeps its result
-        and the table message will be a new one."""
+        and the table message will be a new one. A start decided on settings another
+        process changed meanwhile is refused (``settings_moved``: «Начать» was pressed
+        on others); one that nobody pressed «Начать» for is decided again on the new
+        ones, as is any start whose seats or status changed meanwhile."""
         table = await self.get(table_id)
         self.check_start(table, person)
         message = None if table.lobby_is_summary else table.lobby_message_id
@@ -402,11 +405,12 @@ class Tables:
                 last_fool=last_fool,
                 pogony_ranks=ranks,
                 lobby=table.seats,
+                settings_version=table.settings_version,
                 table_message=message,
             )
-        except Refused as e:  # another process started it, or changed its seats, first
+        except Refused as e:  # another process started it, or changed the table, first
             if e.reason == "moved":
-                raise _Moved from None
+                raise (await self._moved(table) if person else _Moved()) from None
             raise TableError("playing") from None
 
     def game_of(self, table_id: int) -> int | None:

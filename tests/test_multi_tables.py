@@ -183,3 +183,22 @@ async def test_a_join_decided_on_more_seats_than_another_process_left_is_refused
     with pytest.raises(TableError, match=r"^table_full$"):
         await b.join(table.id, vera)
     assert len((await a.get(table.id)).seats) == 2
+
+
+async def test_a_start_pressed_on_settings_another_process_changed_is_refused(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    table, _ = await a.open(-1, "Стол", ANNA)
+    for p in (ANNA, BORIS):
+        await a.join(table.id, p)
+    read = await b.get(table.id)  # b reads 36 cards...
+    await a.change(table.id, ANNA, "deck")  # ...a makes them 52...
+    stale_once(b, "get", read)
+    with pytest.raises(TableError, match=r"^settings_moved$"):
+        await b.start(table.id, ANNA)  # ...so «Начать», pressed on 36, starts nothing
+    assert await GameRepo(a.db).running_ids() == []
+    assert (await a.get(table.id)).status == "lobby"
+    stale_once(b, "get", read)  # every seat taken (or «Ещё партию»): decided again
+    update = await b.start(table.id, None)
+    assert update.state.rules.deck == 52
