@@ -212,6 +212,7 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
 
         sample()
         decisions, replaced = app.service.autoplay.decisions, thinker.replaced
+        thinker.seconds.clear()
         watch.measuring = True
         began, cpu, load_start = time.monotonic(), time.process_time(), loadavg()
         stalls, ended = await load_world.play(conn, 20, sample)
@@ -224,6 +225,7 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
             "world_cpu": world_cpu, "stalls": stalls, "fake_limited": fake_limited,
             "decisions": app.service.autoplay.decisions - decisions,
             "replaced": thinker.replaced - replaced, "load": (load_start, loadavg()),
+            "thought": list(thinker.seconds),
             "end": began + elapsed,
         }  # fmt: skip
         watch.measuring = False
@@ -300,6 +302,7 @@ def report(f: dict[str, Any], load: Load) -> None:
     print(
         f"  computer decisions: {f['decisions']}, {f['decisions'] / seconds:.1f} per second;"
         f" worker pools replaced: {f['replaced']}"
+        f"\n    time in a worker  {load_world.ms(f['thought'], (0.5, 0.95))}"
         f"\n  CPU: bot process {100 * bot:.0f}% of a core, its {f['processes']} worker processes"
         f" {100 * workers:.0f}%: {100 * (bot + workers) / cores:.0f}% of the {cores} cores;"
         f" fake Telegram and people (child process) {100 * world:.0f}% of a core"

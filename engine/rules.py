@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -150,7 +150,11 @@ class Rules:
         return seat % 2 if self.teams else seat
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
+        # Every field is a scalar: no deep copy needed (``asdict`` makes one, at every move).
+        return {
+            f.name: (str(v) if isinstance(v := getattr(self, f.name), StrEnum) else v)
+            for f in fields(self)
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:

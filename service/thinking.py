@@ -11,9 +11,11 @@ import asyncio
 import logging
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from time import perf_counter
 
 from engine import Action, View
 from engine.bots import decide
@@ -49,6 +51,7 @@ class Thinker:
         self.timeout = timeout
         self.attempts = attempts
         self.replaced = 0  # pools replaced after a dead or hung worker
+        self.seconds: deque[float] = deque(maxlen=10_000)  # recent decisions' time in a worker
         self._pool: ProcessPoolExecutor | None = None
         # One decision per worker at a time, so that the timeout measures thinking,
         # not waiting in the queue behind other games' decisions.
@@ -79,8 +82,10 @@ class Thinker:
                     raise ThinkingFailed("the worker processes were shut down")
                 pool = self._executor()
                 try:
-                    job = loop.run_in_executor(pool, self.target, level, view, seed)
-                    return await asyncio.wait_for(job, self.timeout)
+                    job = loop.run_in_executor(pool, _timed, self.target, level, view, seed)
+                    action, seconds = await asyncio.wait_for(job, self.timeout)
+                    self.seconds.append(seconds)
+                    return action
                 except BrokenProcessPool:
                     log.warning("a thinking worker died (attempt %s): new workers", attempt)
                 except TimeoutError:
@@ -101,6 +106,13 @@ class Thinker:
         if self._pool is not None:
             _kill(self._pool)
             self._pool = None
+
+
+def _timed(target: Decide, level: str, view: View, seed: int) -> tuple[Action | None, float]:
+    """The decision, and the seconds it took in the worker (wall time)."""
+    start = perf_counter()
+    action = target(level, view, seed)
+    return action, perf_counter() - start
 
 
 def _yield_to_the_loop() -> None:
