@@ -215,6 +215,12 @@ class Presenter:
 
     async def _show(self, game_id: int, news: set[Who]) -> None:
         live = self.service.live(game_id)
+        if live is not None and live.state.is_over:
+            # a newer game was started at its table (this process took over from the one
+            # that showed this one, and heard of its end late): the table message is the
+            # newer game's now, and this result was sent or is out of date
+            newer = await self.records.superseded(game_id, live.table_id)
+            live = None if newer else live
         game = await self._read(game_id, live, news) if live is not None else None
         if live is None or game is None:
             self._forget(game_id)  # closed: its messages say so already

@@ -51,6 +51,11 @@ class Records:
     async def table(self, table_id: int) -> TableRecord | None:
         return await self._tables.get(table_id)
 
+    async def superseded(self, game_id: int, table_id: int) -> bool:
+        """Whether a newer game was started at the game's table."""
+        newest = await self._games.newest_at(table_id)
+        return newest is not None and newest > game_id
+
     async def hand_message(self, game_id: int, user_id: int) -> int | None:
         return await self._games.hand_message(game_id, user_id)
 

@@ -166,6 +166,11 @@ class GameRepo:
         row = await self.db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)
 
+    async def newest_at(self, table_id: int) -> int | None:
+        """The id of the table's newest game (running or not)."""
+        row = await self.db.fetch_one("SELECT MAX(id) FROM games WHERE table_id = ?", (table_id,))
+        return None if row is None or row[0] is None else int(row[0])
+
     async def running_ids(self) -> list[tuple[int, int]]:
         """(game, table) of every running game: read without parsing, so that one
         damaged row can be dealt with on its own."""

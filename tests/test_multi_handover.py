@@ -1,0 +1,100 @@
+"""What a new holder of the sending lease (``bot.sending``) must know when it takes over
+from another bot process on one PostgreSQL database: which game of a table is the newest,
+and what the processes that got the updates learned (the bot made an administrator, a
+table closed by /stop)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.callbacks import LobbyCb, LobbyOp
+from tests.backends import PgDatabases
+from tests.e2e_helpers import (
+    GAME_OVER,
+    TOKEN,
+    hand_buttons,
+    open_table,
+    seat_everyone,
+    two_friends,
+)
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram
+from tests.test_sending_role import Process, delivering, settled, start_process
+
+
+class ToChat:
+    """A session middleware: the methods one process called for one chat."""
+
+    def __init__(self, chat_id: int) -> None:
+        self.chat_id = chat_id
+        self.calls: list[tuple[str, str]] = []  # (method, text)
+
+    async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
+        if getattr(method, "chat_id", None) == self.chat_id:
+            self.calls.append((type(method).__name__, getattr(method, "text", None) or ""))
+        return await make_request(bot, method)
+
+
+AGAIN = LobbyCb(table=1, op=LobbyOp.AGAIN).pack()
+
+
+def summaries(tg: FakeTelegram, group: FakeChat) -> list[FakeMessage]:
+    """The group's messages that sum a game up, with «Ещё партию» under them."""
+    return [m for m in tg.messages(group) if any(d == AGAIN for _, d in hand_buttons(m))]
+
+
+async def three_processes(tg: FakeTelegram, url: str) -> tuple[Process, Process, Process]:
+    """The holder of the lease; one that gets the updates and never holds it; and one
+    waiting to take over."""
+    holder = await start_process(tg, url)
+    await tg.wait_for(lambda: holder.app.sending is not None and holder.app.sending.held)
+    other, heir = await start_process(tg, url), await start_process(tg, url)
+    assert other.app.sending is not None
+    await other.app.sending.stop()  # it never shows the games
+    return holder, other, heir
+
+
+async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_runs(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("handover")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        holder, other, heir = await three_processes(tg, url)
+        seen = ToChat(group.id)
+        heir.app.bot.session.middleware(seen)
+        running = [holder, other, heir]
+        try:
+            async with delivering(tg, lambda _: other.address):  # every update to the other
+                await open_table(tg, other.app, group, anna)
+                await seat_everyone(tg, other.app, group, [anna, boris])
+                first = other.app.service.game_ids()[0]
+                await tg.wait_for(lambda: first in heir.app.service.game_ids())
+                await heir.app.service.follower.stop()  # it hears of the game's end late
+                live = other.app.service.live(first)
+                assert live is not None
+                await other.app.service.act(first, 0, "quit", len(live.state.history))
+                await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
+                summary = summaries(tg, group)[0]
+                await (await tg.press(boris, summary, AGAIN))  # «Ещё партию»: a new game
+                await tg.wait_for(lambda: len(other.app.service.game_ids()) == 1)
+                second = other.app.service.game_ids()[0]
+                assert second != first
+                await settled(holder.app, other.app)
+                table = await other.app.tables.record(1)
+                assert table is not None and table.table_message_id is not None
+                shown = tg.chat(group).message(table.table_message_id)
+                assert shown is not None and "Партия окончена" not in (shown.text or "")
+
+                await holder.stop()  # the heir takes over: its cache holds both games
+                running.remove(holder)
+                await tg.wait_for(lambda: heir.app.sending is not None and heir.app.sending.held)
+                await settled(heir.app, other.app)
+            again = [m for m in tg.messages(group) if m.text == summary.text]
+            assert again == [summary], again  # before: posted again
+            assert not [c for c in seen.calls if c[0] == "SendMessage"], seen.calls
+            now = tg.chat(group).message(table.table_message_id)  # the new game's: not the old
+            assert now is not None and not any(w in (now.text or "") for w in GAME_OVER)
+        finally:
+            for process in running:
+                await process.stop()
+        assert tg.too_many_requests_sent == 0
