@@ -3,7 +3,8 @@
 Alone (SQLite, or one process on a server) they go straight to this process's outbox,
 as they always did. One of several processes on a server (``share``): each becomes a
 row of ``outgoing``, and the process holding the sending lease (``bot.sending``) sends
-the rows in order through its outbox, so Telegram's per-chat and per-group limits are
+the rows in order through its outbox (and learns what it must know to show the games:
+the bot's status in a group), so Telegram's per-chat and per-group limits are
 counted in one place with the games' edits, and a message whose process died before
 it went out is sent all the same. A row is deleted once the outbox has sent it (or
 given it up); a holder that dies between the two leaves it to the next holder, which
@@ -45,7 +46,7 @@ STOP_WAIT = 2.0  # seconds for the database when stopping
 class Post:
     """One row's body: what to send."""
 
-    kind: str  # "send", "edit", "lobby" or "hand"
+    kind: str  # "send", "edit", "lobby", "hand" or "admin"
     chat_id: int = 0
     message_id: int | None = None  # edit: the message
     text: str | None = None  # edit: None for the keyboard only
@@ -56,6 +57,7 @@ class Post:
     page: str | None = None
     new: bool = False
     game_id: int | None = None  # hand: the game whose hand (``chat_id``'s) to show again
+    admin: bool = False  # admin: whether the bot is an administrator of the group now
 
     def to_json(self) -> str:
         return json.dumps({k: v for k, v in asdict(self).items() if v not in (None, False)})
@@ -158,6 +160,13 @@ class Relay:
             self.presenter.refresh(game_id, user_id)
             return
         await self._post(Post("hand", user_id, game_id=game_id))
+
+    async def bot_status(self, chat_id: int, admin: bool) -> None:
+        """The bot was made (or unmade) an administrator of the group: the process that
+        shows the games pushes hands there (or not) from now on (``EphemeralHands``)."""
+        self.presenter.ephemeral.status_changed(chat_id, admin)
+        if self._repo is not None:
+            await self._post(Post("admin", chat_id, admin=admin))
 
     async def _post(self, post: Post) -> None:
         assert self._repo is not None
@@ -282,6 +291,9 @@ class Relay:
                 self.presenter.blocked.discard(user.id)
             await self.presenter.hand_pages.load((post.game_id, post.chat_id))
             self.presenter.refresh(post.game_id, post.chat_id)
+            return None
+        if post.kind == "admin":
+            self.presenter.ephemeral.status_changed(post.chat_id, post.admin)
             return None
         if post.kind == "lobby":
             assert post.table_id is not None

@@ -51,8 +51,9 @@ class Follower:
         self._again: set[int] = set()  # games heard of since their catch-up began
         self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._adopted: dict[int, int] = {}  # game -> the version adopted
-        # told of each game this cache took from the database at a new version (the
-        # process that shows the games shows it: ``bot.sending``)
+        # told of each game this cache took from the database at a new version, or let
+        # go as its table was closed (the process that shows the games shows it, or
+        # forgets it: ``bot.sending``)
         self.on_moved: Callable[[int], None] | None = None
 
     # ------------------------------------------------------------ catching up
@@ -91,6 +92,7 @@ class Follower:
             service.timers.cancel(game_id)  # ended unfinished: its table was closed
             if service.games.get(game_id) is live:
                 del service.games[game_id]
+                self._moved(game_id)  # (its hands in the group go where they are shown)
             return False
         if record.version != len(live.state.history):
             live.state = await self._state(record)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.callbacks import LobbyCb, LobbyOp
+from bot.callbacks import CardsCb, LobbyCb, LobbyOp
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
     GAME_OVER,
@@ -18,7 +18,13 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram
-from tests.test_sending_role import Process, delivering, settled, start_process
+from tests.test_sending_role import (
+    Process,
+    delivering,
+    settled,
+    start_process,
+    two_processes,
+)
 
 
 class ToChat:
@@ -98,3 +104,61 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
             for process in running:
                 await process.stop()
         assert tg.too_many_requests_sent == 0
+
+
+MODE_ADMIN = "бот сам будет присылать их"  # the lobby's line where the bot is an admin
+
+
+async def test_the_holder_learns_the_bot_was_made_an_admin_through_another_process(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("admin")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        holder, other = await two_processes(tg, url)
+        try:
+            async with delivering(tg, lambda _: other.address):  # every update to the other
+                lobby = await open_table(tg, other.app, group, anna)
+                assert MODE_ADMIN not in (lobby.text or "")  # asked: not an admin (for 60 s)
+                tg.add_bot_to(group, admin=True)  # made an admin: the other hears of it
+                join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
+                assert (await (await tg.press(boris, lobby, join))).text == "Вы за столом!"
+                await tg.wait_for(  # drawn by the holder, which knows it now (before: 60 s on)
+                    lambda: MODE_ADMIN in (tg.chat(group).message(lobby.message_id).text or ""),
+                    timeout=5,
+                    what="the lobby of an admin bot",
+                )
+        finally:
+            for process in (holder, other):
+                await process.stop()
+
+
+async def test_stop_through_another_process_takes_the_hands_in_the_group_away(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("stop")
+    cards = CardsCb(game=1).pack()
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        holder, other = await two_processes(tg, url)
+
+        def address(update: dict[str, Any]) -> str:  # «Мои карты» where the hands are shown
+            pressed = update.get("callback_query", {}).get("data")
+            return holder.address if pressed == cards else other.address
+
+        try:
+            async with delivering(tg, address):
+                await open_table(tg, other.app, group, anna)
+                await seat_everyone(tg, other.app, group, [anna, boris])
+                await settled(holder.app, other.app)
+                table = tg.latest_message(group)
+                assert table is not None and "Козырь" in (table.text or "")
+                assert (await (await tg.press(boris, table, cards))).text  # shown to him there
+                await tg.wait_for(lambda: len(tg.ephemerals(group, boris)) == 1)
+                await tg.send_text(anna, group, "/stop")  # to the other: the table closes
+                await tg.wait_for(  # deleted by the holder (before: it never heard)
+                    lambda: not tg.ephemerals(group), timeout=5, what="the hand to go"
+                )
+        finally:
+            for process in (holder, other):
+                await process.stop()

@@ -214,16 +214,12 @@ async def migrated(message: Message, records: Records, service: GameService) -> 
 
 
 async def membership(
-    update: ChatMemberUpdated,
-    tables: Tables,
-    records: Records,
-    relay: Relay,
-    presenter: Presenter,
+    update: ChatMemberUpdated, tables: Tables, records: Records, relay: Relay
 ) -> None:
     """The bot was removed from a group: close its table cleanly. Made or unmade an
     administrator: it may (or may no longer) show hands there when it likes."""
     status = update.new_chat_member.status
-    presenter.ephemeral.status_changed(update.chat.id, status == "administrator")
+    await relay.bot_status(update.chat.id, status == "administrator")
     if update.new_chat_member.status in ("left", "kicked"):
         table = await tables.in_chat(update.chat.id)
         if table is not None:
