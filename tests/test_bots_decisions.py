@@ -192,3 +192,8 @@ def test_master_may_do_more_work_than_expert() -> None:
     assert expert.actions is not None and master.actions is not None
     assert master.worlds > expert.worlds and master.actions > expert.actions
     assert master.endgame > expert.endgame
+
+
+def test_master_plays_not_to_be_the_fool() -> None:
+    # A draw (nobody the fool) is worth a win to «Мастер», half a win to «Опытный».
+    assert BUDGETS["master"].draw == 1.0 and BUDGETS["expert"].draw == 0.5
