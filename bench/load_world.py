@@ -13,7 +13,6 @@ import asyncio
 import bisect
 import gc
 import multiprocessing
-import os
 import random
 import sys
 import tempfile
@@ -104,13 +103,6 @@ def run_apart(
 
 
 def _serve(world: Callable[[Connection], Coroutine[Any, Any, None]], conn: Connection) -> None:
-    # The world stands for Telegram and the people, who are not on the bot's machine:
-    # it keeps off the first core, as the bot's workers do, so that it does not take
-    # the event loop's core more often when the workers are busy (bench.bot_tables
-    # compares people's tables with and without computer players beside them).
-    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if len(cores) > 1:
-        os.sched_setaffinity(0, cores[1:])
     asyncio.run(world(conn))
 
 
