@@ -91,6 +91,7 @@ class App:
         self.sending = None if lease is None else Sending(lease, self.service, self.presenter)
         # the lobby messages and command replies: through the lease holder's outbox too
         self.relay = Relay(self.outbox, self.tables, self.presenter)
+        self.tables.lobbies = self.relay  # each lobby change's message
         if self.sending is not None:  # one of several processes: the lease holder shows
             self.service.notify = self.sending.notify
             self.service.follower.on_moved = self.sending.moved

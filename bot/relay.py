@@ -2,15 +2,16 @@
 
 Alone (SQLite, or one process on a server) they go straight to this process's outbox,
 as they always did. One of several processes on a server (``share``): each becomes a
-row of ``outgoing``, and the process holding the sending lease (``bot.sending``) sends
-the rows in order through its outbox (and learns what it must know to show the games:
-the bot's status in a group), so Telegram's per-chat and per-group limits are
-counted in one place with the games' edits, and a message whose process died before
-it went out is sent all the same. A row is deleted once the outbox has sent it (or
-given it up); a holder that dies between the two leaves it to the next holder, which
-sends it again (at least once, never lost). A lobby is rendered when the holder takes
-its row, from the table as the database has it then, so two processes' changes never
-show out of order; a hand to show again is the presenter's (``Presenter.refresh``).
+row of ``outgoing`` (a lobby change's in the change's own transaction, ``written``), and
+the process holding the sending lease (``bot.sending``) sends the rows in order through
+its outbox (and learns what it must know to show the games: the bot's status in a
+group), so Telegram's per-chat and per-group limits are counted in one place with the
+games' edits, and a message whose process died before it went out is sent all the same.
+A row is deleted once the outbox has sent it (or given it up); a holder that dies
+between the two leaves it to the next holder, which sends it again (at least once,
+never lost). A lobby is rendered when the holder takes its row, from the table as the
+database has it then, so two processes' changes never show out of order; a hand to show
+again is the presenter's (``Presenter.refresh``).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
+from service.lobbies import Shown
 from service.tables import Tables
-from storage.db import Database, Listener
+from storage.db import Database, Listener, Tx
 from storage.outgoing import OutgoingRepo
 from storage.repos import TableRecord
 
@@ -148,11 +150,41 @@ class Relay:
         """Post the table's lobby message (``new``) or edit it; ``page``: one of its rules
         pages. Alone, once it is sent (a new one is noted as the table's)."""
         if self._repo is None:
-            hands = self.presenter.ephemeral
-            text, markup = await lobby_content(self.tables, table, page, hands)
-            await put_lobby(self.outbox, self.tables, table, text, markup, new=new)
+            sending = await self._put_lobby(table, page, new=new)
+            if sending is not None:
+                await sending
             return
         await self._post(Post("lobby", table.chat_id, table_id=table.id, page=page, new=new))
+
+    async def _put_lobby(
+        self, table: TableRecord, page: str | None, *, new: bool
+    ) -> asyncio.Future[Message | None] | None:
+        """Queue the lobby message as the table is now (None: nothing to send)."""
+        lobby = table.lobby_message_id
+        if table.status == "playing":  # started: a summary loses «Ещё партию» (else the
+            if table.lobby_is_summary and lobby is not None:  # game shows in it now)
+                return self.outbox.edit(table.chat_id, lobby, None)
+            return None
+        if table.status != "lobby":
+            return None  # closed
+        text, markup = await lobby_content(self.tables, table, page, self.presenter.ephemeral)
+        return put_lobby(self.outbox, self.tables, table, text, markup, new=new)
+
+    async def written(self, c: Tx, shown: Shown) -> None:
+        """In a lobby change's transaction (``Tables``): one of several processes writes
+        its lobby message's row there, so that a death right after the commit loses
+        nothing (alone, nothing: it is sent after the commit)."""
+        if self._repo is not None:
+            post = Post("lobby", shown.chat_id, table_id=shown.table_id, page=shown.page)
+            await OutgoingRepo.put(c, replace(post, new=shown.new).to_json())
+
+    async def committed(self, table: TableRecord, shown: Shown) -> None:
+        """After the change's commit: alone, its lobby message is queued now (not waited
+        for: the table's lock is held)."""
+        if self._repo is None:
+            await self._put_lobby(table, shown.page, new=shown.new)
+        elif self._held():
+            self._wake.set()  # (else the holder hears of the row at the commit)
 
     async def hand(self, game_id: int, user_id: int) -> None:
         """Show the user's hand again (``Presenter.refresh``) where the games are shown."""
@@ -298,10 +330,6 @@ class Relay:
         if post.kind == "lobby":
             assert post.table_id is not None
             table = await self.tables.record(post.table_id)
-            if table is None or table.status != "lobby":
-                return None  # closed, or its lobby is the game's table message now
-            hands = self.presenter.ephemeral
-            text, markup = await lobby_content(self.tables, table, post.page, hands)
-            return put_lobby(self.outbox, self.tables, table, text, markup, new=post.new)
+            return None if table is None else await self._put_lobby(table, post.page, new=post.new)
         log.warning("a waiting message of an unknown kind: %s", post.kind)
         return None

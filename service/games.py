@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from engine import Action, Event, IllegalAction, Rules, State
 from engine.bots import make_bot
 from engine.players import Player
-from storage.db import Conflict, Database
+from storage.db import Conflict, Database, Tx
 from storage.repos import GameRepo, Seat, TableRepo
 
 from .autoplay import Autoplay
@@ -262,6 +262,7 @@ class GameService:
         lobby: list[Seat] | None = None,
         settings_version: int | None = None,
         table_message: int | None = None,
+        along: Callable[[Tx], Awaitable[None]] | None = None,
     ) -> Update:
         """A new game at the table; ``last_fool`` and ``pogony_ranks`` carry the table's
         series on (see ``engine.State``). ``lobby``: the table's seats as read, which
@@ -269,7 +270,8 @@ class GameService:
         version as read, still theirs (else ``Refused("moved")``). A table that
         plays a game already refuses (``Refused("playing")``): two processes may start
         it at once. ``table_message``: with ``lobby``, the message that becomes the
-        table's (None: a new one will be sent), written only by the start that won."""
+        table's (None: a new one will be sent), written only by the start that won;
+        ``along``: more to write in the start's transaction (what must be shown of it)."""
         table = await self._tables.get(table_id)
         if table is None:
             raise KeyError(f"no table {table_id}")
@@ -304,6 +306,8 @@ class GameService:
                     await TableRepo.update(c, table_id, table_message_id=table_message)
                 else:
                     await TableRepo.update(c, table_id, clear=("table_message_id",))
+                if along is not None:
+                    await along(c)
         except Conflict:
             raise Refused("playing", "the table plays a game already") from None
         # The table's finished games leave memory (their rows stay): one game per table.

@@ -16,7 +16,7 @@ from engine import Rules
 from engine.bots import NAMES as BOT_NAMES
 from engine.presets import PRESETS
 from engine.rules import DECK_PLAYERS, Mode
-from storage.db import Conflict, Database
+from storage.db import Conflict, Database, Tx
 from storage.repos import (
     ChatRepo,
     GameRepo,
@@ -28,10 +28,12 @@ from storage.repos import (
 )
 
 from .games import GameService, Refused, Update
+from .lobbies import Lobbies, Shown
 from .lobby_rules import (
     OPTIONS,
     TRANSFER_ONLY,
     changed,
+    page_of,
     rules_problem,
     table_rules,
     with_option,
@@ -133,6 +135,7 @@ class Tables:
     def __init__(self, db: Database, games: GameService) -> None:
         self.db = db
         self.games = games
+        self.lobbies: Lobbies | None = None  # each change's lobby message (none: tests)
         self._repo = TableRepo(db)
         self.records = Records(db)  # people, chats, statistics, message ids
         self._locks: dict[int, asyncio.Lock] = {}  # table id -> its lock (see ``locked``)
@@ -159,6 +162,8 @@ class Tables:
                 await ChatRepo.set_lang(c, chat_id, creator.lang)
                 await UserRepo.upsert(c, creator.id, creator.name, creator.username, creator.lang)
                 table_id = await TableRepo.create(c, chat_id, creator.id, settings, [])
+                shown = Shown(table_id, chat_id, new=True)
+                await self._written(c, shown)
         except Conflict:  # a second /durak at the same instant opened it first
             existing = await self._repo.open_in_chat(chat_id)
             if existing is None:
@@ -166,7 +171,17 @@ class Tables:
             return existing, False
         table = await self._repo.get(table_id)
         assert table is not None
+        await self._committed(table, shown)
         return table, True
+
+    async def _written(self, c: Tx, shown: Shown) -> None:
+        if self.lobbies is not None:
+            await self.lobbies.written(c, shown)
+
+    async def _committed(self, table: TableRecord, shown: Shown | None) -> TableRecord:
+        if self.lobbies is not None and shown is not None:
+            await self.lobbies.committed(table, shown)
+        return table
 
     async def lang(self, chat_id: int, default: str = "ru") -> str:
         """The language of the chat's group texts: its last table's creator's."""
@@ -272,6 +287,7 @@ class Tables:
                 number += 1
                 seat = bot_seat(level, number)
             seats.append(seat)
+        shown = Shown(table.id, table.chat_id)
         async with self.db.tx() as c:
             written = await TableRepo.update(
                 c,
@@ -283,9 +299,10 @@ class Tables:
             )
             if written:
                 await ChatRepo.set_settings(c, table.chat_id, settings)
+                await self._written(c, shown)
         if not written:
             raise await self._moved(table)
-        return await self.get(table.id)
+        return await self._committed(await self.get(table.id), shown)
 
     @locked
     async def set_preset(
@@ -297,7 +314,7 @@ class Tables:
         if key not in PRESETS:
             raise TableError("not_now")
         settings = with_preset(table.settings, key, len(table.seats))
-        saved = await self._save_settings(table, settings)
+        saved = await self._save_settings(table, settings, page="rules")
         return saved, changed(table.settings, saved.settings)
 
     @locked
@@ -309,7 +326,7 @@ class Tables:
         settings = table.settings
         if option in TRANSFER_ONLY and settings.mode != Mode.PEREVODNOY:
             raise TableError("bad_settings", reason="transfer_only")
-        return await self._save_settings(table, with_option(settings, option))
+        return await self._save_settings(table, with_option(settings, option), page_of(option))
 
     @locked
     async def change(self, table_id: int, person: Person, field: str, step: int = 1) -> TableRecord:
@@ -341,11 +358,15 @@ class Tables:
                 return await self._save_settings(table, replace(settings, seats=seats, own=own))
         raise settings_problem(replace(settings, seats=settings.seats + 1)) or TableError("not_now")
 
-    async def _save_settings(self, table: TableRecord, settings: TableSettings) -> TableRecord:
-        """Store playable settings with the table and as the chat's default."""
+    async def _save_settings(
+        self, table: TableRecord, settings: TableSettings, page: str | None = None
+    ) -> TableRecord:
+        """Store playable settings with the table and as the chat's default; the lobby
+        shows them on ``page``."""
         problem = settings_problem(settings)
         if problem is not None:
             raise problem
+        shown = Shown(table.id, table.chat_id, page=page)
         async with self.db.tx() as c:
             written = await TableRepo.update(
                 c,
@@ -357,9 +378,10 @@ class Tables:
             )
             if written:
                 await ChatRepo.set_settings(c, table.chat_id, settings)
+                await self._written(c, shown)
         if not written:
             raise await self._moved(table)
-        return await self.get(table.id)
+        return await self._committed(await self.get(table.id), shown)
 
     async def _moved(self, table: TableRecord) -> Exception:
         """Why a settings change did not write: the settings were changed meanwhile by
@@ -394,11 +416,12 @@ class Tables:
         table = await self.get(table_id)
         self.check_start(table, person)
         message = None if table.lobby_is_summary else table.lobby_message_id
-        seats = list(table.seats)
+        shown = Shown(table.id, table.chat_id) if message is None else None  # (a summary's
+        seats = list(table.seats)  # «Ещё партию» goes; else it is the table message now)
         rules = rules_for(table.settings, len(seats))
         last_fool, ranks = series_start(table.series, table.seats, rules)
         try:
-            return await self.games.create_game(
+            update = await self.games.create_game(
                 table.id,
                 rules,
                 seats,
@@ -407,11 +430,16 @@ class Tables:
                 lobby=table.seats,
                 settings_version=table.settings_version,
                 table_message=message,
+                along=None if shown is None else lambda c: self._written(c, shown),
             )
         except Refused as e:  # another process started it, or changed the table, first
             if e.reason == "moved":
                 raise (await self._moved(table) if person else _Moved()) from None
             raise TableError("playing") from None
+        started = await self._repo.get(table.id)
+        if started is not None:
+            await self._committed(started, shown)
+        return update
 
     def game_of(self, table_id: int) -> int | None:
         """The id of the table's running game."""
@@ -439,7 +467,11 @@ class Tables:
 
     async def _set_seats(self, table: TableRecord, seats: list[Seat]) -> TableRecord:
         """Raises ``_Moved`` if the seats are no longer those read, ``Conflict`` if a
-        person in them sits at another table."""
+        person in them sits at another table. The lobby shows them, unless a game is
+        being played (one out of cards left it) or every seat is taken (it starts)."""
+        shown = None
+        if table.status == "lobby" and len(seats) < table.settings.seats:
+            shown = Shown(table.id, table.chat_id)
         async with self.db.tx() as c:
             if not await TableRepo.update(
                 c,
@@ -450,4 +482,6 @@ class Tables:
                 expect_settings=table.settings_version,  # (fewer seats, say: decide again)
             ):
                 raise _Moved
-        return await self.get(table.id)
+            if shown is not None:
+                await self._written(c, shown)
+        return await self._committed(await self.get(table.id), shown)

@@ -194,3 +194,38 @@ async def test_a_hand_page_opened_through_one_process_is_pressed_through_the_oth
             for process in both:
                 await process.stop()
         assert tg.too_many_requests_sent == 0
+
+
+async def test_a_lobby_change_and_its_message_are_written_in_one_transaction(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("atomic")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        both = await two_processes(tg, url)
+        other = both[1]  # (the holder shows what it gets)
+        try:
+            async with delivering(tg, lambda _: other.address):  # every update to the other
+                lobby = await open_table(tg, other.app, group, anna)
+                tables, reads = other.app.tables, []
+                real = tables.get
+
+                async def dies(table_id: int) -> Any:  # the join reads the table twice:
+                    reads.append(table_id)  # before its change, and after its commit
+                    if len(reads) == 2:
+                        raise ConnectionError("the process dies right after the commit")
+                    return await real(table_id)
+
+                tables.get = dies  # type: ignore[method-assign]
+                join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
+                await (await tg.press(boris, lobby, join))
+                assert len(reads) == 2
+                await tg.wait_for(  # shown all the same (before: its row came after the commit)
+                    lambda: "Борис" in (tg.chat(group).message(lobby.message_id).text or ""),
+                    timeout=5,
+                    what="the lobby with Борис",
+                )
+                await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
+        finally:
+            for process in both:
+                await process.stop()

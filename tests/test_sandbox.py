@@ -97,7 +97,8 @@ async def test_the_page_plays_the_real_bot_and_joins_by_the_deep_link(tmp_path: 
             state = await receive(ws, says(2, "Вы за столом в группе «Друзья»"))
             assert chat(state, 2)["started"]
             assert chat(state, 2)["messages"][0]["html"] == "/start"  # as Telegram shows it
-            await receive(ws, says(-1001, "Борис"))
+            if not says(-1001, "Борис")(state):  # (the lobby's edit may have come first)
+                await receive(ws, says(-1001, "Борис"))
             await ws.send_json({"op": "as", "user": 4})
             state = await receive(ws, lambda d: d["type"] == "state" and d["me"] == 4)
             assert state["lang"] == "en" and chat(state, 4)["title"] == "Дурак"

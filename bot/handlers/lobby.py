@@ -48,8 +48,7 @@ async def open_table(message: Message, tables: Tables, relay: Relay) -> None:
     if not created:
         await show_again(relay, tables, table)
         return
-    log.info("chat %s: table %s open", message.chat.id, table.id)
-    await relay.lobby(table, new=True)
+    log.info("chat %s: table %s open", message.chat.id, table.id)  # (its lobby posted)
 
 
 async def show_settings(message: Message, tables: Tables, relay: Relay) -> None:
@@ -159,7 +158,7 @@ async def lobby_button(
         if refused is not None:
             await query.answer(error_text(lang, refused), show_alert=True)
             return
-    else:
+    elif op in ("rules", "back"):  # a page opened: the other ops' changes show themselves
         await relay.lobby(table, new=False, page=page)
     await query.answer(answer or None)
 
@@ -204,18 +203,17 @@ async def join_from_group(
 
 async def start_game(relay: Relay, tables: Tables, table: TableRecord, who: Person | None) -> None:
     """Start a game at ``table`` (as last read). The lobby message becomes the game's
-    table message; a summary lobby («Ещё партию») keeps its result and loses its button."""
+    table message; a summary lobby («Ещё партию») keeps its result and loses its button
+    (the start's own change)."""
     update = await tables.start(table.id, who)
     log.info("table %s: game %s started", table.id, update.game_id)
-    if table.lobby_is_summary and table.lobby_message_id is not None:
-        await relay.edit(table.chat_id, table.lobby_message_id, None)
 
 
 async def seat_taken(relay: Relay, tables: Tables, table: TableRecord) -> TableError | None:
-    """After a seat was taken: start the game once every seat is, else show the lobby.
-    Returns why the game could not start (a game started by a concurrent press is fine)."""
+    """After a seat was taken: start the game once every seat is (else the seat's change
+    showed the lobby). Returns why the game could not start (a game started by a
+    concurrent press is fine)."""
     if len(table.seats) < table.settings.seats:
-        await relay.lobby(table, new=False)
         return None
     try:
         await start_game(relay, tables, table, None)

@@ -1,0 +1,29 @@
+"""What a lobby change must show: its lobby message (``bot.relay`` sends it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from storage.db import Tx
+from storage.records import TableRecord
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the lobby message shows of a change: posted ``new`` (a new table) or edited,
+    on one of its rules ``page`` or the main one; once a game started from a summary
+    lobby, the summary without «Ещё партию»."""
+
+    table_id: int
+    chat_id: int
+    new: bool = False
+    page: str | None = None
+
+
+class Lobbies(Protocol):
+    """Where lobby messages go (``bot.relay``): what a change must show is written in its
+    transaction (where several processes send through one) and sent after its commit."""
+
+    async def written(self, c: Tx, shown: Shown) -> None: ...
+    async def committed(self, table: TableRecord, shown: Shown) -> None: ...
