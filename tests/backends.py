@@ -45,7 +45,12 @@ class PgDatabases:
         conn = await asyncpg.connect(self.url)
         try:
             for name in self.names.values():
-                await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                try:
+                    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                except asyncpg.InsufficientPrivilegeError:
+                    # An autovacuum worker on it, which only pg_signal_backend may end;
+                    # without FORCE the server stops the worker itself.
+                    await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         finally:
             await conn.close()
 
