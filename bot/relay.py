@@ -33,6 +33,7 @@ from storage.db import Database, Listener, Tx
 from storage.outgoing import OutgoingRepo
 from storage.repos import TableRecord
 
+from .closing import show_closed
 from .lobby_message import lobby_content, put_lobby
 from .outbox import Outbox
 from .presenter import Presenter
@@ -48,7 +49,7 @@ STOP_WAIT = 2.0  # seconds for the database when stopping
 class Post:
     """One row's body: what to send."""
 
-    kind: str  # "send", "edit", "lobby", "hand" or "admin"
+    kind: str  # "send", "edit", "lobby", "closed", "hand" or "admin"
     chat_id: int = 0
     message_id: int | None = None  # edit: the message
     text: str | None = None  # edit: None for the keyboard only
@@ -59,6 +60,8 @@ class Post:
     page: str | None = None
     new: bool = False
     game_id: int | None = None  # hand: the game whose hand (``chat_id``'s) to show again
+    closed: str | None = None  # closed: the text key saying why, the group's title, the
+    title: str | None = None  # game it was playing (``game_id``)
     admin: bool = False  # admin: whether the bot is an administrator of the group now
 
     def to_json(self) -> str:
@@ -174,14 +177,22 @@ class Relay:
         """In a lobby change's transaction (``Tables``): one of several processes writes
         its lobby message's row there, so that a death right after the commit loses
         nothing (alone, nothing: it is sent after the commit)."""
-        if self._repo is not None:
-            post = Post("lobby", shown.chat_id, table_id=shown.table_id, page=shown.page)
-            await OutgoingRepo.put(c, replace(post, new=shown.new).to_json())
+        if self._repo is None:
+            return
+        post = Post("lobby", shown.chat_id, table_id=shown.table_id, page=shown.page)
+        if shown.closed is not None:
+            post = replace(post, kind="closed", closed=shown.closed, title=shown.title)
+        post = replace(post, new=shown.new, game_id=shown.game_id)
+        await OutgoingRepo.put(c, post.to_json())
 
     async def committed(self, table: TableRecord, shown: Shown) -> None:
         """After the change's commit: alone, its lobby message is queued now (not waited
         for: the table's lock is held)."""
-        if self._repo is None:
+        if self._repo is None and shown.closed is not None:
+            await show_closed(
+                self.outbox, self.tables, table, shown.closed, shown.title, shown.game_id
+            )
+        elif self._repo is None:
             await self._put_lobby(table, shown.page, new=shown.new)
         elif self._held():
             self._wake.set()  # (else the holder hears of the row at the commit)
@@ -298,11 +309,11 @@ class Relay:
         if self._done:
             self._wake.set()
 
-    def _sent(self, row_id: int, _sending: asyncio.Future[Message | None]) -> None:
+    def _sent(self, row_id: int, _sending: asyncio.Future[Any]) -> None:
         self._done.append(row_id)
         self._wake.set()
 
-    async def _deliver(self, post: Post) -> asyncio.Future[Message | None] | None:
+    async def _deliver(self, post: Post) -> asyncio.Future[Any] | None:
         """Queue the post in this process's outbox (None: nothing to wait for)."""
         if post.kind == "send":
             assert post.text is not None
@@ -324,6 +335,14 @@ class Relay:
             await self.presenter.hand_pages.load((post.game_id, post.chat_id))
             self.presenter.refresh(post.game_id, post.chat_id)
             return None
+        if post.kind == "closed":
+            assert post.table_id is not None and post.closed is not None
+            table = await self.tables.record(post.table_id)
+            if table is None:
+                return None
+            why, title = post.closed, post.title or ""
+            sending = await show_closed(self.outbox, self.tables, table, why, title, post.game_id)
+            return asyncio.gather(*sending) if sending else None
         if post.kind == "admin":
             self.presenter.ephemeral.status_changed(post.chat_id, post.admin)
             return None

@@ -13,12 +13,17 @@ from storage.records import TableRecord
 class Shown:
     """What the lobby message shows of a change: posted ``new`` (a new table) or edited,
     on one of its rules ``page`` or the main one; once a game started from a summary
-    lobby, the summary without «Ещё партию»."""
+    lobby, the summary without «Ещё партию». ``closed``: the table was closed, and its
+    messages say so (the text key saying why, ``title`` the group's; ``game_id`` the
+    game it was playing)."""
 
     table_id: int
     chat_id: int
     new: bool = False
     page: str | None = None
+    closed: str | None = None
+    title: str = ""
+    game_id: int | None = None
 
 
 class Lobbies(Protocol):

@@ -8,6 +8,7 @@ from storage.db import Database
 from storage.repos import (
     Chat,
     ChatRepo,
+    GameRecord,
     GameRepo,
     Standing,
     Stats,
@@ -50,6 +51,9 @@ class Records:
 
     async def table(self, table_id: int) -> TableRecord | None:
         return await self._tables.get(table_id)
+
+    async def game(self, game_id: int) -> GameRecord | None:
+        return await self._games.get(game_id)
 
     async def superseded(self, game_id: int, table_id: int) -> bool:
         """Whether a newer game was started at the game's table."""

@@ -446,16 +446,23 @@ class Tables:
         return self.games.game_of(table_id)
 
     @locked
-    async def close(self, table_id: int) -> None:
+    async def close(self, table_id: int, *, why: str | None = None, title: str = "") -> None:
         """Close the table; its running game ends unfinished and leaves memory. Under
-        the table's lock, so a game being started now is started first, then ended."""
+        the table's lock, so a game being started now is started first, then ended.
+        ``why``: its messages say so with this text (``Shown.closed``)."""
+        table, shown = await self._repo.get(table_id), None
         async with self.db.tx() as c:
             await TableRepo.update(c, table_id, status="closed")
             # in the same transaction: a step racing this close (here or in another
             # process) finds its game over and is dropped, never reopening the table
-            await GameRepo.abandon_at_table(c, table_id)
+            game_id = await GameRepo.abandon_at_table(c, table_id)
+            if why is not None and table is not None:
+                shown = Shown(table_id, table.chat_id, closed=why, title=title, game_id=game_id)
+                await self._written(c, shown)
         self._locks.pop(table_id, None)
         await self.games.end_table(table_id)
+        if table is not None:  # (as read: the ids of its messages)
+            await self._committed(table, shown)
 
     async def _as_creator(self, table_id: int, person: Person) -> TableRecord:
         table = await self.get(table_id)

@@ -137,13 +137,16 @@ class GameRepo:
         return changed == 1
 
     @staticmethod
-    async def abandon_at_table(c: Conn, table_id: int) -> None:
-        """End the table's running game, if any, unfinished (the table is being closed)."""
+    async def abandon_at_table(c: Conn, table_id: int) -> int | None:
+        """End the table's running game, if any, unfinished (the table is being closed);
+        returns its id."""
         row = await c.fetch_one(
             "SELECT id FROM games WHERE table_id = ? AND status = 'playing'", (table_id,)
         )
-        if row is not None:
-            await GameRepo.abandon(c, row[0])
+        if row is None:
+            return None
+        await GameRepo.abandon(c, row[0])
+        return int(row[0])
 
     @staticmethod
     async def abandon(c: Conn, game_id: int) -> None:

@@ -229,3 +229,45 @@ async def test_a_lobby_change_and_its_message_are_written_in_one_transaction(
         finally:
             for process in both:
                 await process.stop()
+
+
+async def test_a_closed_tables_messages_are_written_with_its_closing(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("closing")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        both = await two_processes(tg, url)
+        holder, other = both
+        try:
+            async with delivering(tg, lambda _: other.address):  # every update to the other
+                await open_table(tg, other.app, group, anna)
+                await seat_everyone(tg, other.app, group, [anna, boris])
+                game = other.app.service.game_ids()[0]
+                await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna, boris]))
+                table = tg.latest_message(group)
+                assert table is not None and "Козырь" in (table.text or "")
+                hands = {u: m.message_id for u in (anna, boris) if (m := hand_message(tg, u))}
+                assert len(hands) == 2
+
+                async def dies(table_id: int) -> None:  # after the close's commit
+                    raise ConnectionError("the process dies right after the commit")
+
+                other.app.service.end_table = dies  # type: ignore[method-assign]
+                await tg.send_text(anna, group, "/stop")
+                await tg.wait_for(  # said all the same (before: edited after the commit)
+                    lambda: "закрыт" in (tg.chat(group).message(table.message_id).text or ""),
+                    timeout=5,
+                    what="the table message saying it was closed",
+                )
+                for user, hand in hands.items():
+                    await tg.wait_for(
+                        lambda u=user, h=hand: (
+                            "закрыли" in (tg.chat(tg.private(u)).message(h).text or "")
+                        ),  # type: ignore[union-attr]
+                        timeout=5,
+                        what="the hand saying why",
+                    )
+        finally:
+            for process in both:
+                await process.stop()

@@ -182,7 +182,7 @@ async def stop(
         await relay.reply(message, t(lang, "answer.stop_who", name=name))
         return
     game = tables.game_of(table.id)
-    await close_table(tables, records, relay, table, "closed.stopped", message.chat.title)
+    await close_table(tables, table, "closed.stopped", message.chat.title)
     if game is not None:
         presenter.ephemeral.finish(game)  # its hands in the group go too
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
@@ -223,49 +223,13 @@ async def membership(
     if update.new_chat_member.status in ("left", "kicked"):
         table = await tables.in_chat(update.chat.id)
         if table is not None:
-            await close_table(tables, records, relay, table, "closed.removed", update.chat.title)
+            await close_table(tables, table, "closed.removed", update.chat.title)
             log.info("chat %s: bot removed, table %s closed", update.chat.id, table.id)
 
 
-async def close_table(
-    tables: Tables,
-    records: Records,
-    relay: Relay,
-    table: TableRecord,
-    key: str,
-    title: str | None,
-) -> None:
-    """Close the table. The hands of its running game say why and lose their buttons (a
-    finished game's hands keep their result); after /stop the group's table message says
-    the table was closed, and the lobby (or the last result) loses its buttons."""
-    game_id = tables.games.game_of(table.id)
-    live = tables.games.live(game_id) if game_id is not None else None
-    users = [s.user_id for s in live.seats if s.user_id is not None] if live else []
-    hands = [(game_id, uid) for uid in users if game_id is not None]
-    await tables.close(table.id)
-    if key == "closed.stopped":  # else the bot was removed: the group cannot be edited
-        await _show_closed(tables, relay, table, game_id is not None)
-    for game, uid in hands:
-        message_id = await records.hand_message(game, uid)
-        if message_id is None:
-            continue
-        user = await records.user(uid)
-        lang = user.lang if user else "ru"
-        await relay.edit(uid, message_id, t(lang, key, title=escape(title or "")))
-
-
-async def _show_closed(tables: Tables, relay: Relay, table: TableRecord, playing: bool) -> None:
-    """The group's messages of a table closed by /stop: none keeps a live button or move."""
-    lang = await tables.lang(table.chat_id)
-    if playing and table.table_message_id is not None:
-        await relay.edit(table.chat_id, table.table_message_id, t(lang, "closed.table"))
-    lobby = table.lobby_message_id
-    if lobby is None or (playing and lobby == table.table_message_id):
-        return
-    if table.lobby_is_summary:  # the last game's result stays, without «Ещё партию»
-        await relay.edit(table.chat_id, lobby, None)
-    else:
-        await relay.edit(table.chat_id, lobby, t(lang, "lobby.closed"))
+async def close_table(tables: Tables, table: TableRecord, key: str, title: str | None) -> None:
+    """Close the table; its messages say so with the text ``key`` (``bot.closing``)."""
+    await tables.close(table.id, why=key, title=title or "")
 
 
 async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presenter) -> None:
