@@ -233,7 +233,8 @@ class GameService:
                 if not live.state.is_over:
                     async with self.db.tx() as c:
                         await GameRepo.abandon(c, game_id)
-                del self.games[game_id]
+                if self.games.get(game_id) is live:  # (a step that found it over let it go)
+                    del self.games[game_id]
 
     def chat_moved(self, old: int, new: int) -> None:
         """A group became a supergroup: its running games now belong to the new chat id."""

@@ -245,8 +245,15 @@ async def test_a_closed_tables_messages_are_written_with_its_closing(
                 await seat_everyone(tg, other.app, group, [anna, boris])
                 game = other.app.service.game_ids()[0]
                 await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna, boris]))
+
+                def table_shows_the_game() -> bool:
+                    latest = tg.latest_message(group)
+                    return latest is not None and "Козырь" in (latest.text or "")
+
+                # The group's table edit is paced: it may come after the hands.
+                await tg.wait_for(table_shows_the_game, what="the game's table message")
                 table = tg.latest_message(group)
-                assert table is not None and "Козырь" in (table.text or "")
+                assert table is not None
                 hands = {u: m.message_id for u in (anna, boris) if (m := hand_message(tg, u))}
                 assert len(hands) == 2
 

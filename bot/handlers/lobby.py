@@ -142,7 +142,7 @@ async def lobby_button(
             table = await tables.get(tid)
             if op == "again" and not any(s.user_id == who.id for s in table.seats):
                 raise TableError("again_not_seated")
-            await start_game(relay, tables, table, None if op == "again" else who)
+            await start_game(tables, table, None if op == "again" else who)
             await query.answer()
             return
         else:
@@ -201,7 +201,7 @@ async def join_from_group(
     )
 
 
-async def start_game(relay: Relay, tables: Tables, table: TableRecord, who: Person | None) -> None:
+async def start_game(tables: Tables, table: TableRecord, who: Person | None) -> None:
     """Start a game at ``table`` (as last read). The lobby message becomes the game's
     table message; a summary lobby («Ещё партию») keeps its result and loses its button
     (the start's own change)."""
@@ -216,7 +216,7 @@ async def seat_taken(relay: Relay, tables: Tables, table: TableRecord) -> TableE
     if len(table.seats) < table.settings.seats:
         return None
     try:
-        await start_game(relay, tables, table, None)
+        await start_game(tables, table, None)
     except TableError as e:
         if e.code == "playing":
             return None
