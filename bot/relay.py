@@ -179,10 +179,12 @@ class Relay:
         nothing (alone, nothing: it is sent after the commit)."""
         if self._repo is None:
             return
-        post = Post("lobby", shown.chat_id, table_id=shown.table_id, page=shown.page)
-        if shown.closed is not None:
-            post = replace(post, kind="closed", closed=shown.closed, title=shown.title)
-        post = replace(post, new=shown.new, game_id=shown.game_id)
+        closed = shown.closed is not None
+        post = Post(
+            "closed" if closed else "lobby", shown.chat_id, table_id=shown.table_id,
+            page=shown.page, new=shown.new, game_id=shown.game_id, closed=shown.closed,
+            title=shown.title if closed else None,
+        )  # fmt: skip
         await OutgoingRepo.put(c, post.to_json())
 
     async def committed(self, table: TableRecord, shown: Shown) -> None:

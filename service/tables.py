@@ -436,8 +436,7 @@ class Tables:
             if e.reason == "moved":
                 raise (await self._moved(table) if person else _Moved()) from None
             raise TableError("playing") from None
-        started = await self._repo.get(table.id)
-        if started is not None:
+        if shown is not None and (started := await self._repo.get(table.id)) is not None:
             await self._committed(started, shown)
         return update
 

@@ -182,7 +182,7 @@ async def stop(
         await relay.reply(message, t(lang, "answer.stop_who", name=name))
         return
     game = tables.game_of(table.id)
-    await close_table(tables, table, "closed.stopped", message.chat.title)
+    await tables.close(table.id, why="closed.stopped", title=message.chat.title or "")
     if game is not None:
         presenter.ephemeral.finish(game)  # its hands in the group go too
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
@@ -223,13 +223,8 @@ async def membership(
     if update.new_chat_member.status in ("left", "kicked"):
         table = await tables.in_chat(update.chat.id)
         if table is not None:
-            await close_table(tables, table, "closed.removed", update.chat.title)
+            await tables.close(table.id, why="closed.removed", title=update.chat.title or "")
             log.info("chat %s: bot removed, table %s closed", update.chat.id, table.id)
-
-
-async def close_table(tables: Tables, table: TableRecord, key: str, title: str | None) -> None:
-    """Close the table; its messages say so with the text ``key`` (``bot.closing``)."""
-    await tables.close(table.id, why=key, title=title or "")
 
 
 async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presenter) -> None:
