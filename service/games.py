@@ -30,7 +30,7 @@ from .clock import Clock, SystemClock
 from .follow import Follower
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
-from .restore import Broken, load, rebuild
+from .restore import Broken, rebuild, restore_games
 from .steps import Behind, Unclaimed, write_step
 from .thinking import Thinker
 from .timers import Timers
@@ -101,57 +101,7 @@ class GameService:
         A deadline that passed while the bot was down fires at the next ``fire_due``.
         Each game on its own: one that cannot be loaded is ended, its table goes back
         to the lobby, and it is listed in ``broken`` for the players to be told."""
-        for game_id, table_id in await self._games.running_ids():
-            with log_scope(table=table_id, game=game_id):
-                try:
-                    await self._restore(game_id, table_id)
-                except Exception:
-                    log.exception("game %s cannot be restored: it ends here", game_id)
-                    try:
-                        await self._give_up(game_id, table_id)
-                    except Exception:
-                        log.exception("game %s could not even be ended", game_id)
-        return len(self.games)
-
-    async def _restore(self, game_id: int, table_id: int) -> None:
-        table = await self._tables.get(table_id)
-        if table is None or table.status == "closed":  # closed while it was being moved
-            async with self.db.tx() as c:
-                await GameRepo.abandon(c, game_id)
-            return
-        chat_id = table.chat_id
-        record = await self._games.get(game_id)
-        assert record is not None
-        state, problem = load(record, await self._games.actions(game_id))
-        if problem is not None:
-            log.warning("game %s: %s; rebuilt from its action log", game_id, problem)
-            async with self.db.tx() as c:
-                await GameRepo.save_state(
-                    c,
-                    game_id,
-                    version=len(state.history),
-                    snapshot=state.to_dict(),
-                    deadline=record.deadline,
-                    deadline_for=record.deadline_for,
-                )
-        self.games[game_id] = LiveGame(
-            state,
-            record.table_id,
-            chat_id,
-            record.seats,
-            bots_seed(record.seed),
-        )
-        if record.deadline is not None:
-            self.timers.arm(game_id, len(state.history), record.deadline)
-
-    async def _give_up(self, game_id: int, table_id: int) -> None:
-        async with self.db.tx() as c:
-            await GameRepo.abandon(c, game_id)
-            await TableRepo.update(c, table_id, status="lobby")
-        table = await self._tables.get(table_id)
-        if table is not None:
-            users = tuple(s.user_id for s in table.seats if s.user_id)
-            self.broken.append(Broken(game_id, table_id, table.chat_id, users))
+        return await restore_games(self)
 
     def start(self) -> None:
         """Fire the timers from now on, and let the computer players of the restored

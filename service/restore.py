@@ -7,10 +7,20 @@ reported as broken, and the service ends it and reopens its table's lobby.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine import Rules, SnapshotError, State, replay
-from storage.repos import ActionRecord, GameRecord
+from storage.repos import ActionRecord, GameRecord, GameRepo, TableRepo
+
+from .live import LiveGame, bots_seed
+from .logctx import log_scope
+
+if TYPE_CHECKING:
+    from .games import GameService
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -57,3 +67,58 @@ def load(record: GameRecord, log: list[ActionRecord]) -> tuple[State, str | None
     except SnapshotError as e:
         problem = str(e)
     return rebuild(record, log), problem
+
+
+async def restore_games(service: GameService) -> int:
+    """Load every running game into ``service`` and re-arm its stored deadline; returns
+    their number (``GameService.restore``)."""
+    for game_id, table_id in await GameRepo(service.db).running_ids():
+        with log_scope(table=table_id, game=game_id):
+            try:
+                await _restore(service, game_id, table_id)
+            except Exception:
+                log.exception("game %s cannot be restored: it ends here", game_id)
+                try:
+                    await _give_up(service, game_id, table_id)
+                except Exception:
+                    log.exception("game %s could not even be ended", game_id)
+    return len(service.games)
+
+
+async def _restore(service: GameService, game_id: int, table_id: int) -> None:
+    db, games = service.db, GameRepo(service.db)
+    table = await TableRepo(db).get(table_id)
+    if table is None or table.status == "closed":  # closed while it was being moved
+        async with db.tx() as c:
+            await GameRepo.abandon(c, game_id)
+        return
+    record = await games.get(game_id)
+    assert record is not None
+    state, problem = load(record, await games.actions(game_id))
+    if problem is not None:
+        log.warning("game %s: %s; rebuilt from its action log", game_id, problem)
+        async with db.tx() as c:
+            await GameRepo.save_state(
+                c,
+                game_id,
+                version=len(state.history),
+                snapshot=state.to_dict(),
+                deadline=record.deadline,
+                deadline_for=record.deadline_for,
+            )
+    live = LiveGame(state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed))
+    service.games[game_id] = live
+    if record.deadline is not None:
+        service.timers.arm(game_id, len(state.history), record.deadline)
+
+
+async def _give_up(service: GameService, game_id: int, table_id: int) -> None:
+    """End a game that cannot be loaded: its table goes back to the lobby, and its
+    players are listed in ``service.broken`` to be told."""
+    async with service.db.tx() as c:
+        await GameRepo.abandon(c, game_id)
+        await TableRepo.update(c, table_id, status="lobby")
+    table = await TableRepo(service.db).get(table_id)
+    if table is not None:
+        users = tuple(s.user_id for s in table.seats if s.user_id)
+        service.broken.append(Broken(game_id, table_id, table.chat_id, users))

@@ -1,0 +1,121 @@
+"""What every table operation shares: the refusal a person is told, the table's lock
+(``locked``), and the storage a lobby change writes to (``TableBase``)."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from storage.db import Database, Tx
+from storage.repos import TableRecord, TableRepo
+
+from .games import GameService
+from .lobbies import Lobbies, Shown
+from .records import Records
+
+
+class TableError(Exception):
+    """A refused lobby request: ``code`` names the text, ``params`` fill it in."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    name: str
+    username: str | None = None
+    lang: str = "ru"
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T", bound="TableBase")
+
+
+class Moved(Exception):
+    """The table's seats changed in the database since they were read (another
+    process wrote them): read them again and decide again."""
+
+
+RETRIES = 5  # reads of a table whose seats another process keeps changing
+
+
+def locked(
+    method: Callable[Concatenate[T, int, P], Awaitable[R]],
+) -> Callable[Concatenate[T, int, P], Awaitable[R]]:
+    """Hold the table's lock across the method: aiogram handles updates concurrently,
+    and two presses must not both read the same seats or both start a game. Other
+    processes do not see the lock: the seats are written only if they are still what
+    was read (else the method runs again), and the database keeps one seat per person
+    and one game per table."""
+
+    @wraps(method)
+    async def run(self: T, table_id: int, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with self._locks.setdefault(table_id, asyncio.Lock()):
+            for _ in range(RETRIES - 1):
+                try:
+                    return await method(self, table_id, *args, **kwargs)
+                except Moved:
+                    continue
+            try:
+                return await method(self, table_id, *args, **kwargs)
+            except Moved:
+                raise TableError("not_now") from None
+
+    return run
+
+
+class TableBase:
+    """The storage and locks of the tables, and what their operations all do."""
+
+    def __init__(self, db: Database, games: GameService) -> None:
+        self.db = db
+        self.games = games
+        self.lobbies: Lobbies | None = None  # each change's lobby message (none: tests)
+        self._repo = TableRepo(db)
+        self.records = Records(db)  # people, chats, statistics, message ids
+        self._locks: dict[int, asyncio.Lock] = {}  # table id -> its lock (see ``locked``)
+        # person id -> the lock their joins take turns on (gone once no join holds it)
+        self._joining: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    async def _written(self, c: Tx, shown: Shown) -> None:
+        if self.lobbies is not None:
+            await self.lobbies.written(c, shown)
+
+    async def _committed(self, table: TableRecord, shown: Shown | None) -> TableRecord:
+        if self.lobbies is not None and shown is not None:
+            await self.lobbies.committed(table, shown)
+        return table
+
+    async def get(self, table_id: int) -> TableRecord:
+        table = await self._repo.get(table_id)
+        if table is None or table.status == "closed":
+            raise TableError("no_table")
+        return table
+
+    async def _as_creator(self, table_id: int, person: Person) -> TableRecord:
+        table = await self.get(table_id)
+        if person.id != table.creator_id:
+            raise TableError("only_creator")
+        if table.status != "lobby":
+            raise TableError("playing")
+        return table
+
+    async def _moved(self, table: TableRecord) -> Exception:
+        """Why a settings change did not write: the settings were changed meanwhile by
+        another process (refused: the creator decided on settings no longer there), or
+        only the seats or the status were (``Moved``: read them again and decide again)."""
+        now = await self._repo.get(table.id)
+        if now is not None and now.settings_version != table.settings_version:
+            return TableError("settings_moved")
+        return Moved()
