@@ -21,6 +21,7 @@ import contextlib
 import functools
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
@@ -43,6 +44,9 @@ log = logging.getLogger(__name__)
 PERIOD = 1.0  # seconds between two reads of the waiting rows when nothing wakes the holder
 ATTEMPTS = 3  # tries of a row whose sending fails before it is given up
 STOP_WAIT = 2.0  # seconds for the database when stopping
+# seconds a lobby row of the last seat taken waits: its process starts the game at once,
+# and the holder then shows the game rather than a full lobby (drawn if the start failed)
+FULL_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class Post:
     closed: str | None = None  # closed: the text key saying why, the group's title, the
     title: str | None = None  # game it was playing (``game_id``)
     admin: bool = False  # admin: whether the bot is an administrator of the group now
+    full: bool = False  # lobby: the last seat was taken (drawn after ``FULL_WAIT``)
 
     def to_json(self) -> str:
         return json.dumps({k: v for k, v in asdict(self).items() if v not in (None, False)})
@@ -183,13 +188,15 @@ class Relay:
         post = Post(
             "closed" if closed else "lobby", shown.chat_id, table_id=shown.table_id,
             page=shown.page, new=shown.new, game_id=shown.game_id, closed=shown.closed,
-            title=shown.title if closed else None,
+            title=shown.title if closed else None, full=shown.full,
         )  # fmt: skip
         await OutgoingRepo.put(c, post.to_json())
 
     async def committed(self, table: TableRecord, shown: Shown) -> None:
         """After the change's commit: alone, its lobby message is queued now (not waited
-        for: the table's lock is held)."""
+        for: the table's lock is held; none for the last seat taken: the start follows)."""
+        if self._repo is None and shown.full:
+            return
         if self._repo is None and shown.closed is not None:
             await show_closed(
                 self.outbox, self.tables, table, shown.closed, shown.title, shown.game_id
@@ -288,12 +295,16 @@ class Relay:
     async def _take(self) -> None:
         """Hand every waiting row to the outbox, in order (a lobby rendered now)."""
         assert self._repo is not None
+        now = time.time()
         for row in await self._repo.waiting():
             if row.id in self._taken:
                 continue
+            post = Post.from_json(row.body)
+            if post.full and now - row.created_at < FULL_WAIT:
+                continue  # (looked at again at the next turn, every ``period``)
             self._taken.add(row.id)
             try:
-                sending = await self._deliver(Post.from_json(row.body))
+                sending = await self._deliver(post)
             except Exception:
                 failures = self._failures[row.id] = self._failures.get(row.id, 0) + 1
                 log.exception("a waiting message could not be sent (try %s)", failures)

@@ -15,7 +15,11 @@ class Shown:
     on one of its rules ``page`` or the main one; once a game started from a summary
     lobby, the summary without «Ещё партию». ``closed``: the table was closed, and its
     messages say so (the text key saying why, ``title`` the group's; ``game_id`` the
-    game it was playing)."""
+    game it was playing). ``full``: the change took the last seat, so a start follows:
+    alone the lobby is shown only if that start does not happen (``Tables.start_full``);
+    where several processes run the row is written all the same (its process may die
+    before the start), and the holder draws it a moment later, once the game has most
+    likely started (``bot.relay.FULL_WAIT``)."""
 
     table_id: int
     chat_id: int
@@ -24,6 +28,7 @@ class Shown:
     closed: str | None = None
     title: str = ""
     game_id: int | None = None
+    full: bool = False
 
 
 class Lobbies(Protocol):

@@ -160,14 +160,18 @@ class Tables(TableSettingsOps):
             raise problem
 
     @locked
-    async def start(self, table_id: int, person: Person | None) -> Update:
+    async def start(self, table_id: int, person: Person | None, *, full: bool = False) -> Update:
         """Start a game with the seated players. The lobby message becomes the game's
         table message, unless it is the last game's summary: that one keeps its result
         and the table message will be a new one. A start decided on settings another
         process changed meanwhile is refused (``settings_moved``: «Начать» was pressed
         on others); one that nobody pressed «Начать» for is decided again on the new
-        ones, as is any start whose seats or status changed meanwhile."""
+        ones, as is any start whose seats or status changed meanwhile. ``full``: the
+        start that follows the last seat taken, which each decision checks is still
+        so (``not_full``: a seat was added meanwhile)."""
         table = await self.get(table_id)
+        if full and len(table.seats) < table.settings.seats:
+            raise TableError("not_full")
         self.check_start(table, person)
         message = None if table.lobby_is_summary else table.lobby_message_id
         shown = Shown(table.id, table.chat_id) if message is None else None  # (a summary's
@@ -193,6 +197,22 @@ class Tables(TableSettingsOps):
         if shown is not None and (started := await self._repo.get(table.id)) is not None:
             await self._committed(started, shown)
         return update
+
+    async def start_full(self, table_id: int) -> Update | None:
+        """The start that follows a change taking the last seat (a join, a bot), if
+        every seat is still taken (None: a seat was added meanwhile, or another press
+        started the game); raises ``TableError`` when it cannot start. Unless a game
+        runs, the lobby is shown then (alone, the seat's change did not show it)."""
+        try:
+            return await self.start(table_id, None, full=True)
+        except TableError as e:
+            if e.code == "playing":
+                return None
+            table = await self.get(table_id)
+            await self._committed(table, Shown(table.id, table.chat_id))
+            if e.code == "not_full":
+                return None
+            raise
 
     def game_of(self, table_id: int) -> int | None:
         """The id of the table's running game."""
@@ -220,10 +240,12 @@ class Tables(TableSettingsOps):
     async def _set_seats(self, table: TableRecord, seats: list[Seat]) -> TableRecord:
         """Raises ``Moved`` if the seats are no longer those read, ``Conflict`` if a
         person in them sits at another table. The lobby shows them, unless a game is
-        being played (one out of cards left it) or every seat is taken (it starts)."""
+        being played (one out of cards left it); once every seat is taken, a start
+        follows (``Shown.full``)."""
         shown = None
-        if table.status == "lobby" and len(seats) < table.settings.seats:
-            shown = Shown(table.id, table.chat_id)
+        if table.status == "lobby":
+            full = len(seats) >= table.settings.seats
+            shown = Shown(table.id, table.chat_id, full=full)
         async with self.db.tx() as c:
             if not await TableRepo.update(
                 c,

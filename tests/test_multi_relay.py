@@ -278,3 +278,35 @@ async def test_a_closed_tables_messages_are_written_with_its_closing(
         finally:
             for process in both:
                 await process.stop()
+
+
+async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("full")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        both = await two_processes(tg, url)
+        other = both[1]
+        try:
+            async with delivering(tg, lambda _: other.address):  # every update to the other
+                lobby = await open_table(tg, other.app, group, anna)
+                join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
+                await (await tg.press(anna, lobby, join))
+                await tg.wait_for(lambda: "Аня" in (lobby.text or ""), what="Аня seated")
+
+                async def dies(table_id: int, *args: Any, **kwargs: Any) -> Any:
+                    raise ConnectionError("the process dies before the start that follows")
+
+                other.app.tables.start = dies  # type: ignore[method-assign]
+                await tg.press(boris, lobby, join)  # the last seat: no game follows
+                await tg.wait_for(  # shown all the same (before: only if the start refused)
+                    lambda: "Борис" in (tg.chat(group).message(lobby.message_id).text or ""),
+                    timeout=8,
+                    what="the lobby with Борис",
+                )
+                await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
+            assert not other.app.service.game_ids()
+        finally:
+            for process in both:
+                await process.stop()

@@ -202,3 +202,17 @@ async def test_a_start_pressed_on_settings_another_process_changed_is_refused(
     stale_once(b, "get", read)  # every seat taken (or «Ещё партию»): decided again
     update = await b.start(table.id, None)
     assert update.state.rules.deck == 52
+
+
+async def test_a_start_after_every_seat_taken_starts_nothing_once_a_seat_was_added(
+    pair: tuple[Tables, Tables],
+) -> None:
+    a, b = pair
+    table, vera = await two_of_three_seated(a)
+    full = await b.join(table.id, vera)  # b takes the last seat: its start follows...
+    await a.change(table.id, ANNA, "seats", +1)  # ...while a adds a fourth seat
+    stale_once(b, "get", full)  # (the start read three of three: decided again)
+    assert await b.start_full(table.id) is None  # before: a game of the three seated
+    assert await GameRepo(a.db).running_ids() == []
+    now = await a.get(table.id)
+    assert now.status == "lobby" and len(now.seats) == 3 and now.settings.seats == 4

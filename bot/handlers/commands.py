@@ -97,7 +97,7 @@ async def join_by_link(
     title = escape(chat.title if chat else "")
     text = t(who.lang, "answer.joined_here", title=title, seat=seat, seats=table.settings.seats)
     await relay.reply(message, text)
-    refused = await seat_taken(relay, tables, table)
+    refused = await seat_taken(tables, table)
     if refused is not None:
         await relay.reply(message, escape(error_text(who.lang, refused)))
 

@@ -154,7 +154,7 @@ async def lobby_button(
         await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
         return
     if op in ("join", "bot"):
-        refused = await seat_taken(relay, tables, table)
+        refused = await seat_taken(tables, table)
         if refused is not None:
             await query.answer(error_text(lang, refused), show_alert=True)
             return
@@ -183,7 +183,7 @@ async def join_from_group(
     except TableError as e:
         await query.answer(error_text(who.lang, e))
         return
-    refused = await seat_taken(relay, tables, table)
+    refused = await seat_taken(tables, table)
     if refused is not None:
         await query.answer(error_text(who.lang, refused), show_alert=True)
         return
@@ -209,19 +209,18 @@ async def start_game(tables: Tables, table: TableRecord, who: Person | None) -> 
     log.info("table %s: game %s started", table.id, update.game_id)
 
 
-async def seat_taken(relay: Relay, tables: Tables, table: TableRecord) -> TableError | None:
+async def seat_taken(tables: Tables, table: TableRecord) -> TableError | None:
     """After a seat was taken: start the game once every seat is (else the seat's change
     showed the lobby). Returns why the game could not start (a game started by a
-    concurrent press is fine)."""
+    concurrent press, or a seat added meanwhile, is fine: the lobby shows it)."""
     if len(table.seats) < table.settings.seats:
         return None
     try:
-        await start_game(tables, table, None)
+        update = await tables.start_full(table.id)
     except TableError as e:
-        if e.code == "playing":
-            return None
-        await relay.lobby(await tables.get(table.id), new=False)
         return e
+    if update is not None:
+        log.info("table %s: game %s started", table.id, update.game_id)
     return None
 
 
