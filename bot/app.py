@@ -175,6 +175,7 @@ class App:
             await self.relay.halt()
             self.presenter.nudges.close()
             try:  # what the last moves changed reaches the players, unless Telegram stalls
+                await asyncio.wait_for(self.relay.drawn(), SHUTDOWN_WAIT)
                 await asyncio.wait_for(self.presenter.idle(), SHUTDOWN_WAIT)
                 await asyncio.wait_for(self.outbox.drain(), SHUTDOWN_WAIT)
             except TimeoutError:

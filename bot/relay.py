@@ -1,17 +1,21 @@
 """Lobby messages and command replies, from whichever process got the update.
 
 Alone (SQLite, or one process on a server) they go straight to this process's outbox,
-as they always did. One of several processes on a server (``share``): each becomes a
-row of ``outgoing`` (a lobby change's in the change's own transaction, ``written``), and
-the process holding the sending lease (``bot.sending``) sends the rows in order through
-its outbox (and learns what it must know to show the games: the bot's status in a
-group), so Telegram's per-chat and per-group limits are counted in one place with the
-games' edits, and a message whose process died before it went out is sent all the same.
-A row is deleted once the outbox has sent it (or given it up); a holder that dies
-between the two leaves it to the next holder, which sends it again (at least once,
-never lost). A lobby is rendered when the holder takes its row, from the table as the
-database has it then, so two processes' changes never show out of order; a hand to show
-again is the presenter's (``Presenter.refresh``).
+as they always did; a lobby change's message is drawn after the table's lock is let go
+(drawing may ask Telegram: ``EphemeralHands.mode_line``), in its chat's order with the
+other messages to that chat (``_later``).
+
+One of several processes on a server (``share``): each becomes a row of ``outgoing`` (a
+lobby change's in the change's own transaction, ``written``), and the process holding
+the sending lease (``bot.sending``) sends the rows in order through its outbox (and
+learns what it must know to show the games: the bot's status in a group), so Telegram's
+per-chat and per-group limits are counted in one place with the games' edits, and a
+message whose process died before it went out is sent all the same. A row is deleted
+once the outbox has sent it (or given it up); a holder that dies between the two leaves
+it to the next holder, which sends it again (at least once, never lost). A lobby is
+rendered when the holder takes its row, from the table as the database has it then, so
+two processes' changes never show out of order; a hand to show again is the presenter's
+(``Presenter.refresh``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import functools
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -104,6 +108,7 @@ class Relay:
         self._failures: dict[int, int] = {}  # row -> the tries that failed
         self._listener: Listener | None = None
         self._task: asyncio.Task[None] | None = None
+        self._drawing: dict[int, asyncio.Task[None]] = {}  # alone: chat -> its last draw
 
     def share(self, db: Database, held: Callable[[], bool]) -> None:
         """One of several processes: through the database, sent where ``held()``."""
@@ -123,6 +128,7 @@ class Relay:
     ) -> None:
         """A new message (``Outbox.send``)."""
         if self._repo is None:
+            await self._drawn(chat_id)
             self.outbox.send(chat_id, text, markup, thread_id=thread_id, reply_to=reply_to)
             return
         post = Post("send", chat_id, text=text, markup=markup_json(markup), thread_id=thread_id)
@@ -150,6 +156,7 @@ class Relay:
     ) -> None:
         """An edit (``text`` None: of the keyboard only)."""
         if self._repo is None:
+            await self._drawn(chat_id)
             self.outbox.edit(chat_id, message_id, text, markup)
             return
         await self._post(Post("edit", chat_id, message_id, text, markup_json(markup)))
@@ -158,6 +165,7 @@ class Relay:
         """Post the table's lobby message (``new``) or edit it; ``page``: one of its rules
         pages. Alone, once it is sent (a new one is noted as the table's)."""
         if self._repo is None:
+            await self._drawn(table.chat_id)
             sending = await self._put_lobby(table, page, new=new)
             if sending is not None:
                 await sending
@@ -193,18 +201,52 @@ class Relay:
         await OutgoingRepo.put(c, post.to_json())
 
     async def committed(self, table: TableRecord, shown: Shown) -> None:
-        """After the change's commit: alone, its lobby message is queued now (not waited
-        for: the table's lock is held; none for the last seat taken: the start follows)."""
+        """After the change's commit, the table's lock still held: alone, its lobby
+        message is drawn as soon as the lock is let go (none for the last seat taken:
+        the start follows)."""
         if self._repo is None and shown.full:
             return
         if self._repo is None and shown.closed is not None:
-            await show_closed(
-                self.outbox, self.tables, table, shown.closed, shown.title, shown.game_id
+            why, title, game = shown.closed, shown.title, shown.game_id
+            self._later(
+                table.chat_id,
+                lambda: show_closed(self.outbox, self.tables, table, why, title, game),
             )
         elif self._repo is None:
-            await self._put_lobby(table, shown.page, new=shown.new)
+            self._later(table.chat_id, lambda: self._put_lobby(table, shown.page, new=shown.new))
         elif self._held():
             self._wake.set()  # (else the holder hears of the row at the commit)
+
+    def _later(self, chat_id: int, draw: Callable[[], Awaitable[object]]) -> None:
+        """Alone: ``draw`` once the chat's earlier draws are queued in the outbox, in a
+        task of its own (the caller holds the table's lock; the outbox is not waited for)."""
+        before = self._drawing.get(chat_id)
+
+        async def run() -> None:
+            if before is not None:
+                await asyncio.wait([before])
+            try:
+                await draw()
+            except Exception:
+                log.exception("chat %s: drawing a lobby message failed", chat_id)
+            finally:
+                if self._drawing.get(chat_id) is task:
+                    del self._drawing[chat_id]
+
+        task = asyncio.create_task(run(), name=f"lobby draw {chat_id}")
+        self._drawing[chat_id] = task
+
+    async def _drawn(self, chat_id: int) -> None:
+        """Alone: wait until the chat's lobby draws are in the outbox (messages to the
+        chat keep their order)."""
+        task = self._drawing.get(chat_id)
+        if task is not None:
+            await asyncio.wait([task])
+
+    async def drawn(self) -> None:
+        """Wait until every lobby draw is in the outbox (stopping, tests)."""
+        while self._drawing:
+            await asyncio.wait(list(self._drawing.values()))
 
     async def hand(self, game_id: int, user_id: int) -> None:
         """Show the user's hand again (``Presenter.refresh``) where the games are shown."""

@@ -252,7 +252,7 @@ async def test_stop_takes_the_hands_in_the_group_away(tmp_path: Path) -> None:
             assert len(tg.ephemerals(group, boris)) == 1
             await tg.send_text(anna, group, "/stop")
             await tg.wait_for(lambda: not tg.ephemerals(group), what="the hand to go")
-            assert not table.keyboard
+            await tg.wait_for(lambda: not table.keyboard, what="the table's buttons to go")
 
 
 def newcomer(tg: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:

@@ -3,6 +3,7 @@ automatic start that is refused, and /settings after a game."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from bot.callbacks import LobbyCb
@@ -57,6 +58,30 @@ async def test_a_refused_automatic_start_says_why_and_keeps_the_seat(tmp_path: P
             assert answer.text == "Так нельзя: такое сочетание правил не играется"
             assert answer.show_alert and not app.service.games
             assert "Борис" in lobby.text and lobby.keyboard
+        assert tg.unanswered_callbacks() == []
+
+
+async def test_a_lobby_drawn_slowly_does_not_hold_the_tables_next_press(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, _, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)
+            await settle(app)
+            hang = 6.0  # Telegram takes this long to say whether the bot is an admin
+            tg.inject_fault("timeout", methods=["getChatMember"], delay=hang)
+            app.presenter.ephemeral._admin.clear()  # (asked again: the minute is over)
+            began = time.monotonic()
+            presses = [
+                await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg=field).pack())
+                for field in ("deck", "mode")  # the second waits for the table's lock
+            ]
+            answers = [await p for p in presses]
+            answered = time.monotonic() - began
+            assert [a.text for a in answers] == ["Готово.", "Готово."], answers
+            assert answered < hang / 2, answered  # before: after the first lobby's drawing
+            await tg.wait_for(  # both drawn, in order, once Telegram answered
+                lambda: "52" in lobby.text and "ереводн" in lobby.text, timeout=2 * hang
+            )
         assert tg.unanswered_callbacks() == []
 
 
