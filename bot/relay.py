@@ -184,6 +184,9 @@ class Relay:
         if table.status != "lobby":
             return None  # closed
         text, markup = await lobby_content(self.tables, table, page, self.presenter.ephemeral)
+        now = await self.tables.record(table.id)  # (drawing may have waited for Telegram)
+        if now is None or now.status != "lobby":
+            return None  # a game started meanwhile, and shows in the message, or it closed
         return put_lobby(self.outbox, self.tables, table, text, markup, new=new)
 
     async def written(self, c: Tx, shown: Shown) -> None:

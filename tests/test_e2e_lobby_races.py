@@ -3,6 +3,7 @@ automatic start that is refused, and /settings after a game."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -82,6 +83,37 @@ async def test_a_lobby_drawn_slowly_does_not_hold_the_tables_next_press(tmp_path
             await tg.wait_for(  # both drawn, in order, once Telegram answered
                 lambda: "52" in lobby.text and "ереводн" in lobby.text, timeout=2 * hang
             )
+        assert tg.unanswered_callbacks() == []
+
+
+async def test_a_lobby_drawn_slowly_does_not_cover_the_game_started_meanwhile(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)
+            await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack()))
+            for user in (anna, boris):
+                await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
+            await settle(app)
+            real, slow = app.tables.lang, asyncio.Event()
+
+            async def lang(chat_id: int, default: str = "ru") -> str:
+                if not slow.is_set():  # the next lobby takes its time to draw
+                    slow.set()
+                    await asyncio.sleep(1.0)
+                return await real(chat_id, default)
+
+            app.tables.lang = lang  # type: ignore[method-assign]
+            deck = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="deck").pack())
+            await tg.wait_for(slow.is_set, what="the lobby being drawn")
+            start = await tg.press(anna, lobby, LobbyCb(table=1, op="start").pack())
+            await deck, await start
+            await tg.wait_for(lambda: "Козырь" in lobby.text, what="the game's table message")
+            await asyncio.sleep(1.0)
+            await settle(app)  # the lobby drawn meanwhile is not sent over it
+            assert "Козырь" in lobby.text, lobby.text
         assert tg.unanswered_callbacks() == []
 
 
