@@ -59,7 +59,7 @@ class Post:
 
     kind: str  # "send", "edit", "lobby", "closed", "hand" or "admin"
     chat_id: int = 0
-    message_id: int | None = None  # edit: the message
+    message_id: int | None = None  # edit: the message; lobby: see ``full``
     text: str | None = None  # edit: None for the keyboard only
     markup: str | None = None  # an InlineKeyboardMarkup as JSON
     thread_id: int | None = None  # send: into this topic of a forum
@@ -71,7 +71,8 @@ class Post:
     closed: str | None = None  # closed: the text key saying why, the group's title, the
     title: str | None = None  # game it was playing (``game_id``)
     admin: bool = False  # admin: whether the bot is an administrator of the group now
-    full: bool = False  # lobby: the last seat was taken (drawn after ``FULL_WAIT``)
+    full: bool = False  # lobby: the last seat was taken (drawn after ``FULL_WAIT``, if
+    # ``message_id`` is still the table's lobby message)
 
     def to_json(self) -> str:
         return json.dumps({k: v for k, v in asdict(self).items() if v not in (None, False)})
@@ -195,11 +196,14 @@ class Relay:
         nothing (alone, nothing: it is sent after the commit)."""
         if self._repo is None:
             return
+        if shown.summary is not None:  # «Ещё партию» goes: the keyboard only
+            await OutgoingRepo.put(c, Post("edit", shown.chat_id, shown.summary).to_json())
+            return
         closed = shown.closed is not None
         post = Post(
             "closed" if closed else "lobby", shown.chat_id, table_id=shown.table_id,
             page=shown.page, new=shown.new, game_id=shown.game_id, closed=shown.closed,
-            title=shown.title if closed else None, full=shown.full,
+            title=shown.title if closed else None, full=shown.full, message_id=shown.lobby,
         )  # fmt: skip
         await OutgoingRepo.put(c, post.to_json())
 
@@ -208,6 +212,9 @@ class Relay:
         message is drawn as soon as the lock is let go (none for the last seat taken:
         the start follows)."""
         if self._repo is None and shown.full:
+            return
+        if self._repo is None and shown.summary is not None:
+            self._later(table.chat_id, functools.partial(self._take_off, shown))
             return
         if self._repo is None and shown.closed is not None:
             why, title, game = shown.closed, shown.title, shown.game_id
@@ -219,6 +226,11 @@ class Relay:
             self._later(table.chat_id, lambda: self._put_lobby(table, shown.page, new=shown.new))
         elif self._held():
             self._wake.set()  # (else the holder hears of the row at the commit)
+
+    async def _take_off(self, shown: Shown) -> None:
+        """A game started from a summary lobby: the summary loses «Ещё партию»."""
+        assert shown.summary is not None
+        self.outbox.edit(shown.chat_id, shown.summary, None)
 
     def _later(self, chat_id: int, draw: Callable[[], Awaitable[object]]) -> None:
         """Alone: ``draw`` once the chat's earlier draws are queued in the outbox, in a
@@ -407,6 +419,8 @@ class Relay:
         if post.kind == "lobby":
             assert post.table_id is not None
             table = await self.tables.record(post.table_id)
-            return None if table is None else await self._put_lobby(table, post.page, new=post.new)
+            if table is None or (post.full and table.lobby_message_id != post.message_id):
+                return None  # (a game started from that lobby, and ended: its result shows)
+            return await self._put_lobby(table, post.page, new=post.new)
         log.warning("a waiting message of an unknown kind: %s", post.kind)
         return None

@@ -173,9 +173,12 @@ class Tables(TableSettingsOps):
         if full and len(table.seats) < table.settings.seats:
             raise TableError("not_full")
         self.check_start(table, person)
+        # The lobby message becomes the table message; a summary stays, without «Ещё партию».
         message = None if table.lobby_is_summary else table.lobby_message_id
-        shown = Shown(table.id, table.chat_id) if message is None else None  # (a summary's
-        seats = list(table.seats)  # «Ещё партию» goes; else it is the table message now)
+        shown = None
+        if table.lobby_is_summary and table.lobby_message_id is not None:
+            shown = Shown(table.id, table.chat_id, summary=table.lobby_message_id)
+        seats = list(table.seats)
         rules = rules_for(table.settings, len(seats))
         last_fool, ranks = series_start(table.series, table.seats, rules)
         try:
@@ -194,8 +197,7 @@ class Tables(TableSettingsOps):
             if e.reason == "moved":
                 raise (await self._moved(table) if person else Moved()) from None
             raise TableError("playing") from None
-        if shown is not None and (started := await self._repo.get(table.id)) is not None:
-            await self._committed(started, shown)
+        await self._committed(table, shown)
         return update
 
     async def start_full(self, table_id: int) -> Update | None:
@@ -245,7 +247,8 @@ class Tables(TableSettingsOps):
         shown = None
         if table.status == "lobby":
             full = len(seats) >= table.settings.seats
-            shown = Shown(table.id, table.chat_id, full=full)
+            lobby = table.lobby_message_id if full else None
+            shown = Shown(table.id, table.chat_id, full=full, lobby=lobby)
         async with self.db.tx() as c:
             if not await TableRepo.update(
                 c,

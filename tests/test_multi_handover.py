@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.callbacks import CardsCb, LobbyCb, LobbyOp
+from storage.outgoing import OutgoingRepo
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
     GAME_OVER,
@@ -162,3 +163,49 @@ async def test_stop_through_another_process_takes_the_hands_in_the_group_away(
         finally:
             for process in (holder, other):
                 await process.stop()
+
+
+async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("again")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        holder, other = await two_processes(tg, url)
+        seen = ToChat(group.id)
+        holder.app.bot.session.middleware(seen)
+
+        async def surrender(app: Any, game: int) -> None:
+            live = app.service.live(game)
+            assert live is not None
+            await app.service.act(game, 0, "quit", len(live.state.history))
+
+        try:
+            async with delivering(tg, lambda _: other.address):  # every update to the other
+                await open_table(tg, other.app, group, anna)
+                await seat_everyone(tg, other.app, group, [anna, boris])
+                first = other.app.service.game_ids()[0]
+                await surrender(other.app, first)
+                await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
+                old = summaries(tg, group)[0]
+                await holder.app.relay.halt()  # it takes the start's row only later
+                await (await tg.press(boris, old, AGAIN))  # «Ещё партию»: a new game...
+                await tg.wait_for(lambda: other.app.service.game_ids() not in ([], [first]))
+                second = other.app.service.game_ids()[0]
+                await surrender(other.app, second)  # ...that ends at once
+                await tg.wait_for(lambda: len(summaries(tg, group)) == 2, what="its result")
+                new = summaries(tg, group)[1]
+                posted = len([c for c in seen.calls if c[0] == "SendMessage"])
+                holder.app.relay.start()
+                await tg.wait_for(lambda: _none_waiting(holder), what="the start's row sent")
+                await settled(holder.app, other.app)
+            assert summaries(tg, group) == [new]  # the old result lost «Ещё партию» only
+            assert len([c for c in seen.calls if c[0] == "SendMessage"]) == posted  # before: a
+        finally:  # new lobby under the new result
+            for process in (holder, other):
+                await process.stop()
+        assert tg.too_many_requests_sent == 0
+
+
+async def _none_waiting(process: Process) -> bool:
+    return not await OutgoingRepo(process.app.db).waiting()
