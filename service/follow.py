@@ -99,6 +99,13 @@ class Follower:
             live.seats = record.seats
             live.moved_at = asyncio.get_running_loop().time()
             self._moved(game_id)
+        if live.state.is_over and any(  # heard of its end after a newer game's start
+            g > game_id and other.table_id == live.table_id for g, other in service.games.items()
+        ):
+            service.timers.cancel(game_id)
+            if service.games.get(game_id) is live:  # one game per table (as create_game)
+                del service.games[game_id]
+            return False
         self._arm(game_id, live, record.deadline)
         return not live.state.is_over
 

@@ -98,6 +98,7 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
                 await settled(heir.app, other.app)
             again = [m for m in tg.messages(group) if m.text == summary.text]
             assert again == [summary], again  # before: posted again
+            assert heir.app.service.game_ids() == [second]  # before: the first stayed too
             assert not [c for c in seen.calls if c[0] == "SendMessage"], seen.calls
             now = tg.chat(group).message(table.table_message_id)  # the new game's: not the old
             assert now is not None and not any(w in (now.text or "") for w in GAME_OVER)
