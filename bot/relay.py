@@ -15,7 +15,10 @@ once the outbox has sent it (or given it up); a holder that dies between the two
 it to the next holder, which sends it again (at least once, never lost). A lobby is
 rendered when the holder takes its row, from the table as the database has it then, so
 two processes' changes never show out of order; a hand to show again is the presenter's
-(``Presenter.refresh``).
+(``Presenter.refresh``). The reply to a command that changes the database goes with its
+change (``Said``: a deep link's join, /stop); one that changes nothing (/stats, /rules,
+/start, a refusal) has no transaction to go in, and is a row of its own once the handler
+answers: a process that dies before that loses it with the update it was handling.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
-from service.lobbies import Shown
+from service.lobbies import Said, Shown
 from service.tables import Tables
 from storage.db import Database, Listener, Tx
 from storage.outgoing import OutgoingRepo
@@ -144,9 +147,10 @@ class Relay:
         quote: bool = False,
     ) -> None:
         """What ``message.answer(text)`` does (``quote``: ``message.reply(text)``)."""
-        thread = message.message_thread_id if message.is_topic_message else None
-        to = message.message_id if quote else None
-        await self.send(message.chat.id, text, markup, thread_id=thread, reply_to=to)
+        said = self.said(message, text, quote=quote)
+        await self.send(
+            said.chat_id, text, markup, thread_id=said.thread_id, reply_to=said.reply_to
+        )
 
     async def edit(
         self,
@@ -196,36 +200,49 @@ class Relay:
         nothing (alone, nothing: it is sent after the commit)."""
         if self._repo is None:
             return
-        if shown.summary is not None:  # «Ещё партию» goes: the keyboard only
-            await OutgoingRepo.put(c, Post("edit", shown.chat_id, shown.summary).to_json())
-            return
         closed = shown.closed is not None
-        post = Post(
-            "closed" if closed else "lobby", shown.chat_id, table_id=shown.table_id,
-            page=shown.page, new=shown.new, game_id=shown.game_id, closed=shown.closed,
-            title=shown.title if closed else None, full=shown.full, message_id=shown.lobby,
-        )  # fmt: skip
+        if shown.summary is not None:  # «Ещё партию» goes: the keyboard only
+            post = Post("edit", shown.chat_id, shown.summary)
+        else:
+            post = Post(
+                "closed" if closed else "lobby", shown.chat_id, table_id=shown.table_id,
+                page=shown.page, new=shown.new, game_id=shown.game_id, closed=shown.closed,
+                title=shown.title if closed else None, full=shown.full, message_id=shown.lobby,
+            )  # fmt: skip
         await OutgoingRepo.put(c, post.to_json())
+        if (said := shown.said) is not None:
+            post = Post("send", said.chat_id, text=said.text, thread_id=said.thread_id)
+            await OutgoingRepo.put(c, replace(post, reply_to=said.reply_to).to_json())
+
+    def said(self, message: Message, text: str, *, quote: bool = False) -> Said:
+        """The reply to ``message`` that ``reply`` would send, to go with a change."""
+        thread = message.message_thread_id if message.is_topic_message else None
+        to = message.message_id if quote else None
+        return Said(message.chat.id, text, thread_id=thread, reply_to=to)
 
     async def committed(self, table: TableRecord, shown: Shown) -> None:
         """After the change's commit, the table's lock still held: alone, its lobby
         message is drawn as soon as the lock is let go (none for the last seat taken:
-        the start follows)."""
-        if self._repo is None and shown.full:
+        the start follows), and then the reply it had."""
+        if self._repo is not None:
+            if self._held():
+                self._wake.set()  # (else the holder hears of the row at the commit)
             return
-        if self._repo is None and shown.summary is not None:
+        if shown.summary is not None:
             self._later(table.chat_id, functools.partial(self._take_off, shown))
-            return
-        if self._repo is None and shown.closed is not None:
+        elif shown.closed is not None:
             why, title, game = shown.closed, shown.title, shown.game_id
             self._later(
                 table.chat_id,
                 lambda: show_closed(self.outbox, self.tables, table, why, title, game),
             )
-        elif self._repo is None:
+        elif not shown.full:
             self._later(table.chat_id, lambda: self._put_lobby(table, shown.page, new=shown.new))
-        elif self._held():
-            self._wake.set()  # (else the holder hears of the row at the commit)
+        if (said := shown.said) is not None:
+            self._later(said.chat_id, functools.partial(self._say, said))
+
+    async def _say(self, said: Said) -> None:
+        self.outbox.send(said.chat_id, said.text, thread_id=said.thread_id, reply_to=said.reply_to)
 
     async def _take_off(self, shown: Shown) -> None:
         """A game started from a summary lobby: the summary loses «Ещё партию»."""

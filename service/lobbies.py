@@ -10,6 +10,18 @@ from storage.records import TableRecord
 
 
 @dataclass(frozen=True)
+class Said:
+    """The reply to the command that made a change (a deep link's join, /stop): sent
+    after the change's messages, and where several processes run written in the change's
+    transaction with them."""
+
+    chat_id: int
+    text: str
+    thread_id: int | None = None
+    reply_to: int | None = None
+
+
+@dataclass(frozen=True)
 class Shown:
     """What the lobby message shows of a change: posted ``new`` (a new table) or edited, on
     one of its rules ``page`` or the main one; once a game started from a summary lobby,
@@ -34,6 +46,7 @@ class Shown:
     full: bool = False
     summary: int | None = None
     lobby: int | None = None
+    said: Said | None = None
 
 
 class Lobbies(Protocol):

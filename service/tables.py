@@ -6,6 +6,8 @@ Telegram-free: the bot calls these and turns ``TableError`` codes into texts.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import replace
 
 from storage.db import Conflict
 from storage.repos import (
@@ -19,7 +21,7 @@ from storage.repos import (
 )
 
 from .games import Refused, Update
-from .lobbies import Shown
+from .lobbies import Said, Shown
 from .series import series_start
 from .table_base import Moved, Person, TableError, locked
 from .table_settings import BOT_LEVELS, TableSettingsOps, bot_seat, rules_for, settings_problem
@@ -82,16 +84,30 @@ class Tables(TableSettingsOps):
         """The open table where this user has a seat."""
         return await self._repo.seated_at(user_id)
 
-    async def join(self, table_id: int, person: Person, *, private: bool = True) -> TableRecord:
+    async def join(
+        self,
+        table_id: int,
+        person: Person,
+        *,
+        private: bool = True,
+        said: Callable[[TableRecord], Said] | None = None,
+    ) -> TableRecord:
         """A seat for ``person``; their joins take turns, so two joins to two tables
         at once cannot both find them seated nowhere. ``private``: they must have
         started the bot (their hand comes to the private chat; else ``need_private``);
-        False for one who plays from the group (their hand an ephemeral message)."""
+        False for one who plays from the group (their hand an ephemeral message).
+        ``said``: the reply to the join, given the table with its new seat."""
         async with self._joining.setdefault(person.id, asyncio.Lock()):
-            return await self._join(table_id, person, private)
+            return await self._join(table_id, person, private, said)
 
     @locked
-    async def _join(self, table_id: int, person: Person, private: bool) -> TableRecord:
+    async def _join(
+        self,
+        table_id: int,
+        person: Person,
+        private: bool,
+        said: Callable[[TableRecord], Said] | None,
+    ) -> TableRecord:
         table = await self.get(table_id)
         if table.status != "lobby":
             raise TableError("playing")
@@ -109,7 +125,7 @@ class Tables(TableSettingsOps):
             raise TableError("table_full")
         seat = Seat("human", person.name, user_id=person.id)
         try:
-            return await self._set_seats(table, [*table.seats, seat])
+            return await self._set_seats(table, [*table.seats, seat], said)
         except Conflict:  # seated meanwhile at another table, by another process
             raise await self._other_table(person) or TableError("not_now") from None
 
@@ -221,10 +237,13 @@ class Tables(TableSettingsOps):
         return self.games.game_of(table_id)
 
     @locked
-    async def close(self, table_id: int, *, why: str | None = None, title: str = "") -> None:
+    async def close(
+        self, table_id: int, *, why: str | None = None, title: str = "", said: Said | None = None
+    ) -> None:
         """Close the table; its running game ends unfinished and leaves memory. Under
         the table's lock, so a game being started now is started first, then ended.
-        ``why``: its messages say so with this text (``Shown.closed``)."""
+        ``why``: its messages say so with this text (``Shown.closed``), and ``said``
+        answers the command after them."""
         table, shown = await self._repo.get(table_id), None
         async with self.db.tx() as c:
             await TableRepo.update(c, table_id, status="closed")
@@ -232,23 +251,31 @@ class Tables(TableSettingsOps):
             # process) finds its game over and is dropped, never reopening the table
             game_id = await GameRepo.abandon_at_table(c, table_id)
             if why is not None and table is not None:
-                shown = Shown(table_id, table.chat_id, closed=why, title=title, game_id=game_id)
+                shown = Shown(
+                    table_id, table.chat_id, closed=why, title=title, game_id=game_id, said=said
+                )
                 await self._written(c, shown)
         self._locks.pop(table_id, None)
         await self.games.end_table(table_id)
         if table is not None:  # (as read: the ids of its messages)
             await self._committed(table, shown)
 
-    async def _set_seats(self, table: TableRecord, seats: list[Seat]) -> TableRecord:
+    async def _set_seats(
+        self,
+        table: TableRecord,
+        seats: list[Seat],
+        said: Callable[[TableRecord], Said] | None = None,
+    ) -> TableRecord:
         """Raises ``Moved`` if the seats are no longer those read, ``Conflict`` if a
         person in them sits at another table. The lobby shows them, unless a game is
         being played (one out of cards left it); once every seat is taken, a start
-        follows (``Shown.full``)."""
+        follows (``Shown.full``). ``said``: the reply, given the table as it will be."""
         shown = None
         if table.status == "lobby":
             full = len(seats) >= table.settings.seats
             lobby = table.lobby_message_id if full else None
-            shown = Shown(table.id, table.chat_id, full=full, lobby=lobby)
+            reply = None if said is None else said(replace(table, seats=seats))
+            shown = Shown(table.id, table.chat_id, full=full, lobby=lobby, said=reply)
         async with self.db.tx() as c:
             if not await TableRepo.update(
                 c,

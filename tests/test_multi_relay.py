@@ -275,6 +275,11 @@ async def test_a_closed_tables_messages_are_written_with_its_closing(
                         timeout=5,
                         what="the hand saying why",
                     )
+                await tg.wait_for(  # and /stop's reply (before: sent after the commit)
+                    lambda: any(m.text == "Стол закрыт." for m in tg.messages(group)),
+                    timeout=5,
+                    what="the reply to /stop",
+                )
         finally:
             for process in both:
                 await process.stop()
@@ -307,6 +312,39 @@ async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
                 )
                 await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
             assert not other.app.service.game_ids()
+        finally:
+            for process in both:
+                await process.stop()
+
+
+async def test_a_deep_links_join_and_its_reply_are_written_in_one_transaction(
+    pg_databases: PgDatabases,
+) -> None:
+    url = await pg_databases.target("link")
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        both = await two_processes(tg, url)
+        other = both[1]
+        try:
+            async with delivering(tg, lambda _: other.address):  # every update to the other
+                await open_table(tg, other.app, group, anna)
+                tables, reads = other.app.tables, []
+                real = tables.get
+
+                async def dies(table_id: int) -> Any:  # after the join's commit
+                    reads.append(table_id)
+                    if len(reads) == 2:
+                        raise ConnectionError("the process dies right after the commit")
+                    return await real(table_id)
+
+                tables.get = dies  # type: ignore[method-assign]
+                token = (await real(1)).join_token
+                tg.start_private(boris, payload=f"join_{token}")
+                reply = await tg.wait_for_message(  # before: sent after the commit, so lost
+                    boris, lambda m: "Вы за столом в группе" in (m.text or ""), timeout=5
+                )
+                assert "место 1 из 2" in (reply.text or ""), reply.text
+                await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
         finally:
             for process in both:
                 await process.stop()

@@ -19,6 +19,7 @@ from aiogram.types import (
 )
 
 from service import GameService
+from service.lobbies import Said
 from service.lobby_rules import table_rules
 from service.rating import rating_points
 from service.records import Records
@@ -87,16 +88,21 @@ async def join_by_link(
         title = escape(chat.title if chat else "")
         await relay.reply(message, t(who.lang, f"answer.{refusal}", title=title))
         return
+    chat = await records.chat(table.chat_id)
+    title = escape(chat.title if chat else "")
+
+    def joined(seated: TableRecord) -> Said:  # written with the seat (where several run)
+        seat = next(i for i, s in enumerate(seated.seats, 1) if s.user_id == who.id)
+        seats = seated.settings.seats
+        return relay.said(
+            message, t(who.lang, "answer.joined_here", title=title, seat=seat, seats=seats)
+        )
+
     try:
-        table = await tables.join(table.id, who)
+        table = await tables.join(table.id, who, said=joined)
     except TableError as e:
         await relay.reply(message, escape(error_text(who.lang, e)))  # answers are plain text
         return
-    chat = await records.chat(table.chat_id)
-    seat = next(i for i, s in enumerate(table.seats, 1) if s.user_id == who.id)
-    title = escape(chat.title if chat else "")
-    text = t(who.lang, "answer.joined_here", title=title, seat=seat, seats=table.settings.seats)
-    await relay.reply(message, text)
     refused = await seat_taken(tables, table)
     if refused is not None:
         await relay.reply(message, escape(error_text(who.lang, refused)))
@@ -182,11 +188,11 @@ async def stop(
         await relay.reply(message, t(lang, "answer.stop_who", name=name))
         return
     game = tables.game_of(table.id)
-    await tables.close(table.id, why="closed.stopped", title=message.chat.title or "")
+    said = relay.said(message, t(lang, "lobby.closed"))  # (written with the closing)
+    await tables.close(table.id, why="closed.stopped", title=message.chat.title or "", said=said)
     if game is not None:
         presenter.ephemeral.finish(game)  # its hands in the group go too
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
-    await relay.reply(message, t(lang, "lobby.closed"))
 
 
 async def may_stop(message: Message, user_id: int, table: TableRecord, bot: Bot) -> bool | None:
