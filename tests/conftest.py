@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+import faulthandler
+import gc
+import os
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 
 import pytest
@@ -20,6 +27,47 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(
             "backend", ["sqlite"] if only else ["sqlite", "postgres"], indirect=True
         )
+
+
+# seconds after which a test that has not ended prints its threads and asyncio tasks
+HANG = float(os.environ.get("DURAK_TEST_HANG", "300"))
+
+
+@pytest.fixture(autouse=True)
+def tasks_printed_on_a_hang(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test still running after ``HANG`` seconds prints (past pytest's capture) every
+    thread's stack and, through its running event loop (it runs the dump as soon as it
+    is idle), every task with its stack: what a hang waits for. The test goes on."""
+    timer = threading.Timer(HANG, _hung, (request.config, request.node.nodeid))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def _hung(config: pytest.Config, test: str) -> None:
+    loops = [o for o in gc.get_objects() if isinstance(o, asyncio.AbstractEventLoop)]
+    running = [loop for loop in loops if loop.is_running()]
+    for loop in running:
+        loop.call_soon_threadsafe(_print_hang, config, test, loop)
+    if not running:
+        _print_hang(config, test, None)
+
+
+def _print_hang(config: pytest.Config, test: str, loop: asyncio.AbstractEventLoop | None) -> None:
+    capture = config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+        out = sys.stderr
+        print(f"\n=== {test} still running after {HANG:.0f} s: threads ===", file=out)
+        faulthandler.dump_traceback(out)
+        tasks = asyncio.all_tasks(loop) if loop is not None else set()
+        print(f"=== {test}: {len(tasks)} asyncio tasks ===", file=out)
+        for task in tasks:
+            print(f"--- {task!r}", file=out)
+            task.print_stack(file=out)
+        out.flush()
 
 
 @pytest.fixture
