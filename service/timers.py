@@ -126,5 +126,6 @@ class Timers:
             wait = None
             if self._heap:
                 wait = max(0.0, self.clock.real_seconds(self._wake_at - self.clock.now()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), timeout=wait)
+            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: a stop's cancel
+                async with asyncio.timeout(wait):  # is never lost, as with wait_for)
+                    await self._changed.wait()

@@ -42,8 +42,9 @@ class PgLease:
         """Whether the role is still held: its connection must answer in time."""
         if not self.held or self._conn is None:
             return False
-        try:
-            await asyncio.wait_for(self._conn.fetchval("SELECT 1"), CHECK_TIMEOUT)
+        try:  # (not wait_for: on 3.11 a cancel that meets the answer is lost, and the
+            async with asyncio.timeout(CHECK_TIMEOUT):  # holder's loop never stopped)
+                await self._conn.fetchval("SELECT 1")
         except Exception as e:  # lost: the server has let the lock go, or soon will
             log.warning("the connection holding the lease %#x was lost: %s", self.key, e)
             await self.close()
