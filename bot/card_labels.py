@@ -3,6 +3,7 @@ black (♠️ ♣️) differ at a glance on buttons and in texts alike."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Sequence
 
@@ -24,6 +25,7 @@ def card_label(card: Card, lang: str) -> str:
 EMOJI = (0x1F000, 0x1FAFF)  # pictographs a phone draws as emoji even without VS16 (🕵, 🏳)
 
 
+@functools.lru_cache(maxsize=4096)  # the same labels and lines, move after move
 def width(text: str) -> int:
     """Characters as a phone draws them: an emoji (a suit in colour, 🤫, 🕵) counts two."""
     out = 0

@@ -3,7 +3,10 @@ waited ``delay`` seconds, a short new message tells them («⏰ Ваш ход �
 Осталось 25 с.»); it is deleted once they have moved (or the turn is no longer
 theirs). One per turn at most; none for throw-ins, none for a seat a bot plays for.
 The wait counts once their hand shows the turn: a hand late in a busy outbox would
-have its notice (and the notice's deletion) queued behind it, for nothing."""
+have its notice (and the notice's deletion) queued behind it, for nothing. A person who
+made a move of their own in the last ``ACTIVE`` seconds is watching their hand: their
+notice waits ``WATCHING`` times as long, so a quick exchange of moves buzzes nobody's
+phone at every turn (nor, under load, one whose press Telegram has yet to deliver)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from .outbox import Outbox, Rendered
 
 log = logging.getLogger(__name__)
 DELAY = 5.0  # seconds a turn waits before its player is notified
+ACTIVE, WATCHING = 30.0, 3  # see above
 
 Turn = tuple[int, str, int]  # (the bout, "attack" or "defend", the seat's moves so far)
 
@@ -61,7 +65,20 @@ class Nudges:
         self.delivered = delivered
         self.delay = DELAY
         self._shown: dict[tuple[int, int], _Nudge] = {}  # (game, user) -> their turn's
+        self._moved: dict[int, float] = {}  # user -> when they last moved (the loop's time)
         self._closed = False
+
+    def moved(self, user: int) -> None:
+        """The user made a move themselves (not their stand-in, nor their timer)."""
+        now = asyncio.get_running_loop().time()
+        if len(self._moved) >= 4096:  # forget those who have not moved for a while
+            self._moved = {u: t for u, t in self._moved.items() if now - t < ACTIVE}
+        self._moved[user] = now
+
+    def _wait(self, user: int) -> float:
+        last = self._moved.get(user)
+        watching = last is not None and asyncio.get_running_loop().time() - last < ACTIVE
+        return self.delay * WATCHING if watching else self.delay
 
     def update(self, game_id: int) -> None:
         """After a commit: start the wait for each person the game now waits for, and
@@ -82,7 +99,7 @@ class Nudges:
             if turn is not None:
                 loop = asyncio.get_running_loop()
                 new = self._shown[key] = _Nudge(turn)
-                new.timer = loop.call_later(self.delay, self._send, game_id, user, seat, new)
+                new.timer = loop.call_later(self._wait(user), self._send, game_id, user, seat, new)
 
     def hand_shown(self, game_id: int, user: int) -> None:
         """The user's hand has reached them: a wait held for it starts now."""
@@ -90,7 +107,7 @@ class Nudges:
         if nudge is not None and nudge.held is not None and self.delivered(game_id, user):
             seat, nudge.held = nudge.held, None
             loop = asyncio.get_running_loop()
-            nudge.timer = loop.call_later(self.delay, self._send, game_id, user, seat, nudge)
+            nudge.timer = loop.call_later(self._wait(user), self._send, game_id, user, seat, nudge)
 
     def forget(self, game_id: int) -> None:
         for key in [k for k in self._shown if k[0] == game_id]:

@@ -33,7 +33,7 @@ from .ephemeral import EphemeralHands, cards_button
 from .hand_pages import HandPages, Page
 from .nudges import Nudges
 from .outbox import Outbox, Rendered
-from .render_hand import Drawn, hand
+from .render_hand import Drawn, hand, retimed
 
 __all__ = ["Page", "Presenter"]
 log = logging.getLogger(__name__)
@@ -93,6 +93,12 @@ class Presenter:
 
     async def on_update(self, update: Update) -> None:
         """Called by the service after each commit; never blocks the game."""
+        live = self.service.live(update.game_id)
+        seats = live.seats if live else []
+        for action, auto in update.actions:  # made by the person's own press
+            seat = seats[action.seat] if action.seat < len(seats) else None
+            if not auto and seat is not None and seat.human and seat.user_id is not None:
+                self.nudges.moved(seat.user_id)
         self._mark(update.game_id, None)
 
     def redraw(self, game_id: int) -> None:
@@ -356,8 +362,12 @@ class Presenter:
         leave = live.table_id if who in game.seated else None
         drawn_from = (id(state), len(state.history), page, picking, leave, self.styled, *names)
         memo = game.hands.get(who)
-        if memo is not None and memo[0] == drawn_from and (any_seconds or memo[1] == seconds):
-            return memo[2]
+        if memo is not None and memo[0] == drawn_from:
+            if any_seconds or memo[1] == seconds:
+                return memo[2]
+            if (again := retimed(lang, memo[2], seconds)) is not None:
+                game.hands[who] = (drawn_from, seconds, again)
+                return again
         drawn = hand(
             lang,
             state.view(seat),

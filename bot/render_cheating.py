@@ -11,22 +11,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from aiogram.types import InlineKeyboardButton
-
 from engine import Action, Card, View
 from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT
 from engine.cards import sort_for_hand
 
-from .callbacks import DRAFT, CheatCb, MoveCb, PageCb
+from .callbacks import DRAFT, CheatCb, Draft, MoveCb, PageCb, packed
 from .card_labels import ROW_WIDTH, card_label, width
 from .i18n import t
 
-Rows = list[list[InlineKeyboardButton]]
+Rows = list[list[Draft]]
 MAX_ROWS = 9  # of cheat buttons, with «Назад» under them
 
 
-def _button(text: str, data: str) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data)
+def _button(text: str, data: str) -> Draft:
+    return Draft(text, data)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -78,23 +76,21 @@ def hand_rows(
     against the one other player (or «Антимухлёж…» opening the choice of several)."""
     row = []
     if cheats:
-        data = PageCb(game=game_id, k=DRAFT, page="cheat").pack()
+        data = packed(PageCb, game=game_id, k=DRAFT, page="cheat")
         row.append(_button(t(lang, "cheat.toggle"), data))
     accusations = _accusations(view)
     if len(accusations) == 1:
         row.append(_accuse_button(lang, accusations[0], game_id, names))
     elif accusations:
-        data = PageCb(game=game_id, k=DRAFT, page="accuse").pack()
+        data = packed(PageCb, game=game_id, k=DRAFT, page="accuse")
         row.append(_button(t(lang, "accuse.more"), data))
     return [row] if row else []
 
 
-def _accuse_button(
-    lang: str, action: Action, game_id: int, names: Sequence[str]
-) -> InlineKeyboardButton:
+def _accuse_button(lang: str, action: Action, game_id: int, names: Sequence[str]) -> Draft:
     assert action.accused is not None
     text = t(lang, "accuse.button", name=_name(names, action.accused))
-    return _button(text, MoveCb(game=game_id, k=DRAFT, a=action.text).pack())
+    return _button(text, packed(MoveCb, game=game_id, k=DRAFT, a=action.text))
 
 
 def accuse_page(
@@ -105,7 +101,7 @@ def accuse_page(
     if not accusations:
         return None
     rows = [[_accuse_button(lang, a, game_id, names)] for a in accusations]
-    back = PageCb(game=game_id, k=DRAFT, page="hand").pack()
+    back = packed(PageCb, game=game_id, k=DRAFT, page="hand")
     rows.append([_button(t(lang, "hand.cancel"), back)])
     return t(lang, "accuse.page"), rows
 
@@ -118,13 +114,13 @@ def cheat_page(
     if not cheats:
         return None
 
-    def cheat(a: Action) -> InlineKeyboardButton:
-        return _button(cheat_label(lang, a), CheatCb(game=game_id, k=DRAFT, a=a.text).pack())
+    def cheat(a: Action) -> Draft:
+        return _button(cheat_label(lang, a), packed(CheatCb, game=game_id, k=DRAFT, a=a.text))
 
     mine = [a for a in cheats if a.cards[0] == card]
     if mine:
         buttons = [cheat(a) for a in mine]
-        back = PageCb(game=game_id, k=DRAFT, page="cheat").pack()
+        back = packed(PageCb, game=game_id, k=DRAFT, page="cheat")
         status = t(lang, "cheat.choose", card=card_label(mine[0].cards[0], lang))
     else:
         buttons = []
@@ -135,14 +131,14 @@ def cheat_page(
             elif of_card:
                 data = PageCb(game=game_id, k=DRAFT, page="cheat", card=str(c)).pack()
                 buttons.append(_button(t(lang, "cheat.card", card=card_label(c, lang)), data))
-        back = PageCb(game=game_id, k=DRAFT, page="hand").pack()
+        back = packed(PageCb, game=game_id, k=DRAFT, page="hand")
         status = t(lang, "cheat.page")
     rows = _packed(buttons)
     rows.append([_button(t(lang, "hand.cancel"), back)])
     return status, rows
 
 
-def _packed(buttons: list[InlineKeyboardButton]) -> Rows:
+def _packed(buttons: list[Draft]) -> Rows:
     """Rows that fit a phone's width; as many per row as it takes to stay within
     ``MAX_ROWS`` (a hand of dozens of cards)."""
     budget = ROW_WIDTH

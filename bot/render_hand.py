@@ -19,12 +19,12 @@ from engine import Action, Card, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
 
-from .callbacks import DRAFT, CardCb, LobbyCb, MoveCb, PageCb, tap_meaning
+from .callbacks import DRAFT, CardCb, Draft, LobbyCb, MoveCb, PageCb, packed, tap_meaning
 from .card_labels import card_label, fitted, trump_words
 from .i18n import t
 from .render_cheating import accuse_page, cheat_page, hand_rows
 
-Rows = list[list[InlineKeyboardButton]]
+Rows = list[list[Draft]]
 ROW, WIDE_ROW = 6, 7  # cards per keyboard row; with more than 36 cards
 PLAYABLE, MARKED, DANGER = "success", "primary", "danger"  # Bot API 9.4 button styles
 WORDS = {TAKE: "take", DONE: "done", PASS: "pass"}
@@ -34,10 +34,7 @@ class Drawn(NamedTuple):
     text: str
     markup: InlineKeyboardMarkup | None
     key: str  # the same key: the same hand, but for the seconds left
-
-
-def button(text: str, data: str, style: str | None = None) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data, style=style)
+    untimed: str | None = None  # the text without its line of seconds left, if it has one
 
 
 def is_tap(a: Action) -> bool:
@@ -68,17 +65,26 @@ def seal(text: str, rows: Rows, timer: str = "") -> Drawn:
     """The hand with its key filled in: the digest of the text and the buttons as drawn
     (with the ``DRAFT`` key, which ends every hand callback); then the ``timer`` (the
     seconds left) is added to the text, outside the key."""
-    parts = [text] + [f"{b.text}\x1f{b.style}\x1f{b.callback_data}" for row in rows for b in row]
+    parts = [text] + [f"{b.text}\x1f{b.style}\x1f{b.data}" for row in rows for b in row]
     key = hashlib.blake2b("\x1e".join(parts).encode(), digest_size=4).hexdigest()
 
-    def sealed(b: InlineKeyboardButton) -> InlineKeyboardButton:
-        data = b.callback_data or ""
-        if not data.endswith(":" + DRAFT):
-            return b
-        return b.model_copy(update={"callback_data": data[: -len(DRAFT)] + key})
+    def sealed(b: Draft) -> InlineKeyboardButton:
+        data = b.data[: -len(DRAFT)] + key if b.data.endswith(":" + DRAFT) else b.data
+        return InlineKeyboardButton(text=b.text, callback_data=data, style=b.style)
 
     markup = InlineKeyboardMarkup(inline_keyboard=[[sealed(b) for b in row] for row in rows])
-    return Drawn(text + timer, markup if rows else None, key)
+    return Drawn(text + timer, markup if rows else None, key, text if timer else None)
+
+
+def timer_line(lang: str, seconds: int) -> str:
+    return "\n⏳ " + t(lang, "hand.seconds", n=max(0, seconds))
+
+
+def retimed(lang: str, drawn: Drawn, seconds: int | None) -> Drawn | None:
+    """The same hand with other seconds left, if it shows them; else None."""
+    if drawn.untimed is None or seconds is None:
+        return None
+    return drawn._replace(text=drawn.untimed + timer_line(lang, seconds))
 
 
 def hand(
@@ -113,12 +119,12 @@ def hand(
             return seal(head + t(lang, "hand.you_out"), [])
         data = LobbyCb(table=leave, op="leave").pack()
         return seal(
-            head + t(lang, "hand.you_out_may_leave"), [[button(t(lang, "hand.leave"), data)]]
+            head + t(lang, "hand.you_out_may_leave"), [[Draft(t(lang, "hand.leave"), data)]]
         )
     timer = ""
     waited = view.turn is not None and view.seat in view.turn.seats
     if seconds is not None and (waited or view.closing):  # the open bout closes for all
-        timer = "\n⏳ " + t(lang, "hand.seconds", n=max(0, seconds))
+        timer = timer_line(lang, seconds)
     other = None
     if page == "cheat":
         other = cheat_page(lang, view, game_id, cheats, cheat_card)
@@ -156,17 +162,17 @@ class _Keys:
     def __init__(self, lang: str, view: View, game_id: int, styled: bool) -> None:
         self.lang, self.view, self.game, self.styled = lang, view, game_id, styled
 
-    def move(self, text: str, a: Action, style: str | None = None) -> InlineKeyboardButton:
-        return button(text, MoveCb(game=self.game, a=a.text, k=DRAFT).pack(), style)
+    def move(self, text: str, a: Action, style: str | None = None) -> Draft:
+        return Draft(text, packed(MoveCb, game=self.game, a=a.text, k=DRAFT), style)
 
-    def page(self, text: str, name: str, card: str = "") -> InlineKeyboardButton:
-        return button(text, PageCb(game=self.game, page=name, card=card, k=DRAFT).pack())
+    def page(self, text: str, name: str, card: str = "") -> Draft:
+        return Draft(text, packed(PageCb, game=self.game, page=name, card=card, k=DRAFT))
 
-    def card(self, c: Card, data: str, style: str | None) -> InlineKeyboardButton:
+    def card(self, c: Card, data: str, style: str | None) -> Draft:
         label = card_label(c, self.lang)
         if style is not None and not self.styled:
-            return button("✓" + label, data)  # the plain-text fallback of a style
-        return button(label, data, style)
+            return Draft("✓" + label, data)  # the plain-text fallback of a style
+        return Draft(label, data, style)
 
     def cards(self, taps: dict[Card, str]) -> Rows:
         view = self.view
@@ -174,11 +180,11 @@ class _Keys:
         buttons = []
         for c in sort_for_hand(view.hand, view.trump):
             meant = meanings[taps[c]] if c in taps else ""
-            data = CardCb(game=self.game, card=str(c), meant=meant, k=DRAFT).pack()
+            data = packed(CardCb, game=self.game, card=str(c), meant=meant, k=DRAFT)
             buttons.append(self.card(c, data, PLAYABLE if c in taps else None))
         return _card_rows(buttons)
 
-    def transfer(self, a: Action) -> InlineKeyboardButton:
+    def transfer(self, a: Action) -> Draft:
         key = "hand.transfer" if a.kind == TRANSFER else "hand.show"
         return self.move(t(self.lang, key, card=card_label(a.cards[0], self.lang)), a, PLAYABLE)
 
@@ -186,8 +192,8 @@ class _Keys:
         """The attack cards that ``card`` may beat, and «Назад»."""
         beats = [a for a in self.view.legal if a.kind == BEAT and a.cards[0] == card and a.target]
         rows = _packed([self.move(self._target_label(a), a) for a in beats], 2)
-        cancel = CardCb(game=self.game, card="-", k=DRAFT).pack()
-        return [*rows, [button(t(self.lang, "hand.cancel"), cancel)]]
+        cancel = packed(CardCb, game=self.game, card="-", k=DRAFT)
+        return [*rows, [Draft(t(self.lang, "hand.cancel"), cancel)]]
 
     def _target_label(self, a: Action) -> str:
         assert a.target is not None
@@ -199,7 +205,7 @@ class _Keys:
         buttons = []
         for c in sort_for_hand(view.hand, view.trump):
             style = MARKED if c in marked else PLAYABLE if c in can else None
-            data = PageCb(game=self.game, page="mark", card=str(c), k=DRAFT).pack()
+            data = packed(PageCb, game=self.game, page="mark", card=str(c), k=DRAFT)
             buttons.append(self.card(c, data, style))
         rows = _card_rows(buttons)
         controls = [self.page(t(self.lang, "hand.cancel"), "hand")]
@@ -215,11 +221,11 @@ class _Keys:
         return [[quit_, self.page(t(self.lang, "hand.cancel"), "hand")]]
 
 
-def _packed(buttons: list[InlineKeyboardButton], per_row: int) -> Rows:
+def _packed(buttons: list[Draft], per_row: int) -> Rows:
     return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
 
-def _card_rows(buttons: list[InlineKeyboardButton]) -> Rows:
+def _card_rows(buttons: list[Draft]) -> Rows:
     return _packed(buttons, ROW if len(buttons) <= 6 * ROW else WIDE_ROW)
 
 

@@ -203,6 +203,31 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
         assert tg.unanswered_callbacks() == []
 
 
+async def test_a_player_who_just_moved_is_notified_later(tmp_path: Path) -> None:
+    """Whoever made a move of their own in the last 30 s is watching their hand: their
+    next turn's notice waits three times as long (0.9 s here, not 0.3 s)."""
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            live, attacker, defender = await noticed_game(tg, app, group, [anna, boris])
+            await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
+            await lead_the_pair(tg, live, attacker)
+            await tg.wait_for(lambda: notices(tg, defender), what="the defender's notice")
+            hand = hand_message(tg, defender)  # he has not moved yet: 0.3 s
+            assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
+            await settle(app)
+            hand = hand_message(tg, attacker)
+            assert (await (await tg.press(attacker, hand, button_text="Пас"))).text is None
+            await settle(app)  # he took: she attacks again, having just moved
+            turn = live.state.turn()
+            assert turn is not None and turn.kind == "attack"
+            shown = tg.calls_to("editMessageText", attacker, status=200)[-1].time
+            await tg.wait_for(lambda: len(notices(tg, attacker)) == 2, what="her second notice")
+            sent = [c.time for c in tg.calls_to("sendMessage", attacker) if c.status == 200]
+            assert sent[-1] - shown >= 0.85
+        assert tg.unanswered_callbacks() == []
+
+
 async def test_the_wait_for_a_notice_starts_when_the_hand_shows_the_turn(
     tmp_path: Path,
 ) -> None:

@@ -62,13 +62,13 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
 
 def test_hand_keyboard_sorts_by_suit_with_trumps_last_and_marks_playable_cards() -> None:
     state = game(["7H 6S AS 8C 6H", "9S 10S 9D", "JD"], trump="6H", stock="QD KD AD", players=3)
-    text, markup, _ = render_hand.hand("ru", state.view(0), 5)
+    text, markup, *_ = render_hand.hand("ru", state.view(0), 5)
     cards = [label for label, data in buttons(markup) if data.startswith("c:")]
     assert cards == ["• 6♠", "• Т♠", "• 8♣", "• 6♥", "• 7♥"]  # any card may open
     assert "Ваш ход" in text
     act(state, "0 a 6S")
     act(state, "1 d 9S>6S")
-    text, markup, _ = render_hand.hand("ru", state.view(0), 5)
+    text, markup, *_ = render_hand.hand("ru", state.view(0), 5)
     cards = [label for label, data in buttons(markup) if data.startswith("c:")]
     assert cards == ["Т♠", "8♣", "• 6♥", "7♥"]  # only a six or a nine may be thrown in
     assert [label for label, _ in buttons(markup)][-2:] == ["Бито", "⋯"]  # «Сдаться» behind it
@@ -78,14 +78,14 @@ def test_defender_keyboard_offers_take_transfer_and_target_choice() -> None:
     state = game(["7S 7D", "8S 9S 7C 6H", "10S JS QS"], trump="6H", stock="QD KD",
                  players=3, mode="perevodnoy")  # fmt: skip
     act(state, "0 a 7S 7D")
-    text, markup, _ = render_hand.hand("ru", state.view(1), 5)
+    text, markup, *_ = render_hand.hand("ru", state.view(1), 5)
     labels = [label for label, _ in buttons(markup)]
     assert "↪ 7♣" in labels and "Беру" in labels and "⋯" in labels
     moves = {label: MoveCb.unpack(d) for label, d in buttons(markup) if d.startswith("m:")}
     assert moves["Беру"].a == "take" and moves["↪ 7♣"].a == "x 7C"
     assert "Отбивайтесь" in text
     trump = CARDS[4 * 4 + 3]  # 6♥ beats both sevens: the player chooses
-    text, markup, _ = render_hand.hand("ru", state.view(1), 5, picking=trump)
+    text, markup, *_ = render_hand.hand("ru", state.view(1), 5, picking=trump)
     assert "Какую карту побить?" in text
     targets = {label: MoveCb.unpack(d).a for label, d in buttons(markup) if d.startswith("m:")}
     assert targets == {"Побить 7♠": "d 6H>7S", "Побить 7♦": "d 6H>7D"}
@@ -175,12 +175,12 @@ def test_a_player_out_of_cards_may_leave_the_table_while_the_others_play() -> No
     act(state, "1 d 8S>7S")
     act(state, "2 done")
     assert state.place[0] and not state.is_over
-    text, markup, _ = render_hand.hand("ru", state.view(0), 5, leave=3)
+    text, markup, *_ = render_hand.hand("ru", state.view(0), 5, leave=3)
     assert "не осталось карт" in text and "выйти из-за стола" in text
     assert [(label, LobbyCb.unpack(d)) for label, d in buttons(markup)] == [
         ("Выйти из-за стола", LobbyCb(table=3, op="leave"))
     ]
-    text, markup, _ = render_hand.hand("ru", state.view(0), 5)  # they left: nothing to press
+    text, markup, *_ = render_hand.hand("ru", state.view(0), 5)  # they left: nothing to press
     assert markup is None and "Итоги будут в группе" in text
 
 
@@ -190,7 +190,7 @@ def test_the_fool_is_not_congratulated() -> None:
     act(state, "1 d 8S>7S")
     assert state.is_over and state.outcome.fools == (1,)
     for seat in (0, 1):
-        text, markup, _ = render_hand.hand("ru", state.view(seat), 5, leave=3)
+        text, markup, *_ = render_hand.hand("ru", state.view(seat), 5, leave=3)
         assert "Партия окончена" in text and "оздравля" not in text and markup is None
 
 

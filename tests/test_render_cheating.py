@@ -64,7 +64,7 @@ def test_without_the_option_the_keyboards_are_as_before() -> None:
 
 def test_the_cheat_page_offers_every_card_marked_as_a_cheat() -> None:
     state = opened(cheating=True)
-    text, markup, _ = hand(state, 1, page="cheat")
+    text, markup, *_ = hand(state, 1, page="cheat")
     assert "эти кнопки видите только вы" in text
     pressed = buttons(markup)
     assert pressed[-1] == ("Назад", PageCb(game=5, page="hand", k=DRAFT).pack())
@@ -76,7 +76,7 @@ def test_the_cheat_page_offers_every_card_marked_as_a_cheat() -> None:
 
 def test_a_card_with_several_cheats_asks_for_the_target() -> None:
     state = opened(cheating=True)
-    text, markup, _ = hand(state, 1, page="cheat", cheat_card=Card.parse("7S"))
+    text, markup, *_ = hand(state, 1, page="cheat", cheat_card=Card.parse("7S"))
     assert "Куда положить 7♠️?" in text
     assert buttons(markup) == [
         ("🤫 7♠ на 9♠", CheatCb(game=5, a="d 7S>9S", k=DRAFT).pack()),
@@ -103,7 +103,7 @@ def test_every_cheat_button_is_a_cheat_of_that_seat_and_fits_callback_data() -> 
     seen = set()
     for card in (None, *state.view(1).hand):
         for page in ("cheat", "accuse", None):
-            _, markup, _ = hand(state, 1, BIG_GAME, page=page, cheat_card=card)
+            _, markup, *_ = hand(state, 1, BIG_GAME, page=page, cheat_card=card)
             for text, data in buttons(markup):
                 assert len(data.encode()) <= 64
                 if data.startswith("f:"):
@@ -119,7 +119,7 @@ def test_several_players_to_accuse_open_their_own_page() -> None:
     act(state, "0 a 9H")
     row = [b for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]]
     assert row == [("🕵 Антимухлёж…", PageCb(game=5, page="accuse", k=DRAFT).pack())]
-    text, markup, _ = hand(state, 2, page="accuse")
+    text, markup, *_ = hand(state, 2, page="accuse")
     assert "Кого поймать на мухлеже?" in text
     assert buttons(markup) == [
         ("🕵 Антимухлёж: Аня", MoveCb(game=5, a="accuse 0", k=DRAFT).pack()),

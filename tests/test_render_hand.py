@@ -13,7 +13,8 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.card_labels import VS16, card_label
 from bot.hand_answers import why_not
-from bot.render_hand import PLAYABLE, hand, markable, tap_kinds
+from bot.callbacks import CardCb, CheatCb, LobbyCb, MoveCb, PageCb
+from bot.render_hand import PLAYABLE, hand, markable, retimed, tap_kinds
 from engine import Card, Rules, State
 from engine.actions import BEAT
 from engine.cards import sort_for_hand
@@ -97,6 +98,42 @@ def test_the_keyboard_bound_holds_in_every_position_and_page() -> None:
                 assert packed or sum(map(width, labels)) <= bound, labels
                 assert all(len(data.encode()) <= 64 for _, _, data in row)
     assert seen["small"] > 2000 and seen["big"] > 50  # thousands of keyboards, big hands too
+
+
+def test_every_button_packs_as_aiogram_would_and_unpacks() -> None:
+    """The hand packs its buttons' data itself (``callbacks.packed``): each one must be
+    what aiogram's ``pack`` makes of the same values, and unpack to them."""
+    kinds = {cb.__prefix__: cb for cb in (CardCb, CheatCb, LobbyCb, MoveCb, PageCb)}
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for state, seat in positions(60, 404):
+        if rng.random() > 0.3:
+            continue
+        for kw in pages(state, seat, rng):
+            kw.setdefault("cheats", state.cheat_actions(seat))
+            drawn = hand("ru", state.view(seat), BIG_GAME, names=NAMES, leave=7, **kw)
+            for row in rows_of(drawn.markup):
+                for _, _, data in row:
+                    cb = kinds[data.split(":")[0]]
+                    unpacked = cb.unpack(data)
+                    assert unpacked.pack() == data
+                    seen.add(cb.__prefix__)
+    assert seen == set(kinds)  # every kind of button was drawn
+
+
+def test_other_seconds_left_change_only_the_line_of_seconds() -> None:
+    timed = 0
+    for state, seat in positions(10, 5):
+        view = state.view(seat)
+        drawn = hand("ru", view, 3, seconds=30)
+        again = retimed("ru", drawn, 7)
+        if again is None:  # a hand that shows no seconds
+            assert "⏳" not in drawn.text
+            continue
+        assert again == hand("ru", view, 3, seconds=7)
+        assert again.text != drawn.text and again.key == drawn.key
+        timed += 1
+    assert timed > 100
 
 
 def test_suits_are_coloured_and_only_playable_cards_stand_out() -> None:

@@ -106,7 +106,7 @@ def test_the_defender_may_transfer_by_showing_a_trump() -> None:
     state = game(["7S 8D", "7H 7C 10S", "9S JS QS KS"], trump="6H", stock="QD KD",
                  players=3, mode="perevodnoy", transfer_by_trump_show=True)  # fmt: skip
     act(state, "0 a 7S")
-    text, markup, _ = render_hand.hand("ru", state.view(1), 5)
+    text, markup, *_ = render_hand.hand("ru", state.view(1), 5)
     moves = {label: MoveCb.unpack(d).a for label, d in buttons(markup) if d.startswith("m:")}
     assert moves["↪ показать 7♥️"] == "s 7H"
     assert moves["↪ 7♥️"] == "x 7H" and moves["↪ 7♣️"] == "x 7C"
