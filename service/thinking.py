@@ -119,6 +119,13 @@ def _yield_to_the_loop() -> None:
     """Workers run at a lower priority: when the cores are busy, the event loop that
     answers every press gets them first, and the bots think a little longer."""
     os.nice(NICENESS)
+    # And the idle policy (Linux): a woken loop preempts a thinking worker at once, where
+    # at nice 10 it could wait out the worker's slice (bench.bot_tables: the presses' p99
+    # beside tables of «Мастер» x2.9-3.8 that without them at nice 10, x1.2-1.5 so). On
+    # cores kept busy by other work the bots think slowly; one that times out on every
+    # attempt is made by «Новичок» (service.autoplay).
+    if hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     # Nor do they take the first core, even when it is idle: at a lower priority they
     # still held up the loop (bench.bot_tables on 2 cores: the presses' p99 beside
     # tables of «Мастер» x3.2 that without them; with this, x1.05-2.8). Linux only.

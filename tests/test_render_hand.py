@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.callbacks import CardCb, CheatCb, LobbyCb, MoveCb, PageCb
 from bot.card_labels import VS16, card_label
 from bot.hand_answers import why_not
-from bot.callbacks import CardCb, CheatCb, LobbyCb, MoveCb, PageCb
 from bot.render_hand import PLAYABLE, hand, markable, retimed, tap_kinds
 from engine import Card, Rules, State
 from engine.actions import BEAT

@@ -32,6 +32,11 @@ def niceness(level: str, view: View, seed: int) -> int:
     return os.nice(0)
 
 
+def policy(level: str, view: View, seed: int) -> int:
+    """The worker's scheduling policy (returned in place of a move)."""
+    return os.sched_getscheduler(0)
+
+
 def cores(level: str, view: View, seed: int) -> list[int]:
     """The cores the worker may run on (returned in place of a move)."""
     return sorted(os.sched_getaffinity(0))
