@@ -66,13 +66,15 @@ class Nudges:
         self.delay = DELAY
         self._shown: dict[tuple[int, int], _Nudge] = {}  # (game, user) -> their turn's
         self._moved: dict[int, float] = {}  # user -> when they last moved (the loop's time)
+        self._forget_at = 4096
         self._closed = False
 
     def moved(self, user: int) -> None:
         """The user made a move themselves (not their stand-in, nor their timer)."""
         now = asyncio.get_running_loop().time()
-        if len(self._moved) >= 4096:  # forget those who have not moved for a while
+        if len(self._moved) >= self._forget_at:  # forget those who have not moved lately
             self._moved = {u: t for u, t in self._moved.items() if now - t < ACTIVE}
+            self._forget_at = max(4096, 2 * len(self._moved))
         self._moved[user] = now
 
     def _wait(self, user: int) -> float:

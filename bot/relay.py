@@ -190,8 +190,8 @@ class Relay:
             return None  # closed
         text, markup = await lobby_content(self.tables, table, page, self.presenter.ephemeral)
         now = await self.tables.record(table.id)  # (drawing may have waited for Telegram)
-        if now is None or now.status != "lobby":
-            return None  # a game started meanwhile, and shows in the message, or it closed
+        if now is None or _lobby(now) != _lobby(table):  # closed, a game started (or even
+            return None  # ended) meanwhile, or a change came that draws the lobby itself
         return put_lobby(self.outbox, self.tables, table, text, markup, new=new)
 
     async def written(self, c: Tx, shown: Shown) -> None:
@@ -441,3 +441,8 @@ class Relay:
             return await self._put_lobby(table, post.page, new=post.new)
         log.warning("a waiting message of an unknown kind: %s", post.kind)
         return None
+
+
+def _lobby(table: TableRecord) -> tuple[object, ...]:
+    """What a lobby message is drawn from, and whether a game was played since."""
+    return table.status, table.seats, table.settings_version, table.lobby_is_summary, table.series

@@ -8,6 +8,7 @@ timeout is replaced with the whole pool, and the decision is asked again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -57,6 +58,10 @@ class Thinker:
         # not waiting in the queue behind other games' decisions.
         self._running = asyncio.Semaphore(self.workers)
         self._closed = False
+        # The idle policy, until a decision times out: a worker that other work on its
+        # cores starves under it (a weight of 3 against their 1024) looks hung, so the
+        # new workers keep a fair share at nice 10 alone.
+        self.idle = True
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -69,7 +74,10 @@ class Thinker:
             if "forkserver" in methods:
                 context.set_forkserver_preload(["engine.bots"])
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_yield_to_the_loop
+                self.workers,
+                mp_context=context,
+                initializer=_yield_to_the_loop,
+                initargs=(self.idle,),
             )
         return self._pool
 
@@ -90,6 +98,7 @@ class Thinker:
                     log.warning("a thinking worker died (attempt %s): new workers", attempt)
                 except TimeoutError:
                     log.warning("a thinking worker hung for %s s: new workers", self.timeout)
+                    self.idle = False
                 self._replace(pool)
         raise ThinkingFailed(f"no decision after {self.attempts} attempts")
 
@@ -115,17 +124,17 @@ def _timed(target: Decide, level: str, view: View, seed: int) -> tuple[Action | 
     return action, perf_counter() - start
 
 
-def _yield_to_the_loop() -> None:
+def _yield_to_the_loop(idle: bool) -> None:
     """Workers run at a lower priority: when the cores are busy, the event loop that
     answers every press gets them first, and the bots think a little longer."""
     os.nice(NICENESS)
     # And the idle policy (Linux): a woken loop preempts a thinking worker at once, where
     # at nice 10 it could wait out the worker's slice (bench.bot_tables: the presses' p99
     # beside tables of «Мастер» x2.9-3.8 that without them at nice 10, x1.2-1.5 so). On
-    # cores kept busy by other work the bots think slowly; one that times out on every
-    # attempt is made by «Новичок» (service.autoplay).
-    if hasattr(os, "SCHED_IDLE"):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    # cores kept busy by other work they would barely think: see ``Thinker.idle``.
+    if idle and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):  # not allowed here: nice 10 will do
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     # Nor do they take the first core, even when it is idle: at a lower priority they
     # still held up the loop (bench.bot_tables on 2 cores: the presses' p99 beside
     # tables of «Мастер» x3.2 that without them; with this, x1.05-2.8). Linux only.

@@ -213,7 +213,10 @@ async def test_a_player_who_just_moved_is_notified_later(tmp_path: Path) -> None
             await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
             await lead_the_pair(tg, live, attacker)
             await tg.wait_for(lambda: notices(tg, defender), what="the defender's notice")
-            hand = hand_message(tg, defender)  # he has not moved yet: 0.3 s
+            shown = tg.calls_to("editMessageText", defender, status=200)[-1].time
+            sent = [c.time for c in tg.calls_to("sendMessage", defender) if c.status == 200]
+            assert sent[-1] - shown < 0.6  # he has not moved yet: 0.3 s
+            hand = hand_message(tg, defender)
             assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
             await settle(app)
             hand = hand_message(tg, attacker)

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from bot.callbacks import LobbyCb
+from bot.emulator.playing import hand_message
 from service.tables import TableError
 from storage.repos import GameRepo
 from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, settle, two_friends
@@ -114,6 +115,49 @@ async def test_a_lobby_drawn_slowly_does_not_cover_the_game_started_meanwhile(
             await asyncio.sleep(1.0)
             await settle(app)  # the lobby drawn meanwhile is not sent over it
             assert "Козырь" in lobby.text, lobby.text
+        assert tg.unanswered_callbacks() == []
+
+
+async def test_a_lobby_drawn_slowly_does_not_cover_a_game_that_ended_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """The game started and ended (a surrender) while the lobby was drawn: the table is a
+    lobby again, but its message is the result's now, and the old one keeps the game."""
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)
+            await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack()))
+            for user in (anna, boris):
+                await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
+            await settle(app)
+            real, slow, drawn = app.tables.lang, asyncio.Event(), asyncio.Event()
+
+            async def lang(chat_id: int, default: str = "ru") -> str:
+                if not slow.is_set():  # the next lobby takes its time to draw
+                    slow.set()
+                    await asyncio.sleep(2.0)
+                    drawn.set()
+                return await real(chat_id, default)
+
+            app.tables.lang = lang  # type: ignore[method-assign]
+            deck = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="deck").pack())
+            await tg.wait_for(slow.is_set, what="the lobby being drawn")
+            await (await tg.press(anna, lobby, LobbyCb(table=1, op="start").pack()))
+            await tg.wait_for(lambda: hand_message(tg, anna) is not None, what="Аня's hand")
+            hand = hand_message(tg, anna)
+            assert hand is not None
+            await (await tg.press(anna, hand, button_text="⋯"))
+            await tg.wait_for(lambda: "Сдаться" in str(hand.keyboard), what="«Сдаться»")
+            await (await tg.press(anna, hand, button_text="Сдаться"))
+            over = lambda: any("Партия окончена" in (m.text or "") for m in tg.messages(group))  # noqa: E731
+            await tg.wait_for(over, what="the game's result")
+            assert not drawn.is_set(), "the test's slow draw ended too soon"
+            await deck
+            await tg.wait_for(drawn.is_set, what="the slow draw")
+            await settle(app)
+            await app.outbox.drain()
+            assert "Козырь" in lobby.text, lobby.text  # the game's message, not a lobby
         assert tg.unanswered_callbacks() == []
 
 

@@ -9,9 +9,10 @@ import random
 import unicodedata
 from collections.abc import Iterator
 
+import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.callbacks import CardCb, CheatCb, LobbyCb, MoveCb, PageCb
+from bot.callbacks import DRAFT, CardCb, CheatCb, LobbyCb, MoveCb, PageCb, packed
 from bot.card_labels import VS16, card_label
 from bot.hand_answers import why_not
 from bot.render_hand import PLAYABLE, hand, markable, retimed, tap_kinds
@@ -119,6 +120,19 @@ def test_every_button_packs_as_aiogram_would_and_unpacks() -> None:
                     assert unpacked.pack() == data
                     seen.add(cb.__prefix__)
     assert seen == set(kinds)  # every kind of button was drawn
+
+
+def test_what_would_not_pack_as_aiogram_packs_it_is_refused() -> None:
+    assert packed(CardCb, game=5, card="7S", k=DRAFT) == CardCb(game=5, card="7S", k=DRAFT).pack()
+    for values in (
+        {"game": 5, "card": "7S"},  # no key
+        {"game": 5, "card": "7S", "k": DRAFT, "colour": "red"},  # no such field
+        {"game": True, "card": "7S", "k": DRAFT},  # aiogram packs True as "1"
+        {"game": 5, "card": "7:S", "k": DRAFT},  # the separator
+        {"game": 5, "card": "7S" * 40, "k": DRAFT},  # over 64 bytes
+    ):
+        with pytest.raises(ValueError):
+            packed(CardCb, **values)  # type: ignore[arg-type]
 
 
 def test_other_seconds_left_change_only_the_line_of_seconds() -> None:

@@ -13,7 +13,7 @@ import pytest
 from engine import Rules, State
 from engine.bots import decide
 from service.thinking import NICENESS, Thinker
-from tests.thinking_targets import cores, niceness, policy, slow, stuck_once
+from tests.thinking_targets import cores, niceness, policy, policy_after_stuck, slow, stuck_once
 
 VIEW = (lambda s: s.view(s.attacker))(State(Rules(players=2, deck=36), seed=8))
 
@@ -86,6 +86,20 @@ async def test_workers_think_only_on_what_the_event_loop_leaves() -> None:
     thinker = Thinker(1, target=policy)  # type: ignore[arg-type]
     try:
         assert await thinker.decide("novice", VIEW, 0) == os.SCHED_IDLE
+    finally:
+        thinker.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle policy")
+async def test_after_a_worker_timed_out_the_new_ones_keep_a_fair_share(tmp_path: Path) -> None:
+    """Other work on the workers' cores starves them under the idle policy, and a
+    starved worker looks hung: its successors think at nice 10 alone."""
+    target = partial(policy_after_stuck, str(tmp_path))
+    thinker = Thinker(1, target=target, timeout=1.0)  # type: ignore[arg-type]
+    try:
+        ours = os.sched_getscheduler(0)  # the policy they are forked with
+        assert await asyncio.wait_for(thinker.decide("novice", VIEW, 0), 30) == ours
+        assert thinker.replaced == 1 and not thinker.idle
     finally:
         thinker.close()
 

@@ -21,6 +21,12 @@ def stuck_once(folder: str, level: str, view: View, seed: int) -> Action | None:
     return decide(level, view, seed)
 
 
+def policy_after_stuck(folder: str, level: str, view: View, seed: int) -> int:
+    """``stuck_once``, then the worker's scheduling policy in place of a move."""
+    stuck_once(folder, level, view, seed)
+    return os.sched_getscheduler(0)
+
+
 def signed(folder: str, level: str, view: View, seed: int) -> Action | None:
     """Decides as the bots do and leaves a file named after the deciding process."""
     (Path(folder) / str(os.getpid())).touch()
