@@ -130,7 +130,7 @@ def _yield_to_the_loop(idle: bool) -> None:
     os.nice(NICENESS)
     # And the idle policy (Linux): a woken loop preempts a thinking worker at once, where
     # at nice 10 it could wait out the worker's slice (bench.bot_tables: the presses' p99
-    # beside tables of «Мастер» x2.9-3.8 that without them at nice 10, x1.2-1.5 so). On
+    # beside tables of «Мастер» 57-63 ms at nice 10, 29-42 ms so; alone 14-25 ms). On
     # cores kept busy by other work they would barely think: see ``Thinker.idle``.
     if idle and hasattr(os, "SCHED_IDLE"):
         with contextlib.suppress(OSError):  # not allowed here: nice 10 will do

@@ -80,9 +80,9 @@ async def test_workers_think_at_a_lower_priority_than_the_event_loop() -> None:
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle policy")
 async def test_workers_think_only_on_what_the_event_loop_leaves() -> None:
-    """At nice 10 alone, the people's presses beside tables of «Мастер» were answered
-    p99 x2.9-3.8 slower than without them (bench.bot_tables, a quiet 2-core machine);
-    under the idle policy x1.2-1.5, and the bots decided 15-25% more a second."""
+    """At nice 10 alone, the people's presses beside tables of «Мастер» were answered in
+    57-63 ms p99 (bench.bot_tables, a quiet 2-core machine); under the idle policy in
+    29-42 ms, and the bots decided 15-30% more a second."""
     thinker = Thinker(1, target=policy)  # type: ignore[arg-type]
     try:
         assert await thinker.decide("novice", VIEW, 0) == os.SCHED_IDLE
