@@ -7,25 +7,49 @@ import asyncio
 import time
 from pathlib import Path
 
+from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.emulator.playing import hand_message
 from service.tables import TableError
 from storage.repos import GameRepo
 from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, settle, two_friends
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 PLAYING = "Идёт партия — это можно будет сделать после неё."
+
+
+async def lobby_of_three(
+    tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser]
+) -> FakeMessage:
+    """A lobby of three seats with the two ``users`` seated (the first opened it)."""
+    lobby = await open_table(tg, app, group, users[0])
+    await (await tg.press(users[0], lobby, LobbyCb(table=1, op="set", arg="seats").pack()))
+    for user in users:
+        await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
+    await settle(app)
+    return lobby
+
+
+def slow_next_lobby(app: App, seconds: float) -> tuple[asyncio.Event, asyncio.Event]:
+    """The next lobby drawn takes ``seconds`` longer: set as it starts, and after."""
+    real, slow, drawn = app.tables.lang, asyncio.Event(), asyncio.Event()
+
+    async def lang(chat_id: int, default: str = "ru") -> str:
+        if not slow.is_set():
+            slow.set()
+            await asyncio.sleep(seconds)
+            drawn.set()
+        return await real(chat_id, default)
+
+    app.tables.lang = lang  # type: ignore[method-assign]
+    return slow, drawn
 
 
 async def test_a_double_press_of_start_or_play_again_starts_one_game(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            lobby = await open_table(tg, app, group, anna)
-            await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack()))
-            for user in (anna, boris):
-                await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
-            await settle(app)
+            lobby = await lobby_of_three(tg, app, group, [anna, boris])
             start = LobbyCb(table=1, op="start").pack()
             presses = [await tg.press(anna, lobby, start) for _ in range(2)]
             answers = sorted([(await p).text or "" for p in presses])
@@ -93,20 +117,8 @@ async def test_a_lobby_drawn_slowly_does_not_cover_the_game_started_meanwhile(
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            lobby = await open_table(tg, app, group, anna)
-            await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack()))
-            for user in (anna, boris):
-                await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
-            await settle(app)
-            real, slow = app.tables.lang, asyncio.Event()
-
-            async def lang(chat_id: int, default: str = "ru") -> str:
-                if not slow.is_set():  # the next lobby takes its time to draw
-                    slow.set()
-                    await asyncio.sleep(1.0)
-                return await real(chat_id, default)
-
-            app.tables.lang = lang  # type: ignore[method-assign]
+            lobby = await lobby_of_three(tg, app, group, [anna, boris])
+            slow, _ = slow_next_lobby(app, 1.0)
             deck = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="deck").pack())
             await tg.wait_for(slow.is_set, what="the lobby being drawn")
             start = await tg.press(anna, lobby, LobbyCb(table=1, op="start").pack())
@@ -126,21 +138,8 @@ async def test_a_lobby_drawn_slowly_does_not_cover_a_game_that_ended_meanwhile(
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            lobby = await open_table(tg, app, group, anna)
-            await (await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack()))
-            for user in (anna, boris):
-                await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
-            await settle(app)
-            real, slow, drawn = app.tables.lang, asyncio.Event(), asyncio.Event()
-
-            async def lang(chat_id: int, default: str = "ru") -> str:
-                if not slow.is_set():  # the next lobby takes its time to draw
-                    slow.set()
-                    await asyncio.sleep(2.0)
-                    drawn.set()
-                return await real(chat_id, default)
-
-            app.tables.lang = lang  # type: ignore[method-assign]
+            lobby = await lobby_of_three(tg, app, group, [anna, boris])
+            slow, drawn = slow_next_lobby(app, 2.0)
             deck = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="deck").pack())
             await tg.wait_for(slow.is_set, what="the lobby being drawn")
             await (await tg.press(anna, lobby, LobbyCb(table=1, op="start").pack()))

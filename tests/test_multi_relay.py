@@ -26,10 +26,10 @@ from tests.e2e_helpers import (
 )
 from tests.fakes import FakeMessage, FakeTelegram, FakeUser
 from tests.test_sending_role import (
+    both_running,
     delivering,
     hands_current,
     start_process,
-    two_processes,
 )
 
 SENT = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup", "DeleteMessage")
@@ -53,12 +53,11 @@ async def test_the_lobby_and_replies_of_another_process_are_sent_by_the_holder(
     url = await pg_databases.target("relay")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = await two_processes(tg, url)
-        holder, other = both
-        sent = {p.address: Sent() for p in both}
-        for p in both:
-            p.app.bot.session.middleware(sent[p.address])
-        try:
+        async with both_running(tg, url) as both:
+            holder, other = both
+            sent = {p.address: Sent() for p in both}
+            for p in both:
+                p.app.bot.session.middleware(sent[p.address])
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await tg.send_text(anna, group, "/durak")
                 lobby = await tg.wait_for_message(
@@ -83,9 +82,6 @@ async def test_the_lobby_and_replies_of_another_process_are_sent_by_the_holder(
             assert not sent[other.address].calls, sent[other.address].calls  # it sent nothing
             assert sent[holder.address].calls["SendMessage"] >= 3  # lobby, stats, lobby
             assert holder.app.relay.relayed >= 5 and other.app.relay.relayed == 0
-        finally:
-            for process in both:
-                await process.stop()
         assert tg.too_many_requests_sent == 0
 
 
@@ -164,12 +160,11 @@ async def test_a_hand_page_opened_through_one_process_is_pressed_through_the_oth
     url = await pg_databases.target("pages")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = await two_processes(tg, url)
-        holder, other = both
-        sent = Sent()
-        other.app.bot.session.middleware(sent)
-        to = [other.address]
-        try:
+        async with both_running(tg, url) as both:
+            holder, other = both
+            sent = Sent()
+            other.app.bot.session.middleware(sent)
+            to = [other.address]
             async with delivering(tg, lambda _: to[0]):
                 await open_table(tg, other.app, group, anna)
                 await seat_everyone(tg, other.app, group, [anna, boris])
@@ -190,9 +185,6 @@ async def test_a_hand_page_opened_through_one_process_is_pressed_through_the_oth
                     await tg.wait_for(lambda: not _on_page(tg, anna), what="the hand again")
                     await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna]))
             assert not sent.calls, sent.calls  # the pages too were drawn by the holder
-        finally:
-            for process in both:
-                await process.stop()
         assert tg.too_many_requests_sent == 0
 
 
@@ -202,9 +194,8 @@ async def test_a_lobby_change_and_its_message_are_written_in_one_transaction(
     url = await pg_databases.target("atomic")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = await two_processes(tg, url)
-        other = both[1]  # (the holder shows what it gets)
-        try:
+        async with both_running(tg, url) as both:
+            other = both[1]  # (the holder shows what it gets)
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 lobby = await open_table(tg, other.app, group, anna)
                 tables, reads = other.app.tables, []
@@ -226,9 +217,6 @@ async def test_a_lobby_change_and_its_message_are_written_in_one_transaction(
                     what="the lobby with Борис",
                 )
                 await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
-        finally:
-            for process in both:
-                await process.stop()
 
 
 async def test_a_closed_tables_messages_are_written_with_its_closing(
@@ -237,9 +225,8 @@ async def test_a_closed_tables_messages_are_written_with_its_closing(
     url = await pg_databases.target("closing")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = await two_processes(tg, url)
-        holder, other = both
-        try:
+        async with both_running(tg, url) as both:
+            holder, other = both
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await open_table(tg, other.app, group, anna)
                 await seat_everyone(tg, other.app, group, [anna, boris])
@@ -280,9 +267,6 @@ async def test_a_closed_tables_messages_are_written_with_its_closing(
                     timeout=5,
                     what="the reply to /stop",
                 )
-        finally:
-            for process in both:
-                await process.stop()
 
 
 async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
@@ -291,9 +275,8 @@ async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
     url = await pg_databases.target("full")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = await two_processes(tg, url)
-        other = both[1]
-        try:
+        async with both_running(tg, url) as both:
+            other = both[1]
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 lobby = await open_table(tg, other.app, group, anna)
                 join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
@@ -312,9 +295,6 @@ async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
                 )
                 await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
             assert not other.app.service.game_ids()
-        finally:
-            for process in both:
-                await process.stop()
 
 
 async def test_a_deep_links_join_and_its_reply_are_written_in_one_transaction(
@@ -323,9 +303,8 @@ async def test_a_deep_links_join_and_its_reply_are_written_in_one_transaction(
     url = await pg_databases.target("link")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = await two_processes(tg, url)
-        other = both[1]
-        try:
+        async with both_running(tg, url) as both:
+            other = both[1]
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await open_table(tg, other.app, group, anna)
                 tables, reads = other.app.tables, []
@@ -345,6 +324,3 @@ async def test_a_deep_links_join_and_its_reply_are_written_in_one_transaction(
                 )
                 assert "место 1 из 2" in (reply.text or ""), reply.text
                 await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
-        finally:
-            for process in both:
-                await process.stop()

@@ -140,15 +140,25 @@ async def two_processes(tg: FakeTelegram, url: str) -> list[Process]:
     return both if both[0].app.sending and both[0].app.sending.held else both[::-1]
 
 
+@asynccontextmanager
+async def both_running(tg: FakeTelegram, url: str) -> AsyncIterator[list[Process]]:
+    """``two_processes``, both stopped at the end."""
+    both = await two_processes(tg, url)
+    try:
+        yield both
+    finally:
+        for process in both:
+            await process.stop()
+
+
 async def test_only_the_lease_holder_shows_the_games_and_another_takes_over(
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("sending")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = await two_processes(tg, url)
-        holder, other = both
-        try:
+        async with both_running(tg, url) as both:
+            holder, other = both
             assert other.app.sending is not None and not other.app.sending.held
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await open_table(tg, other.app, group, anna)
@@ -173,9 +183,6 @@ async def test_only_the_lease_holder_shows_the_games_and_another_takes_over(
                     await settled(other.app)
                 assert other.calls.shown.total() > before
                 await tg.wait_for(lambda: hands_current(tg, other.app, game, [anna, boris]))
-        finally:
-            for process in both:
-                await process.stop()
         assert tg.too_many_requests_sent == 0
 
 
@@ -185,9 +192,8 @@ async def test_a_word_pressed_where_the_games_are_not_shown_is_made(
     url = await pg_databases.target("words")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        both = await two_processes(tg, url)
-        holder, other = both
-        try:
+        async with both_running(tg, url) as both:
+            holder, other = both
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await open_table(tg, other.app, group, anna)
                 await seat_everyone(tg, other.app, group, [anna, boris])
@@ -216,6 +222,3 @@ async def test_a_word_pressed_where_the_games_are_not_shown_is_made(
                         break
                 # before: «Кнопка устарела» every time (a short game may end before three)
                 assert words and all(w is None for w in words), words
-        finally:
-            for process in both:
-                await process.stop()
