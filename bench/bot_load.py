@@ -2,7 +2,7 @@
 their private hand keyboards, through a fake Telegram that enforces Telegram's limits.
 
     python -m bench.bot_load [--tables 200 1000] [--seconds 300] [--think 3] [--jitter 0.33]
-                            [--webhook]
+                            [--webhook] [--trace-memory [--trace-after 120]]
 
 Two processes, as in production, where Telegram is not on the bot's machine: the bot
 (real Dispatcher and long poll, or with ``--webhook`` its webhook server, to which the
@@ -18,6 +18,8 @@ over ``--ramp`` seconds; each player waits for their keyboard to change, thinks
 «Ещё партию» when a game ends. The bot's Telegram calls are watched by a request
 middleware: what each keyboard showed and when it was shown.
 The two processes, the fake server and the people are ``bench.load_world``'s.
+``--trace-memory``: what grew in the bot's process from ``--trace-after`` seconds of play
+to the end, by allocation site, and the bot's containers and caches (``bench.memory_trace``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 
 from bench import load_world
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, lobby_button
+from bench.memory_trace import MemoryTrace
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.emulator import FakeChat, FakeUser, PressHandle, hand_message
@@ -253,13 +256,26 @@ def rss_mb() -> float:
     return 0.0
 
 
-async def bot_side(conn: Connection, db: Path, load: Load) -> dict[str, Any]:
+async def bot_side(
+    conn: Connection, db: Path, load: Load, trace_after: float | None = None
+) -> dict[str, Any]:
     async with load_world.running_bot(conn, db, load, Watch) as (app, watch):
         await load_world.open_tables(conn, app)
+        trace = None if trace_after is None else MemoryTrace(app, trace_after)
         watch.measuring, began, cpu = True, time.monotonic(), time.process_time()
-        memory, collections = [rss_mb()], FullCollections()
+        memory: list[float] = []
+        collections = FullCollections()
+
+        def sample() -> None:
+            memory.append(rss_mb())
+            if trace is not None:
+                trace.sample(time.monotonic() - began)
+
+        sample()
         # the memory every 200 ticks of the loop (10 s)
-        stalls, ended = await load_world.play(conn, 200, lambda: memory.append(rss_mb()))
+        stalls, ended = await load_world.play(conn, 200, sample)
+        if trace is not None:
+            trace.finish(time.monotonic() - began)
         presses, fake_limited, world_cpu = ended
         collections.close()
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
@@ -275,6 +291,7 @@ async def bot_side(conn: Connection, db: Path, load: Load) -> dict[str, Any]:
             "workers": app.outbox.workers, "shown": len(app.presenter._games),
             "records": len(watch.commits) + sum(map(len, [*watch.hands.values()])),
             "stuck": stuck(app, watch, began + elapsed),
+            "trace": trace.lines() if trace else [],
         }  # fmt: skip
     return figures
 
@@ -359,6 +376,8 @@ def report(f: dict[str, Any], load: Load) -> None:
         f"  after the drain: {f['workers']} chat workers (each ends after {Limits().idle:.0f} quiet"
         f" seconds), {f['shown']} games held by the presenter (one per table)"
     )
+    for line in f["trace"]:
+        print(line)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -372,6 +391,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--webhook", action="store_true", help="updates POSTed to the bot, not long-polled"
     )
+    parser.add_argument(
+        "--trace-memory", action="store_true",
+        help="print what grew in the bot's process (tracemalloc; slows the bot down)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--trace-after", type=float, default=120.0,
+        help="seconds of play before the memory trace's baseline",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
     think = (args.think * (1 - args.jitter), args.think * (1 + args.jitter))
@@ -386,7 +413,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             tables=tables, players=args.players, seconds=args.seconds, think=think, ramp=ramp,
             webhook=args.webhook,
         )  # fmt: skip
-        bot = partial(bot_side, load=load)
+        trace_after = args.trace_after if args.trace_memory else None
+        bot = partial(bot_side, load=load, trace_after=trace_after)
         figures = load_world.run_apart(partial(world, load=load), bot, "load.sqlite3")
         report(figures, load)
     return 0

@@ -73,6 +73,16 @@ def test_bot_load_benchmark_runs_and_prints_its_figures(
         assert figure in out
 
 
+def test_bot_load_benchmark_traces_what_grows(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import bot_load
+
+    args = ["--tables", "2", "--seconds", "1.5", "--think", "0.2", "--trace-memory"]
+    assert bot_load.main([*args, "--trace-after", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "memory trace:" in out and " KB " in out and "MB/min" in out, out
+    assert "locales._remembered:" in out  # a cache's entries, of its most
+
+
 def test_telegram_calls_benchmark_runs_and_prints_its_figures(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
