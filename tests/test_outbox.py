@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.outbox import Limits, Outbox
+from bot.outbox_jobs import seen
 from tests.e2e_helpers import TOKEN
 from tests.fakes import FakeTelegram, RateLimits
 
@@ -44,6 +48,34 @@ async def test_edits_are_coalesced_and_not_modified_counts_as_done() -> None:
         await outbox2.edit(anna.id, first.message_id, "изменено")
         assert tg.count("editMessageText", status=400) == 1  # "not modified", taken as done
         await outbox2.close()
+        await outbox.close()
+        await bot.session.close()
+
+
+def keyboard(last: str) -> InlineKeyboardMarkup:
+    rows = [
+        [InlineKeyboardButton(text=f"{i}♠️", callback_data=f"c:1:{i}:{last}")] for i in range(40)
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+async def test_what_a_message_shows_is_remembered_in_a_few_bytes() -> None:
+    # A chat remembers its last messages (a private one: a hand per game); a long text
+    # and keyboard must not make that memory long (it was their whole text).
+    text = "Ваши карты: 7♠️ 8♠️ 9♠️ 10♠️ В♠️ Д♠️ К♠️ Т♠️\n" * 60
+    assert sys.getsizeof(seen(text, keyboard("a"))) <= 64 < len(text)
+    assert seen(text, keyboard("a")) == seen(text, keyboard("a"))
+    assert seen(text, keyboard("a")) != seen(text, keyboard("b")) != seen(text + ".", None)
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna = tg.add_user(1, "Аня", started=True)
+        bot = tg.make_bot()
+        outbox = Outbox(bot, Limits(per_chat=0.0))
+        first = await outbox.send(anna.id, text, keyboard("a"))
+        assert first is not None
+        await outbox.edit(anna.id, first.message_id, text, keyboard("a"))  # shown already
+        assert tg.count("editMessageText") == 0 and outbox.skipped == 1
+        await outbox.edit(anna.id, first.message_id, text, keyboard("b"))  # one button differs
+        assert tg.count("editMessageText") == 1
         await outbox.close()
         await bot.session.close()
 
