@@ -7,7 +7,8 @@ Every deal is played once per rotation of the lineup over the seats, so each
 bot plays every hand of the deal (with two players: each deal twice, hands
 swapped) and the luck of the deal cancels out. Levels: ``novice``, ``expert``,
 ``master`` (engine.bots), ``club`` (the rule-based yardstick, bench.club),
-``greedy`` and ``random`` (engine.players).
+``greedy`` and ``random`` (engine.players); ``master/flat``, ``expert/tree`` and the
+like give a level another search (``Budget.search``: ``flat``, ``tree``, ``plan``).
 Rates are per game a bot of that level sat in; with several bots of one level
 every seat counts. Intervals are Wilson score intervals over games, which
 treats the rotated games of one deal as independent (a slight understatement).
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from engine import Rules, State
 from engine.bots import BUDGETS, Budget, make_bot
 from engine.bots.arena import play_game
-from engine.bots.pimc import POLICIES
+from engine.bots.pimc import POLICIES, SEARCHES
 from engine.players import GreedyPlayer, Player, RandomPlayer
 
 from .club import ClubPlayer
@@ -108,7 +109,9 @@ def player(level: str, seed: int, limits: Limits) -> Player:
         return ClubPlayer(seed)
     if level == "novice":
         return make_bot(level, seed=seed)
-    return make_bot(level, seed=seed, budget=limits.budget(level))
+    level, _, search = level.partition("/")
+    budget = limits.budget(level)
+    return make_bot(level, seed=seed, budget=replace(budget, search=search) if search else budget)
 
 
 @dataclass(frozen=True)
@@ -185,7 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rules = Rules(players=args.players, deck=args.deck, mode=args.mode, teams=args.teams)
     lineup = tuple(args.lineup.split(","))
-    if len(lineup) != rules.players or not set(lineup) <= set(LEVELS):
+    known = {*LEVELS, *(f"{lv}/{s}" for lv in ("expert", "master") for s in SEARCHES)}
+    if len(lineup) != rules.players or not set(lineup) <= known:
         parser.error(f"--lineup needs {rules.players} levels from {', '.join(LEVELS)}")
     limits = Limits(args.seconds, args.worlds, args.actions, args.endgame, args.draw, args.policy)
     rotations = args.rotations or rules.players

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from dataclasses import replace
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -26,6 +27,7 @@ INSTALLED = all(
     for m in BOTS
 )
 BUDGET = Budget(worlds=24, actions=10_000, seconds=None, endgame=10_000)
+TREES = (replace(BUDGET, search="tree"), replace(BUDGET, search="plan"))
 RULES = (
     Rules(players=2, deck=36),
     Rules(players=4, deck=36, mode=Mode.PEREVODNOY),
@@ -34,9 +36,9 @@ RULES = (
 
 
 def decisions() -> dict[str, object]:
-    """Moves of a small PIMC bot (clock off, endgame search on) on positions of
-    heuristic games, every few moves, from the deal to the end; and whether the
-    bots' modules run compiled."""
+    """Moves of small PIMC bots, flat and with both trees (clock off, endgame search
+    on), on positions of heuristic games, every few moves, from the deal to the end;
+    and whether the bots' modules run compiled."""
     moves = []
     for rules in RULES:
         for seed in range(3):
@@ -46,8 +48,9 @@ def decisions() -> dict[str, object]:
                 assert turn is not None
                 seat = turn.seats[0]
                 if len(state.history) % 6 == 0:
-                    bot = MonteCarloBot("Опытный", BUDGET, seed=seed)
-                    moves.append(str(bot.choose(state.view(seat))))
+                    for budget in (BUDGET, *TREES):
+                        bot = MonteCarloBot("Мастер", budget, seed=seed)
+                        moves.append(str(bot.choose(state.view(seat))))
                     moves.append(str(NoviceBot().choose(state.view(seat))))
                 action = state_policy(state, seat)
                 assert action is not None

@@ -18,7 +18,8 @@ QUICK = Budget(worlds=6, seconds=None)
 
 
 def bots() -> list[Player]:
-    return [NoviceBot(), MonteCarloBot("Опытный", QUICK, seed=4)]
+    tree = Budget(worlds=6, seconds=None, search="plan")
+    return [NoviceBot(), MonteCarloBot("Опытный", QUICK, seed=4), MonteCarloBot("Мастер", tree)]
 
 
 def shuffled_hidden(state: State, seat: int, rng: random.Random) -> State:

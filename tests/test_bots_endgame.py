@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -167,6 +168,9 @@ def test_default_budgets_bound_the_search_by_the_work_budget() -> None:
         assert budget.actions is not None and 0 < budget.endgame <= budget.actions
 
 
+SEARCHED = (("novice", ""), ("expert", "flat"), ("master", "plan"), ("master", "tree"))
+
+
 @pytest.mark.parametrize(
     "rules",
     [
@@ -186,10 +190,10 @@ def test_no_level_reads_hidden_cards_from_the_deal_to_the_end(rules: Rules) -> N
         seat = turn.seats[0]
         other = shuffled_hidden(state, seat, rng)
         assert other.view(seat) == state.view(seat)
-        for level in ("novice", "expert", "master"):
+        for level, search in SEARCHED:
             choices = []
             for position in (state, other):
-                bot = make_bot(level, seed=8, budget=small)
+                bot = make_bot(level, seed=8, budget=replace(small, search=search or "flat"))
                 choices.append(bot.choose(position.view(seat)))
             assert choices[0] == choices[1]
         probe = MonteCarloBot("Мастер", small, seed=8)

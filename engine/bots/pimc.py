@@ -8,6 +8,8 @@ each candidate move out on every deal with the heuristic player for all seats,
 and picks the move with the best mean result for its team. Every candidate is
 tried on the same deals (common random numbers), so their scores differ by the move, not by luck.
 Ties go to the move the heuristic prefers, so an equal trump is never wasted.
+That is «Опытный»'s ``flat`` search; «Мастер» grows a tree over the same sampled
+deals instead (``plan``, ``tree.py``), so its own later moves are searched too.
 """
 
 from __future__ import annotations
@@ -17,16 +19,17 @@ import random
 from dataclasses import dataclass
 from time import perf_counter
 
-from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
+from ..actions import ACCUSE, Action
 from ..view import View
 from .endgame import DRAW, WIN, Solver, known_world
 from .heuristic import action_cost, catch_cheat, decide, must_act, view_table
 from .playout import POLICIES, Policy, playout
 from .tracker import Tracker
+from .tree import Search, signature
 from .world import sample_state
 
 # The playouts live in a compiled module; re-exported here for the benchmarks.
-__all__ = ["POLICIES", "Budget", "MonteCarloBot", "Policy", "candidates", "playout"]
+__all__ = ["POLICIES", "SEARCHES", "Budget", "MonteCarloBot", "Policy", "candidates", "playout"]
 
 PRUNE_AFTER = 6  # sampled deals before a clearly worse move is dropped
 
@@ -52,6 +55,13 @@ class Budget:
     max_steps: int = 1500  # a playout longer than this counts as a draw
     draw: float = 0.5  # what a draw (nobody is the fool) is worth; a win is 1
     policy: str = "novice"  # the playout policy, a key of ``POLICIES``
+    search: str = "flat"  # a key of ``SEARCHES``
+
+
+# The searches outside the exact endgame: every candidate played out on every deal;
+# a tree of every seat's moves (ISMCTS, ``tree.py``); a tree of the bot team's own
+# moves, the opponents playing the playout policy.
+SEARCHES = ("flat", "tree", "plan")
 
 
 def candidates(view: View) -> list[Action]:
@@ -65,18 +75,7 @@ def candidates(view: View) -> list[Action]:
     for a in view.legal:
         if a.kind == ACCUSE:
             continue  # a sampled deal knows no cheats: accusations follow ``catch_cheat``
-        if not a.cards:
-            sig: tuple[object, ...] = (a.kind,)
-        else:
-            has_trump = any(c & 3 == trump for c in a.cards)
-            if a.kind == OPEN:
-                sig = (OPEN, a.cards[0] >> 2, has_trump, len(a.cards))
-            elif a.kind == BEAT:
-                sig = (BEAT, a.target, has_trump)
-            elif a.kind in (THROW, TRANSFER):
-                sig = (a.kind, a.cards[0] >> 2 if a.kind == THROW else 0, has_trump)
-            else:
-                sig = (a.kind, a.cards)
+        sig = signature(a, trump)
         old = best.get(sig)
         if old is None or action_cost(a, trump) < action_cost(old, trump):
             best[sig] = a
@@ -94,6 +93,8 @@ class MonteCarloBot:
     """A PIMC player; ``name`` is what the lobby shows."""
 
     def __init__(self, name: str, budget: Budget, seed: int = 0) -> None:
+        if budget.search not in SEARCHES:
+            raise ValueError(f"search is one of {', '.join(SEARCHES)}, not {budget.search!r}")
         self.name = name
         self.budget = budget
         self.seed = seed
@@ -114,7 +115,8 @@ class MonteCarloBot:
         exact = self.solve(view, moves, start)
         if exact is not None:
             return exact
-        scores = self.evaluate(view, moves, start)
+        evaluate = self.evaluate if self.budget.search == "flat" else self.search
+        scores = evaluate(view, moves, start)
         return moves[scores.index(max(scores))]  # the first of the best: the heuristic's order
 
     def solve(self, view: View, moves: list[Action], start: float) -> Action | None:
@@ -141,6 +143,28 @@ class MonteCarloBot:
         found = solver.best(state, actions)
         self.last_actions = solver.spent
         return None if found is None else actions[found[0]]
+
+    def search(self, view: View, moves: list[Action], start: float) -> list[float]:
+        """Each move's visits in a tree (``tree.Search``), the opponents' moves
+        searched too (``tree``) or the playout policy's (``plan``)."""
+        budget = self.budget
+        assert view.seat is not None
+        rng = random.Random(f"{self.seed}:{view.seat}:{len(view.history)}")
+        tree = Search(
+            view,
+            moves,
+            rng,
+            POLICIES[budget.policy],
+            max_steps=budget.max_steps,
+            draw=budget.draw,
+            opponents=budget.search == "tree",
+        )
+        actions = None if budget.actions is None else budget.actions - self.last_actions
+        deadline = None if budget.seconds is None else start + budget.seconds
+        visits = tree.run(budget.worlds * len(moves), actions, deadline)
+        self.last_worlds = tree.iterations
+        self.last_actions += tree.spent
+        return [float(v) for v in visits]
 
     def evaluate(self, view: View, moves: list[Action], start: float | None = None) -> list[float]:
         """Each move's mean score over the sampled deals (1 a win, 0.5 a draw, 0 the fool).
