@@ -190,7 +190,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     lineup = tuple(args.lineup.split(","))
     known = {*LEVELS, *(f"{lv}/{s}" for lv in ("expert", "master") for s in SEARCHES)}
     if len(lineup) != rules.players or not set(lineup) <= known:
-        parser.error(f"--lineup needs {rules.players} levels from {', '.join(LEVELS)}")
+        parser.error(
+            f"--lineup needs {rules.players} levels from {', '.join(LEVELS)}"
+            f" (expert/master also as level/search, search one of {', '.join(SEARCHES)})"
+        )
     limits = Limits(args.seconds, args.worlds, args.actions, args.endgame, args.draw, args.policy)
     rotations = args.rotations or rules.players
     jobs = [Job(rules, lineup, args.seed + d, rotations, limits) for d in range(args.deals)]

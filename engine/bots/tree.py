@@ -24,8 +24,7 @@ from time import perf_counter
 from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
 from ..state import State
 from ..view import View
-from .endgame import DRAW, grade
-from .heuristic import action_cost, state_policy
+from .heuristic import action_cost, decide
 from .playout import Policy, playout
 from .tracker import Tracker
 from .world import sample_state
@@ -185,7 +184,7 @@ class Search:
                         break
             if mover < 0:
                 return self.draw
-            first = state_policy(state, mover)
+            first = decide(legal, state.hands[mover], trump, state.att, state.dfn, len(state.stock))
             if not self.opponents and not team >> mover & 1:
                 assert first is not None
                 state.play(first)  # an opponent plays the playout policy's move
@@ -201,20 +200,18 @@ class Search:
                     children[sig] = child
                     path.append(child)
                     state.play(a)
-                    return self.finish(state, team)
+                    return self.playout(state)
                 child.available += 1
                 nodes.append(child)
             j = pick(nodes, team >> mover & 1 == 1)
             node = nodes[j]
             path.append(node)
             state.play(pairs[j][1])
-        return self.finish(state, team)
+        return self.playout(state)
 
-    def finish(self, state: State, team: int) -> float:
-        if state.outcome is None:
-            return playout(state, self.seat, self.max_steps, self.policy, self.draw)
-        value = grade(state, team)
-        return self.draw if value == DRAW else value / 2
+    def playout(self, state: State) -> float:
+        """The rest played by the policy (a finished game graded at once)."""
+        return playout(state, self.seat, self.max_steps, self.policy, self.draw)
 
 
 def pick(nodes: list[Node], maximize: bool) -> int:
