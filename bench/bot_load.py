@@ -47,6 +47,7 @@ from bot.emulator import FakeChat, FakeUser, PressHandle, hand_message
 from bot.outbox import Limits
 from service import Update
 
+RECORD = 140  # bytes a record of a commit or call takes (tracemalloc, 400k of them)
 SENDS = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup")
 
 
@@ -248,6 +249,28 @@ class FullCollections:
                 self.pauses.append(time.perf_counter() - self._started)
 
 
+def records(watch: Watch) -> int:
+    """The benchmark's own records of commits and calls kept so far."""
+    return len(watch.commits) + sum(map(len, [*watch.hands.values()]))
+
+
+def memory_figures(memory: list[tuple[float, int]], seconds: float, total: int) -> str:
+    """The bot's RSS every 10 s, and the same less this benchmark's records (about
+    RECORD bytes each), with the growth of the second half of the run."""
+    rss = [m for m, _ in memory]
+    net = [m - n * RECORD / 2**20 for m, n in memory]
+    half = rss[len(rss) // 2 :], net[len(net) // 2 :]
+    minutes = seconds / 2 / 60 if len(rss) > 2 else 0
+    slope = [(h[-1] - h[0]) / minutes if minutes else 0.0 for h in half]
+    return (
+        f"  memory (bot RSS, every 10 s): {' '.join(f'{m:.0f}' for m in rss)} MB"
+        f"\n    less this benchmark's own records ({total} at the end, ~{RECORD} B each):"
+        f" {' '.join(f'{m:.0f}' for m in net)} MB"
+        f"\n    growth over the second half: {slope[0]:+.2f} MB/min, {slope[1]:+.2f} MB/min"
+        " less the records"
+    )
+
+
 def rss_mb() -> float:
     with open("/proc/self/status") as status:
         for line in status:
@@ -263,11 +286,11 @@ async def bot_side(
         await load_world.open_tables(conn, app)
         trace = None if trace_after is None else MemoryTrace(app, trace_after)
         watch.measuring, began, cpu = True, time.monotonic(), time.process_time()
-        memory: list[float] = []
+        memory: list[tuple[float, int]] = []  # RSS in MB, the benchmark's own records
         collections = FullCollections()
 
         def sample() -> None:
-            memory.append(rss_mb())
+            memory.append((rss_mb(), records(watch)))
             if trace is not None:
                 trace.sample(time.monotonic() - began)
 
@@ -289,7 +312,7 @@ async def bot_side(
             "world_cpu": world_cpu, "stalls": stalls, "memory": memory, "gc": collections.pauses,
             "fake_limited": fake_limited, "rate": app.outbox.rate.rate,
             "workers": app.outbox.workers, "shown": len(app.presenter._games),
-            "records": len(watch.commits) + sum(map(len, [*watch.hands.values()])),
+            "records": records(watch),
             "stuck": stuck(app, watch, began + elapsed),
             "trace": trace.lines() if trace else [],
         }  # fmt: skip
@@ -368,10 +391,7 @@ def report(f: dict[str, Any], load: Load) -> None:
         f" {100 * f['world_cpu'] / seconds:.0f}%; {stalls}; full garbage"
         f" collections {len(f['gc'])}, longest {1000 * max(f['gc'], default=0):.0f} ms"
     )
-    print(
-        f"  memory (bot RSS, every 10 s): {' '.join(f'{m:.0f}' for m in memory)} MB (with this"
-        f" benchmark's own {f['records']} records of commits and calls, ~100 B each)"
-    )
+    print(memory_figures(memory, seconds, f["records"]))
     print(
         f"  after the drain: {f['workers']} chat workers (each ends after {Limits().idle:.0f} quiet"
         f" seconds), {f['shown']} games held by the presenter (one per table)"

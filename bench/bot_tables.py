@@ -13,7 +13,10 @@ table two people. Opening the tables and dealing, with the limits lifted, are no
 measured; then the tables join in over ``--ramp`` seconds; each person waits for
 their keyboard to change, thinks (uniform in ``--think``) and presses what a simple
 player would; a table's creator presses «Ещё партию». A second run plays the people
-tables alone: the baseline of the ratio.
+tables alone: the baseline of the ratio. A third seats people where the computers sat
+(each bot table three people): the same tables and games, so the ratio against it
+shows what the computers' way of moving costs the other tables, apart from the load
+that any 20 more tables would bring.
 
 press -> answer: until the server got answerCallbackQuery. press -> next person's
 keyboard: from a press that made a move to the first later version at which the game
@@ -57,6 +60,7 @@ QUIET = 20.0  # seconds without a commit that make a table count as stalled
 class Load(Pace):
     bot_tables: int
     people_tables: int
+    stand_ins: bool = False  # people in the computers' seats: a bot table is 3 people
 
     @property
     def tables(self) -> int:
@@ -66,7 +70,8 @@ class Load(Pace):
         return table < self.bot_tables
 
     def users(self, table: int) -> list[int]:
-        return [10_000 + 2 * table + j for j in range(1 if self.bots(table) else 2)]
+        people = (3 if self.stand_ins else 1) if self.bots(table) else 2
+        return [10_000 + 3 * table + j for j in range(people)]
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,8 @@ class Press:
 
 
 async def set_up(tg: WorldTelegram, table: Table) -> None:
-    """Open the table; a bot table gets two «Мастер» bots; the people sit down."""
+    """Open the table; a bot table has three seats, two of them for «Мастер» bots when
+    only one person sits there; the people sit down."""
     creator = table.users[0]
     await tg.send_text(creator, table.group, "/durak")
     lobby = await tg.wait_for_message(table.group, lambda m: "Стол для игры" in (m.text or ""), 60)
@@ -97,14 +103,16 @@ async def set_up(tg: WorldTelegram, table: Table) -> None:
         message = await tg.wait_for_message(table.group, lambda m: data in m.button_data(), 60)
         return (await (await tg.press(user, message, data)).wait_answer(60)).text
 
-    if table.bots:
+    computers = 3 - len(table.users) if table.bots else 0
+    if computers:
         await press(creator, "bots", "expert")  # the bots' button goes round the levels
         await press(creator, "bots", "master")
+    if table.bots:
         await press(creator, "set", "seats")
     for user in table.users:
         answer = await press(user, "join")
         assert answer == "Вы за столом!", answer
-    for _ in range(2 if table.bots else 0):
+    for _ in range(computers):
         await press(creator, "bot")
     for user in table.users:
         await tg.wait_for_message(tg.private(user), lambda m: bool(m.keyboard), 60)
@@ -131,7 +139,6 @@ async def world(conn: Connection, load: Load) -> None:
 class Commit:
     when: float
     chat: int
-    bots: bool  # the game has computer players
     actor: int | None  # the user whose move it was (None: a computer's)
     auto: bool
     waiting: tuple[int, ...]  # the people the game waits for now
@@ -156,7 +163,7 @@ class Watch:
         waiting = tuple(u for s in (turn.seats if turn else ()) if (u := human[s]) is not None)
         when, over = time.monotonic(), update.state.is_over
         key = (update.game_id, update.version)
-        self.commits[key] = Commit(when, live.chat_id, None in human, actor, auto, waiting, over)
+        self.commits[key] = Commit(when, live.chat_id, actor, auto, waiting, over)
 
     async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
         """Notes the game version drawn on each hand keyboard once it is sent (the
@@ -282,12 +289,17 @@ def report(f: dict[str, Any], load: Load) -> None:
     seconds, cores = f["seconds"], os.cpu_count() or 1
     start, end = f["load"]
     print(f"  {seconds:.0f} s of play; load average {start} at the start, {end} at the end")
-    kinds = ((True, "bot", load.bot_tables), (False, "people", load.people_tables))
+    first = "3-people (the bots' seats)" if load.stand_ins else "bot"
+
+    def bot_kind(c: Commit) -> bool:
+        return load.bots(load_world.table_at(c.chat))
+
+    kinds = ((True, first, load.bot_tables), (False, "people", load.people_tables))
     for bots, name, count in (kind for kind in kinds if kind[2]):
         mine = [p for p in presses if p.bots == bots]
         refused = sum(1 for p in mine if p.answered is not None and p.answer != MADE)
         unanswered = sum(1 for p in mine if p.answered is None)
-        games = [(v, c) for (_, v), c in w.commits.items() if c.bots == bots]
+        games = [(v, c) for (_, v), c in w.commits.items() if bot_kind(c) == bots]
         moves = sum(c.actor is None for v, c in games if v)  # version 0: a deal, no move
         finished = sum(c.over for _, c in games)
         shown, unseen = next_keyboard(w, presses, bots)
@@ -356,13 +368,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     print(f"run 2 (baseline): the {args.people_tables} tables of 2 people alone")
     alone = run(replace(first, bot_tables=0), args)
-    with_, base = (press_to_answer(f["presses"], False) for f in (beside, alone))
-    p50, p99 = (percentile(with_, q) / max(percentile(base, q), 1e-9) for q in (0.5, 0.99))
-    print(
-        "people tables' press -> answer with the bot tables beside them / alone:"
-        f" p50 x{p50:.2f}, p99 x{p99:.2f} (target ≈ 1)"
-    )
+    print(ratios(beside, alone, "alone", "(target ≈ 1)"))
+    if args.bot_tables:
+        print(f"run 3: people in the bots' seats: {args.bot_tables} tables of 3 people beside")
+        seated = run(replace(first, stand_ins=True), args)
+        print(ratios(beside, seated, "beside people in their seats", ""))
     return 0
+
+
+def ratios(beside: dict[str, Any], base: dict[str, Any], name: str, target: str) -> str:
+    """The people tables' press -> answer in ``beside`` over that in ``base``."""
+    with_, without = (press_to_answer(f["presses"], False) for f in (beside, base))
+    p50, p99 = (percentile(with_, q) / max(percentile(without, q), 1e-9) for q in (0.5, 0.99))
+    return (
+        f"people tables' press -> answer with the bot tables beside them / {name}:"
+        f" p50 x{p50:.2f}, p99 x{p99:.2f} {target}"
+    ).rstrip()
 
 
 if __name__ == "__main__":

@@ -167,6 +167,15 @@ SetUp = Callable[[WorldTelegram, Table], Awaitable[None]]
 Note = Callable[[WorldTelegram, Table, PressHandle], None]  # a press, answered or not
 
 
+def group_id(table: int) -> int:
+    """The group chat of the ``table``-th table (``table_at`` inverts it)."""
+    return -1_000_000 - table
+
+
+def table_at(chat: int) -> int:
+    return -1_000_000 - chat
+
+
 def lobby_button(table: int, op: str, arg: str = "") -> str:
     return LobbyCb.model_validate({"table": table, "op": op, "arg": arg}).pack()
 
@@ -234,7 +243,7 @@ async def world(
         tables = []
         for i in range(load.tables):
             users = [tg.add_user(u, f"Игрок {u}", started=True) for u in load.users(i)]
-            group = tg.add_group(-1_000_000 - i, f"Стол {i}", members=users)
+            group = tg.add_group(group_id(i), f"Стол {i}", members=users)
             tables.append(Table(load.bots(i), group, users))
         conn.send(tg.base_url)
         address = await asyncio.to_thread(conn.recv)  # the bot polls, or its webhook's URL

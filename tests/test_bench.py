@@ -69,6 +69,9 @@ def test_bot_load_benchmark_runs_and_prints_its_figures(
         "Telegram calls per action: group",
         "edits per action: group",
         "429 responses: 0",
+        "memory (bot RSS, every 10 s):",
+        "less this benchmark's own records",
+        "MB/min less the records",
     ):
         assert figure in out
 

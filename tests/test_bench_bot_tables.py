@@ -30,6 +30,9 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
         "run 2 (baseline): the 2 tables of 2 people alone",
         "targets: press -> answer p99 under 100 ms",
         "with the bot tables beside them / alone: p50 x",
+        "run 3: people in the bots' seats: 1 tables of 3 people beside",
+        "3-people (the bots' seats) tables (1):",
+        "with the bot tables beside them / beside people in their seats: p50 x",
     ):
         assert figure in out
-    assert out.count("press -> answer  p50") == 3  # both kinds, then the baseline
+    assert out.count("press -> answer  p50") == 5  # both kinds, the baseline, both again

@@ -78,6 +78,25 @@ def test_the_issues_position_is_won_by_leading_the_seven_of_diamonds() -> None:
         assert choice is not None and found[choice.text] == WIN
 
 
+def test_a_known_win_is_taken_over_a_draw_by_every_level_that_searches() -> None:
+    """«Мастер» counts a draw as good as a win in its playouts; when every card is
+    known, a move that wins must still beat one that only draws."""
+    checked = 0
+    for state in small_endgames(Rules(players=2, deck=36), 400, seed=11, most=4):
+        state.discard = deck_mask(36) & ~(state.hands[0] | state.hands[1])
+        turn = state.turn()
+        assert turn is not None
+        seat = turn.seats[0]
+        found = values(state, seat)
+        if not {WIN, DRAW} <= set(found.values()):
+            continue
+        for level in ("expert", "master"):
+            choice = make_bot(level).choose(state.view(seat))
+            assert choice is not None and found[choice.text] == WIN, (level, found)
+        checked += 1
+    assert checked >= 5
+
+
 def small_endgames(
     rules: Rules, count: int, seed: int, stock: int = 0, most: int = 3
 ) -> list[State]:

@@ -21,7 +21,7 @@ from time import perf_counter
 
 from ..actions import ACCUSE, Action
 from ..view import View
-from .endgame import DRAW, WIN, Solver, known_world
+from .endgame import Solver, known_world
 from .heuristic import action_cost, catch_cheat, decide, must_act, view_table
 from .playout import POLICIES, Policy, playout
 from .tracker import Tracker
@@ -138,8 +138,9 @@ class MonteCarloBot:
         )
         actions = moves + rest
         deadline = None if budget.seconds is None else start + budget.seconds
-        draw = WIN if budget.draw >= 1 else DRAW
-        solver = Solver(state.partners[view.seat], budget.endgame, deadline=deadline, draw=draw)
+        # A win always ranks above a draw here, even where the budget counts a draw
+        # as good as a win: when all is known, nothing is risked by preferring it.
+        solver = Solver(state.partners[view.seat], budget.endgame, deadline=deadline)
         found = solver.best(state, actions)
         self.last_actions = solver.spent
         return None if found is None else actions[found[0]]
