@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from engine.bots.endgame import DRAW, WIN, Solver
 from engine.bots.pimc import playout
 from engine.bots.policy import club_policy
 from tests.helpers import game, play
@@ -61,10 +60,3 @@ def test_a_drawn_playout_is_worth_what_the_budget_says() -> None:
     play(state, "0 a 9S 9C")  # both beaten with the last cards: a draw
     assert playout(state.copy(), 0, 100, club_policy, 0.5) == 0.5
     assert playout(state.copy(), 0, 100, club_policy, 1.0) == 1.0
-
-
-def test_the_search_may_count_a_draw_as_a_win() -> None:
-    state = game(["9S 9C", "10S 6H"], trump="7H")
-    play(state, "0 a 9S 9C")
-    assert Solver(state.partners[1], 10_000).solve(state) == DRAW
-    assert Solver(state.partners[1], 10_000, draw=WIN).solve(state) == WIN

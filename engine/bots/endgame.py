@@ -105,11 +105,8 @@ class Solver:
     """Exact values for ``team`` (a mask of seats), sharing one transposition table
     across calls on positions of one game."""
 
-    def __init__(
-        self, team: int, nodes: int, *, deadline: float | None = None, draw: int = DRAW
-    ) -> None:
+    def __init__(self, team: int, nodes: int, *, deadline: float | None = None) -> None:
         self.team = team
-        self.draw = draw  # a draw's value: DRAW, or WIN when only not being the fool counts
         self.nodes = nodes  # moves the search may play in all
         self.deadline = deadline  # perf_counter() time past which it gives up (a safety net)
         self.spent = 0  # moves played so far
@@ -153,8 +150,7 @@ class Solver:
 
     def _search(self, state: State, alpha: int, beta: int, depth: int) -> int:
         if state.outcome is not None:
-            value = grade(state, self.team)
-            return self.draw if value == DRAW else value
+            return grade(state, self.team)
         if depth > MAX_DEPTH:
             raise OutOfNodes
         k = key(state)
