@@ -47,7 +47,9 @@ from bot.emulator import FakeChat, FakeUser, PressHandle, hand_message
 from bot.outbox import Limits
 from service import Update
 
-RECORD = 140  # bytes a record of a commit or call takes (tracemalloc, 400k of them)
+# What this benchmark's own records take in the bot's process (tracemalloc, 200k each):
+COMMIT = 200  # bytes an entry of Watch.commits takes
+SHOWN = 120  # bytes an entry of the lists of what a hand or table showed takes
 SENDS = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup")
 
 
@@ -249,22 +251,25 @@ class FullCollections:
                 self.pauses.append(time.perf_counter() - self._started)
 
 
-def records(watch: Watch) -> int:
-    """The benchmark's own records of commits and calls kept so far."""
-    return len(watch.commits) + sum(map(len, [*watch.hands.values()]))
+def records(watch: Watch) -> tuple[int, float]:
+    """The benchmark's own records of commits and calls kept so far, and their MB."""
+    shown = sum(map(len, [*watch.hands.values(), *watch.tables.values()]))
+    return len(watch.commits) + shown, (len(watch.commits) * COMMIT + shown * SHOWN) / 2**20
 
 
-def memory_figures(memory: list[tuple[float, int]], seconds: float, total: int) -> str:
-    """The bot's RSS every 10 s, and the same less this benchmark's records (about
-    RECORD bytes each), with the growth of the second half of the run."""
+def memory_figures(memory: list[tuple[float, float]], seconds: float, total: int) -> str:
+    """The bot's RSS as sampled, the same less this benchmark's records, and the growth
+    of the second half of the run."""
     rss = [m for m, _ in memory]
-    net = [m - n * RECORD / 2**20 for m, n in memory]
+    net = [m - mine for m, mine in memory]
     half = rss[len(rss) // 2 :], net[len(net) // 2 :]
     minutes = seconds / 2 / 60 if len(rss) > 2 else 0
     slope = [(h[-1] - h[0]) / minutes if minutes else 0.0 for h in half]
     return (
-        f"  memory (bot RSS, every 10 s): {' '.join(f'{m:.0f}' for m in rss)} MB"
-        f"\n    less this benchmark's own records ({total} at the end, ~{RECORD} B each):"
+        f"  memory (bot RSS, about every {seconds / max(len(rss), 1):.0f} s):"
+        f" {' '.join(f'{m:.0f}' for m in rss)} MB"
+        f"\n    less this benchmark's own records ({total} at the end, {COMMIT} B a commit,"
+        f" {SHOWN} B a message shown):"
         f" {' '.join(f'{m:.0f}' for m in net)} MB"
         f"\n    growth over the second half: {slope[0]:+.2f} MB/min, {slope[1]:+.2f} MB/min"
         " less the records"
@@ -286,16 +291,16 @@ async def bot_side(
         await load_world.open_tables(conn, app)
         trace = None if trace_after is None else MemoryTrace(app, trace_after)
         watch.measuring, began, cpu = True, time.monotonic(), time.process_time()
-        memory: list[tuple[float, int]] = []  # RSS in MB, the benchmark's own records
+        memory: list[tuple[float, float]] = []  # MB: RSS, the benchmark's own records
         collections = FullCollections()
 
         def sample() -> None:
-            memory.append((rss_mb(), records(watch)))
+            memory.append((rss_mb(), records(watch)[1]))
             if trace is not None:
                 trace.sample(time.monotonic() - began)
 
         sample()
-        # the memory every 200 ticks of the loop (10 s)
+        # the memory every 200 ticks of the loop (10 s, later when the loop lags)
         stalls, ended = await load_world.play(conn, 200, sample)
         if trace is not None:
             trace.finish(time.monotonic() - began)
@@ -312,7 +317,7 @@ async def bot_side(
             "world_cpu": world_cpu, "stalls": stalls, "memory": memory, "gc": collections.pauses,
             "fake_limited": fake_limited, "rate": app.outbox.rate.rate,
             "workers": app.outbox.workers, "shown": len(app.presenter._games),
-            "records": records(watch),
+            "records": records(watch)[0],
             "stuck": stuck(app, watch, began + elapsed),
             "trace": trace.lines() if trace else [],
         }  # fmt: skip

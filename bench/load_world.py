@@ -50,6 +50,7 @@ TELEGRAM = RateLimits(per_chat=(1, 1.0), chat_burst=3, per_group=(20, 60.0), tot
 RELAXED = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
 MADE = "(move made)"
 WEBHOOK_SECRET = "bench-webhook-secret"
+FORGET = 30.0  # seconds between the world's drops of what only tests read
 
 T = TypeVar("T")
 
@@ -118,6 +119,17 @@ class WorldTelegram(FakeTelegram):
         self.handed: dict[str, float] = {}
         self.answered: dict[str, float] = {}
         self._watchers: dict[int, list[asyncio.Event]] = defaultdict(list)
+
+    def forget(self) -> None:
+        """Drops what only tests read back: every call but the last setWebhook, every
+        update, each message's earlier versions. Kept through a long run, they grew the
+        world to gigabytes, and its full collections then stalled it for seconds."""
+        self.calls[:] = self.calls_to("setWebhook")[-1:]
+        self.updates.clear()
+        self.dropped_updates.clear()
+        for chat in self.chats.values():
+            for message in chat.all_messages:
+                message.history.clear()
 
     def watch(self, *chats: FakeChat) -> asyncio.Event:
         event = asyncio.Event()
@@ -270,7 +282,10 @@ async def world(
         runs = asyncio.gather(
             *(plays(tables[i], load.ramp * k / len(tables)) for k, i in enumerate(order))
         )
-        await asyncio.sleep(load.seconds)
+        end = time.monotonic() + load.seconds
+        while (left := end - time.monotonic()) > 0:
+            await asyncio.sleep(min(FORGET, left))
+            tg.forget()
         stop.set()
         tg.wake_all()
         await runs

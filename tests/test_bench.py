@@ -69,7 +69,7 @@ def test_bot_load_benchmark_runs_and_prints_its_figures(
         "Telegram calls per action: group",
         "edits per action: group",
         "429 responses: 0",
-        "memory (bot RSS, every 10 s):",
+        "memory (bot RSS, about every",
         "less this benchmark's own records",
         "MB/min less the records",
     ):
@@ -143,3 +143,20 @@ def test_versus_benchmark_needs_their_checkout(
 
     assert versus.main(["--joris", str(tmp_path)]) == 2
     assert "git clone" in capsys.readouterr().err
+
+
+def test_the_load_world_forgets_what_only_tests_read() -> None:
+    from bench.load_world import WorldTelegram
+    from bot.emulator.model import Call, FakeMessage
+
+    tg = WorldTelegram()
+    user = tg.add_user(7, "Аня", started=True)
+    group = tg.add_group(-5, "Стол", members=[user])
+    message = FakeMessage(group, 1, user, text="сейчас", history=[("раньше", None)])
+    group.all_messages.append(message)
+    webhook = Call("setWebhook", {"max_connections": 40}, 0.0)
+    tg.calls.extend([Call("getMe", {}, 0.0), webhook, Call("sendMessage", {}, 1.0)])
+    tg.updates.append({"update_id": 1})
+    tg.forget()
+    assert tg.calls == [webhook] and tg.webhook_params()[1] == 40
+    assert not tg.updates and not message.history and message.text == "сейчас"
