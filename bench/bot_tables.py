@@ -16,7 +16,7 @@ player would; a table's creator presses «Ещё партию». A second run pl
 tables alone: the baseline of the ratio. A third seats people where the computers sat
 (each bot table three people): the same tables and games, so the ratio against it
 shows what the computers' way of moving costs the other tables, apart from the load
-that any 20 more tables would bring.
+that as many more tables of people would bring.
 
 press -> answer: until the server got answerCallbackQuery. press -> next person's
 keyboard: from a press that made a move to the first later version at which the game

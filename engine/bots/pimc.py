@@ -53,7 +53,7 @@ class Budget:
     seconds: float | None = 0.5
     endgame: int = 0
     max_steps: int = 1500  # a playout longer than this counts as a draw
-    draw: float = 0.5  # what a draw (nobody is the fool) is worth; a win is 1
+    draw: float = 0.5  # a draw's worth (nobody is the fool; a win is 1), bar the exact search
     policy: str = "novice"  # the playout policy, a key of ``POLICIES``
     search: str = "flat"  # a key of ``SEARCHES``
 
