@@ -27,7 +27,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.load_world import ms
+from bench.load_world import group_id, ms
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
@@ -150,7 +150,7 @@ async def set_up(tg: FakeTelegram, app: App, tables: int) -> list[tuple[FakeChat
     seats = []
     for i in range(tables):
         users = [tg.add_user(10_000 + 2 * i + j, f"Игрок {i}-{j}", started=True) for j in (0, 1)]
-        group = tg.add_group(-1_000_000 - i, f"Стол {i}", members=users)
+        group = tg.add_group(group_id(i), f"Стол {i}", members=users)
         for user in users:  # they started the bot: the private hand is sent too
             tg.start_private(user)
         await tg.wait_quiet()
