@@ -13,7 +13,7 @@ import logging
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from time import perf_counter
@@ -24,7 +24,10 @@ from engine.bots import decide
 log = logging.getLogger(__name__)
 
 NICENESS = 10  # added to the workers' nice value (0 = the loop's, 19 = the lowest)
-Decide = Callable[[str, View, int], Action | None]  # (level, view, seed) -> move
+Decide = Callable[[str, View, int, float], Action | None]  # (level, view, seed, share) -> move
+# The least share of its budget a decision gets when others queue behind it: at a third,
+# «Мастер» still did as well as «Опытный» head to head (engine/bots/README.md).
+MIN_SHARE = 1 / 3
 
 
 class ThinkingFailed(Exception):
@@ -57,6 +60,7 @@ class Thinker:
         # One decision per worker at a time, so that the timeout measures thinking,
         # not waiting in the queue behind other games' decisions.
         self._running = asyncio.Semaphore(self.workers)
+        self._queued = 0  # decisions waiting for a worker
         self._closed = False
         # The idle policy, until a decision times out: a worker that other work on its
         # cores starves under it (a weight of 3 against their 1024) looks hung, so the
@@ -85,12 +89,14 @@ class Thinker:
         """The move of a ``level`` player who sees ``view``."""
         loop = asyncio.get_running_loop()
         for attempt in range(1, self.attempts + 1):
-            async with self._running:
+            async with self._turn():
                 if self._closed:
                     raise ThinkingFailed("the worker processes were shut down")
                 pool = self._executor()
                 try:
-                    job = loop.run_in_executor(pool, _timed, self.target, level, view, seed)
+                    job = loop.run_in_executor(
+                        pool, _timed, self.target, level, view, seed, self.share()
+                    )
                     action, seconds = await asyncio.wait_for(job, self.timeout)
                     self.seconds.append(seconds)
                     return action
@@ -101,6 +107,25 @@ class Thinker:
                     self.idle = False
                 self._replace(pool)
         raise ThinkingFailed(f"no decision after {self.attempts} attempts")
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """One of the workers, counted among the queued until it is free."""
+        self._queued += 1
+        try:
+            await self._running.acquire()
+        finally:
+            self._queued -= 1
+        try:
+            yield
+        finally:
+            self._running.release()
+
+    def share(self) -> float:
+        """The share of its budget the next decision may spend: all of it, unless
+        decisions queue behind it. Then the bots think less, and the people at their
+        tables do not wait for every bot in the queue to think in full."""
+        return max(MIN_SHARE, self.workers / (self.workers + self._queued))
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
         """Kill ``pool``'s workers (unless another decision already replaced it)."""
@@ -117,10 +142,12 @@ class Thinker:
             self._pool = None
 
 
-def _timed(target: Decide, level: str, view: View, seed: int) -> tuple[Action | None, float]:
+def _timed(
+    target: Decide, level: str, view: View, seed: int, share: float
+) -> tuple[Action | None, float]:
     """The decision, and the seconds it took in the worker (wall time)."""
     start = perf_counter()
-    action = target(level, view, seed)
+    action = target(level, view, seed, share)
     return action, perf_counter() - start
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from engine import Action, Rules, State
-from engine.bots import BUDGETS, Budget, MonteCarloBot, NoviceBot, make_bot
+from engine.bots import BUDGETS, Budget, MonteCarloBot, NoviceBot, decide, make_bot
 from engine.bots.pimc import candidates
 from engine.bots.tracker import Tracker
 from engine.players import Player
@@ -179,6 +180,25 @@ def test_the_work_budget_stops_the_sampling_the_same_way_every_time() -> None:
     action, worlds, actions = runs[0]
     assert action in state.legal_actions(state.attacker)
     assert 1 <= worlds < 10**6 and actions >= 3000
+
+
+def test_a_share_of_the_budget_cuts_the_work_and_the_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = State(Rules(players=3, deck=36), seed=3)
+    view = state.view(state.attacker)
+    full = Budget(worlds=10**6, actions=30_000, seconds=None, endgame=9000, search="plan")
+    tenth = full.scaled(0.1)
+    assert (tenth.actions, tenth.endgame, tenth.worlds) == (3000, 900, 10**5)
+    assert BUDGETS["master"].scaled(0.5).seconds == BUDGETS["master"].seconds / 2
+    assert full.scaled(1.0) is full
+    bot = MonteCarloBot("Мастер", tenth, seed=7)
+    bot.choose(view)
+    assert 3000 <= bot.last_actions < 30_000 // 2
+    # The service's workers: ``decide`` with a share is the level's bot on that share.
+    monkeypatch.setitem(BUDGETS, "expert", replace(BUDGETS["expert"], seconds=None))
+    expert = MonteCarloBot("Опытный", BUDGETS["expert"].scaled(0.25), seed=5)
+    assert decide("expert", view, 5, 0.25) == expert.choose(view)
 
 
 def test_default_budgets_count_work_not_time() -> None:

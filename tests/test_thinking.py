@@ -12,8 +12,16 @@ import pytest
 
 from engine import Rules, State
 from engine.bots import decide
-from service.thinking import NICENESS, Thinker
-from tests.thinking_targets import cores, niceness, policy, policy_after_stuck, slow, stuck_once
+from service.thinking import MIN_SHARE, NICENESS, Thinker
+from tests.thinking_targets import (
+    cores,
+    niceness,
+    policy,
+    policy_after_stuck,
+    share_after_a_while,
+    slow,
+    stuck_once,
+)
 
 VIEW = (lambda s: s.view(s.attacker))(State(Rules(players=2, deck=36), seed=8))
 
@@ -124,5 +132,16 @@ async def test_decisions_waiting_for_a_busy_worker_are_not_taken_for_hung() -> N
         # Each decision's own time in its worker, not its wait for the worker.
         assert len(thinker.seconds) == 4
         assert all(0.5 <= t < thinker.timeout for t in thinker.seconds)
+    finally:
+        thinker.close()
+
+
+async def test_decisions_with_others_queued_behind_them_get_less_of_the_budget() -> None:
+    thinker = Thinker(1, target=share_after_a_while)  # type: ignore[arg-type]
+    try:
+        shares = await asyncio.gather(*(thinker.decide("master", VIEW, s) for s in range(4)))
+        # The first found the worker free; the second had two behind it, the third one.
+        assert shares == [1.0, MIN_SHARE, 0.5, 1.0]
+        assert thinker.share() == 1.0
     finally:
         thinker.close()

@@ -47,9 +47,11 @@ def make_bot(level: str, *, seed: int = 0, budget: Budget | None = None) -> Play
     return MonteCarloBot(NAMES[level], budget or BUDGETS[level], seed)
 
 
-def decide(level: str, view: View, seed: int) -> Action | None:
-    """One decision of a ``level`` bot (what the game service's worker processes run)."""
-    return make_bot(level, seed=seed).choose(view)
+def decide(level: str, view: View, seed: int, share: float = 1.0) -> Action | None:
+    """One decision of a ``level`` bot (what the game service's worker processes run),
+    with ``share`` of the level's budget (the service gives less when others wait)."""
+    budget = BUDGETS[level].scaled(share) if level in BUDGETS else None
+    return make_bot(level, seed=seed, budget=budget).choose(view)
 
 
 __all__ = ["BUDGETS", "NAMES", "Budget", "MonteCarloBot", "NoviceBot", "decide", "make_bot"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from time import perf_counter
 
 from ..actions import ACCUSE, Action
@@ -56,6 +56,18 @@ class Budget:
     draw: float = 0.5  # a draw's worth (nobody is the fool; a win is 1), bar the exact search
     policy: str = "novice"  # the playout policy, a key of ``POLICIES``
     search: str = "flat"  # a key of ``SEARCHES``
+
+    def scaled(self, share: float) -> Budget:
+        """This budget with its work and its clock cut to ``share`` of them."""
+        if share >= 1:
+            return self
+        return replace(
+            self,
+            worlds=max(1, round(self.worlds * share)),
+            actions=None if self.actions is None else round(self.actions * share),
+            seconds=None if self.seconds is None else self.seconds * share,
+            endgame=round(self.endgame * share),
+        )
 
 
 # The searches outside the exact endgame: every candidate played out on every deal;
