@@ -25,9 +25,6 @@ log = logging.getLogger(__name__)
 
 NICENESS = 10  # added to the workers' nice value (0 = the loop's, 19 = the lowest)
 Decide = Callable[[str, View, int, float], Action | None]  # (level, view, seed, share) -> move
-# The least share of its budget a decision gets when others queue behind it: at a third,
-# «Мастер» still did as well as «Опытный» head to head (engine/bots/README.md).
-MIN_SHARE = 1 / 3
 
 
 class ThinkingFailed(Exception):
@@ -110,7 +107,7 @@ class Thinker:
 
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncIterator[None]:
-        """One of the workers, counted among the queued until it is free."""
+        """Holds a worker's slot; counted among the queued while waiting for it."""
         self._queued += 1
         try:
             await self._running.acquire()
@@ -122,10 +119,11 @@ class Thinker:
             self._running.release()
 
     def share(self) -> float:
-        """The share of its budget the next decision may spend: all of it, unless
-        decisions queue behind it. Then the bots think less, and the people at their
-        tables do not wait for every bot in the queue to think in full."""
-        return max(MIN_SHARE, self.workers / (self.workers + self._queued))
+        """The share of its work the next decision may spend: all of it, unless
+        decisions queue behind it. Then the bots think less (``engine.bots.decide``
+        sets a floor), and the people at their tables do not wait for every bot in
+        the queue to think in full."""
+        return self.workers / (self.workers + self._queued)
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
         """Kill ``pool``'s workers (unless another decision already replaced it)."""

@@ -182,23 +182,28 @@ def test_the_work_budget_stops_the_sampling_the_same_way_every_time() -> None:
     assert 1 <= worlds < 10**6 and actions >= 3000
 
 
-def test_a_share_of_the_budget_cuts_the_work_and_the_clock(
+def test_a_share_of_the_budget_cuts_the_sampled_work_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    full = Budget(worlds=10**6, actions=30_000, seconds=0.5, endgame=9000, search="plan")
+    assert full.scaled(0.1) == replace(full, actions=3000)  # the endgame and clock keep theirs
+    assert full.scaled(0.1, least=5000).actions == 5000
+    assert full.scaled(0.1, least=10**6).actions == 30_000  # never more than the whole
+    assert full.scaled(1.0) is full
     state = State(Rules(players=3, deck=36), seed=3)
     view = state.view(state.attacker)
-    full = Budget(worlds=10**6, actions=30_000, seconds=None, endgame=9000, search="plan")
-    tenth = full.scaled(0.1)
-    assert (tenth.actions, tenth.endgame, tenth.worlds) == (3000, 900, 10**5)
-    assert BUDGETS["master"].scaled(0.5).seconds == BUDGETS["master"].seconds / 2
-    assert full.scaled(1.0) is full
-    bot = MonteCarloBot("Мастер", tenth, seed=7)
+    bot = MonteCarloBot("Мастер", replace(full.scaled(0.1), seconds=None), seed=7)
     bot.choose(view)
     assert 3000 <= bot.last_actions < 30_000 // 2
-    # The service's workers: ``decide`` with a share is the level's bot on that share.
-    monkeypatch.setitem(BUDGETS, "expert", replace(BUDGETS["expert"], seconds=None))
-    expert = MonteCarloBot("Опытный", BUDGETS["expert"].scaled(0.25), seed=5)
-    assert decide("expert", view, 5, 0.25) == expert.choose(view)
+    # The service's workers: ``decide`` with a share is the level's bot on that share,
+    # never below «Опытный»'s whole budget.
+    monkeypatch.setitem(BUDGETS, "expert", Budget(worlds=10**6, actions=1000, seconds=None))
+    monkeypatch.setitem(BUDGETS, "master", replace(full, seconds=None))
+    master = MonteCarloBot("Мастер", replace(BUDGETS["master"], actions=3000), seed=5)
+    assert decide("master", view, 5, 0.1) == master.choose(view) != decide("master", view, 5)
+    floor = MonteCarloBot("Мастер", replace(BUDGETS["master"], actions=1000), seed=5)
+    assert decide("master", view, 5, 0.01) == floor.choose(view)
+    assert decide("expert", view, 5, 0.01) == decide("expert", view, 5)
 
 
 def test_default_budgets_count_work_not_time() -> None:

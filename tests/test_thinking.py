@@ -12,7 +12,7 @@ import pytest
 
 from engine import Rules, State
 from engine.bots import decide
-from service.thinking import MIN_SHARE, NICENESS, Thinker
+from service.thinking import NICENESS, Thinker
 from tests.thinking_targets import (
     cores,
     niceness,
@@ -137,11 +137,32 @@ async def test_decisions_waiting_for_a_busy_worker_are_not_taken_for_hung() -> N
 
 
 async def test_decisions_with_others_queued_behind_them_get_less_of_the_budget() -> None:
-    thinker = Thinker(1, target=share_after_a_while)  # type: ignore[arg-type]
+    thinker = Thinker(1, target=share_after_a_while, timeout=60)  # type: ignore[arg-type]
     try:
         shares = await asyncio.gather(*(thinker.decide("master", VIEW, s) for s in range(4)))
         # The first found the worker free; the second had two behind it, the third one.
-        assert shares == [1.0, MIN_SHARE, 0.5, 1.0]
+        assert shares == [1.0, 1 / 3, 0.5, 1.0]
+        assert thinker.share() == 1.0
+    finally:
+        thinker.close()
+
+
+async def test_the_share_counts_what_queues_for_any_of_the_workers() -> None:
+    thinker = Thinker(2, target=share_after_a_while, timeout=60)  # type: ignore[arg-type]
+    try:
+        shares = await asyncio.gather(*(thinker.decide("master", VIEW, s) for s in range(6)))
+        assert shares == [1.0, 1.0, 2 / 5, 2 / 4, 2 / 3, 1.0]
+    finally:
+        thinker.close()
+
+
+async def test_a_decision_given_up_while_queued_no_longer_counts() -> None:
+    thinker = Thinker(1, target=share_after_a_while, timeout=60)  # type: ignore[arg-type]
+    try:
+        tasks = [asyncio.create_task(thinker.decide("master", VIEW, s)) for s in range(3)]
+        await asyncio.sleep(0.05)  # the first thinks, the other two queue
+        tasks[2].cancel()
+        assert await asyncio.gather(*tasks[:2]) == [1.0, 1.0]
         assert thinker.share() == 1.0
     finally:
         thinker.close()

@@ -49,8 +49,11 @@ def make_bot(level: str, *, seed: int = 0, budget: Budget | None = None) -> Play
 
 def decide(level: str, view: View, seed: int, share: float = 1.0) -> Action | None:
     """One decision of a ``level`` bot (what the game service's worker processes run),
-    with ``share`` of the level's budget (the service gives less when others wait)."""
-    budget = BUDGETS[level].scaled(share) if level in BUDGETS else None
+    with ``share`` of the level's work when others wait (``Thinker.share``), but never
+    less than «Опытный»'s whole budget: so «Опытный» always thinks in full, and «Мастер»
+    down to a third (at which it was not worse than «Опытный», README)."""
+    least = BUDGETS["expert"].actions or 0
+    budget = BUDGETS[level].scaled(share, least) if level in BUDGETS else None
     return make_bot(level, seed=seed, budget=budget).choose(view)
 
 

@@ -57,17 +57,13 @@ class Budget:
     policy: str = "novice"  # the playout policy, a key of ``POLICIES``
     search: str = "flat"  # a key of ``SEARCHES``
 
-    def scaled(self, share: float) -> Budget:
-        """This budget with its work and its clock cut to ``share`` of them."""
-        if share >= 1:
+    def scaled(self, share: float, least: int = 0) -> Budget:
+        """This budget with ``share`` (at most 1) of its actions, but no fewer than
+        ``least``. The exact endgame and the clock keep theirs."""
+        assert share > 0, share
+        if share >= 1 or self.actions is None:
             return self
-        return replace(
-            self,
-            worlds=max(1, round(self.worlds * share)),
-            actions=None if self.actions is None else round(self.actions * share),
-            seconds=None if self.seconds is None else self.seconds * share,
-            endgame=round(self.endgame * share),
-        )
+        return replace(self, actions=min(self.actions, max(least, round(self.actions * share))))
 
 
 # The searches outside the exact endgame: every candidate played out on every deal;
