@@ -51,7 +51,7 @@ def decide(level: str, view: View, seed: int, share: float = 1.0) -> Action | No
     """One decision of a ``level`` bot (what the game service's worker processes run),
     with ``share`` of the level's work when others wait (``Thinker.share``), but never
     less than «Опытный»'s whole budget: so «Опытный» always thinks in full, and «Мастер»
-    down to a third (at which it was not worse than «Опытный», README)."""
+    down to a third (where it was not shown worse than «Опытный», README)."""
     least = BUDGETS["expert"].actions or 0
     budget = BUDGETS[level].scaled(share, least) if level in BUDGETS else None
     return make_bot(level, seed=seed, budget=budget).choose(view)
