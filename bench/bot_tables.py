@@ -1,6 +1,6 @@
 """Tables with computer players beside tables of people only (issue 11's figures).
 
-    python -m bench.bot_tables [--bot-tables 20] [--people-tables 100] [--seconds 30]
+    python -m bench.bot_tables [--bot-tables 20] [--people-tables 100] [--seconds 30] [--pairs 1]
 
 Two processes, as in production, where Telegram is not on the bot's machine: the real
 bot in this one (Dispatcher and polling loop, SQLite file in a temp dir, the service
@@ -13,10 +13,13 @@ table two people. Opening the tables and dealing, with the limits lifted, are no
 measured; then the tables join in over ``--ramp`` seconds; each person waits for
 their keyboard to change, thinks (uniform in ``--think``) and presses what a simple
 player would; a table's creator presses «Ещё партию». A second run plays the people
-tables alone: the baseline of the ratio. A third seats people where the computers sat
-(each bot table three people): the same tables and games, so the ratio against it
-shows what the computers' way of moving costs the other tables, apart from the load
-that as many more tables of people would bring.
+tables alone: the baseline of the ratio. ``--pairs N`` plays N such pairs, in turns
+(beside and alone, then alone and beside, ...), and prints the median and the range of
+their ratios: on a shared virtual machine one pair's p99 ratio moves by a third from
+run to run with the host's load (the steal time each run prints). A last run seats
+people where the computers sat (each bot table three people): the same tables and
+games, so the ratio against it shows what the computers' way of moving costs the other
+tables, apart from the load that as many more tables of people would bring.
 
 press -> answer: until the server got answerCallbackQuery. press -> next person's
 keyboard: from a press that made a move to the first later version at which the game
@@ -31,7 +34,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
+import statistics
 import sys
 import time
 from collections import defaultdict
@@ -53,6 +58,7 @@ from bot.outbox import Limits
 from service import Update
 
 TARGET_P99_MS = 100
+TARGETS = f"targets: press -> answer p99 under {TARGET_P99_MS} ms at both kinds of table"
 QUIET = 20.0  # seconds without a commit that make a table count as stalled
 
 
@@ -221,7 +227,7 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
         decisions, replaced = app.service.autoplay.decisions, thinker.replaced
         thinker.seconds.clear()
         watch.measuring = True
-        began, cpu, load_start = time.monotonic(), time.process_time(), loadavg()
+        began, cpu, load_start, stolen = time.monotonic(), time.process_time(), loadavg(), steal()
         stalls, ended = await load_world.play(conn, 20, sample)
         sample()
         presses, fake_limited, world_cpu = ended
@@ -233,6 +239,7 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
             "decisions": app.service.autoplay.decisions - decisions,
             "replaced": thinker.replaced - replaced, "load": (load_start, loadavg()),
             "thought": list(thinker.seconds),
+            "steal": steal() - stolen,
             "end": began + elapsed,
         }  # fmt: skip
         watch.measuring = False
@@ -241,6 +248,26 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
         with suppress(TimeoutError):  # the last keyboards are shown, or the run ends
             await asyncio.wait_for(app.outbox.drain(), args.drain)
     return figures
+
+
+def steal() -> Steal:
+    """The machine's CPU time so far, and the part of it the host gave to others."""
+    with suppress(OSError):
+        ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        return Steal(ticks[7] if len(ticks) > 7 else 0, sum(ticks[:8]))
+    return Steal(0, 0)
+
+
+@dataclass(frozen=True)
+class Steal:
+    stolen: int
+    total: int
+
+    def __sub__(self, other: Steal) -> Steal:
+        return Steal(self.stolen - other.stolen, self.total - other.total)
+
+    def __str__(self) -> str:
+        return f"{100 * self.stolen / self.total:.1f}%" if self.total else "?"
 
 
 def loadavg() -> str:
@@ -288,7 +315,10 @@ def report(f: dict[str, Any], load: Load) -> None:
     presses: list[Press] = f["presses"]
     seconds, cores = f["seconds"], os.cpu_count() or 1
     start, end = f["load"]
-    print(f"  {seconds:.0f} s of play; load average {start} at the start, {end} at the end")
+    print(
+        f"  {seconds:.0f} s of play; load average {start} at the start, {end} at the end;"
+        f" the host's steal time {f['steal']} of the cores' time"
+    )
     first = "3-people (the bots' seats)" if load.stand_ins else "bot"
 
     def bot_kind(c: Commit) -> bool:
@@ -345,6 +375,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ramp", type=float, help="seconds over which the tables join in")
     parser.add_argument("--drain", type=float, default=30.0, help="seconds to send the rest")
     parser.add_argument("--no-baseline", action="store_true", help="skip the people-only run")
+    parser.add_argument(
+        "--pairs", type=int, default=1, help="runs beside and alone, in turns (ABBA)"
+    )
     args = parser.parse_args(argv)
     ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
     think = (args.think[0], args.think[1])
@@ -355,31 +388,57 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"\npeople think {think[0]:.2f}-{think[1]:.2f} s; computer moves {args.pause[0]:.2f}-"
         f"{args.pause[1]:.2f} s apart, {production.bot_workers} worker processes;"
         f" bot {Limits()}; fake Telegram {TELEGRAM}"
-        f"\nrun 1: {args.bot_tables} tables of 1 person + 2 «Мастер» beside"
-        f" {args.people_tables} tables of 2 people (tables join in over {ramp:.0f} s)"
     )
-    first = Load(
+    beside = Load(
         bot_tables=args.bot_tables, people_tables=args.people_tables,
         seconds=args.seconds, think=think, ramp=ramp,
     )  # fmt: skip
-    beside = run(first, args)
-    print(f"targets: press -> answer p99 under {TARGET_P99_MS} ms at both kinds of table")
-    if args.no_baseline or not args.people_tables:
+    runs = {
+        "beside": f": {args.bot_tables} tables of 1 person + 2 «Мастер» beside"
+        f" {args.people_tables} tables of 2 people (tables join in over {ramp:.0f} s)",
+        "alone": f" (baseline): the {args.people_tables} tables of 2 people alone",
+    }
+    loads = {"beside": beside, "alone": replace(beside, bot_tables=0)}
+    number = itertools.count(1)
+    if args.no_baseline or not args.people_tables or not args.bot_tables:
+        print(f"run {next(number)}{runs['beside']}")
+        run(beside, args)
+        print(TARGETS)
         return 0
-    print(f"run 2 (baseline): the {args.people_tables} tables of 2 people alone")
-    alone = run(replace(first, bot_tables=0), args)
-    print(ratios(beside, alone, "alone", "(target ≈ 1)"))
-    if args.bot_tables:
-        print(f"run 3: people in the bots' seats: {args.bot_tables} tables of 3 people beside")
-        seated = run(replace(first, stand_ins=True), args)
-        print(ratios(beside, seated, "beside people in their seats", ""))
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for pair in range(args.pairs):
+        figures: dict[str, dict[str, Any]] = {}
+        # in turns, ABBA: a drift of the host's speed over the runs weighs on both alike
+        for kind in ("beside", "alone") if pair % 2 == 0 else ("alone", "beside"):
+            print(f"run {next(number)}{runs[kind]}")
+            figures[kind] = run(loads[kind], args)
+        pairs.append((figures["beside"], figures["alone"]))
+    print(TARGETS)
+    for with_bots, baseline in pairs:
+        print(ratios(with_bots, baseline, "alone", "(target ≈ 1)"))
+    if len(pairs) > 1:
+        p50s, p99s = zip(*(ratio(*pair) for pair in pairs), strict=True)
+        print(
+            f"over the {len(pairs)} pairs: p50 x{statistics.median(p50s):.2f}"
+            f" (x{min(p50s):.2f}-{max(p50s):.2f}), p99 x{statistics.median(p99s):.2f}"
+            f" (x{min(p99s):.2f}-{max(p99s):.2f}) (medians and ranges of the ratios)"
+        )
+    seats = f"{args.bot_tables} tables of 3 people beside"
+    print(f"run {next(number)}: people in the bots' seats: {seats}")
+    seated = run(replace(beside, stand_ins=True), args)
+    print(ratios(pairs[-1][0], seated, "beside people in their seats", ""))
     return 0
 
 
-def ratios(beside: dict[str, Any], base: dict[str, Any], name: str, target: str) -> str:
-    """The people tables' press -> answer in ``beside`` over that in ``base``."""
+def ratio(beside: dict[str, Any], base: dict[str, Any]) -> tuple[float, float]:
+    """The people tables' press -> answer p50 and p99 in ``beside`` over those in ``base``."""
     with_, without = (press_to_answer(f["presses"], False) for f in (beside, base))
     p50, p99 = (percentile(with_, q) / max(percentile(without, q), 1e-9) for q in (0.5, 0.99))
+    return p50, p99
+
+
+def ratios(beside: dict[str, Any], base: dict[str, Any], name: str, target: str) -> str:
+    p50, p99 = ratio(beside, base)
     return (
         f"people tables' press -> answer with the bot tables beside them / {name}:"
         f" p50 x{p50:.2f}, p99 x{p99:.2f} {target}"

@@ -77,7 +77,7 @@ class Thinker:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=context,
-                initializer=_yield_to_the_loop,
+                initializer=yield_to_the_loop,
                 initargs=(self.idle,),
             )
         return self._pool
@@ -149,7 +149,7 @@ def _timed(
     return action, perf_counter() - start
 
 
-def _yield_to_the_loop(idle: bool) -> None:
+def yield_to_the_loop(idle: bool) -> None:
     """Workers run at a lower priority: when the cores are busy, the event loop that
     answers every press gets them first, and the bots think a little longer."""
     os.nice(NICENESS)

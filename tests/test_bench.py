@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import engine_speed
+from bench import cores, engine_speed
 
 
 def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -160,3 +160,14 @@ def test_the_load_world_forgets_what_only_tests_read() -> None:
     tg.forget()
     assert tg.calls == [webhook] and tg.webhook_params()[1] == 40
     assert not tg.updates and not message.history and message.text == "сейчас"
+
+
+def test_cores_benchmark_compares_the_other_core_idle_and_busy(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    cores.main(["--rounds", "1", "--steps", "1000", "--table", "1000"])
+    out = capsys.readouterr().out
+    if "nothing to compare" in out:  # one core: said so
+        return
+    for kind in cores.KINDS:
+        assert re.search(rf"{kind} +median +[\d.]+ ms +max +[\d.]+ ms +x\d", out), kind

@@ -12,7 +12,7 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     argv = ["--bot-tables", "1", "--people-tables", "2", "--seconds", "1.5"]
-    argv += ["--think", "0.1", "0.3", "--pause", "0.05", "0.1", "--drain", "1"]
+    argv += ["--think", "0.1", "0.3", "--pause", "0.05", "0.1", "--drain", "1", "--pairs", "2"]
     assert bot_tables.main(argv) == 0
     out = capsys.readouterr().out
     for figure in (
@@ -27,12 +27,19 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
         "CPU: bot process",
         "worker processes",
         "games finished",
+        "the host's steal time ",
         "run 2 (baseline): the 2 tables of 2 people alone",
         "targets: press -> answer p99 under 100 ms",
         "with the bot tables beside them / alone: p50 x",
-        "run 3: people in the bots' seats: 1 tables of 3 people beside",
+        "run 3 (baseline): the 2 tables of 2 people alone",  # the second pair: alone first
+        "run 4: 1 tables of 1 person + 2 «Мастер» beside 2 tables of 2 people",
+        "over the 2 pairs: p50 x",
+        "run 5: people in the bots' seats: 1 tables of 3 people beside",
         "3-people (the bots' seats) tables (1):",
         "with the bot tables beside them / beside people in their seats: p50 x",
     ):
         assert figure in out
-    assert out.count("press -> answer  p50") == 5  # both kinds, the baseline, both again
+    # both kinds, the baseline, the baseline, both kinds, both kinds with people seated
+    # (a kind without a press in the short runs prints "none")
+    assert out.count("press -> answer  ") == 8
+    assert out.count("with the bot tables beside them / alone: p50 x") == 2
