@@ -87,18 +87,8 @@ def other_core(kind: str, core: int) -> Iterator[None]:
         spinner.join()
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="bench.cores", description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--steps", type=int, default=2_000_000, help="work per measurement")
-    parser.add_argument("--table", type=int, default=1_000_000, help="the lookups' entries")
-    args = parser.parse_args(argv)
-    cores = sorted(os.sched_getaffinity(0))
-    if len(cores) < 2:
-        print(f"{len(cores)} core: nothing to compare")
-        return
-    mine, other = cores[0], cores[1]
-    os.sched_setaffinity(0, {mine})
+def measure(args: argparse.Namespace, other: int) -> dict[tuple[str, str], list[float]]:
+    """Seconds of each work with the ``other`` core of each kind, ``args.rounds`` times."""
     table = {key: [key] for key in range(args.table)}
     works: dict[str, Callable[[], float]] = {
         "arithmetic": lambda: arithmetic(args.steps),
@@ -112,8 +102,27 @@ def main(argv: list[str] | None = None) -> None:
             with other_core(kind, other):
                 for name, run in works.items():
                     times[name, kind].append(run())
+    return times
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bench.cores", description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=2_000_000, help="work per measurement")
+    parser.add_argument("--table", type=int, default=1_000_000, help="the lookups' entries")
+    args = parser.parse_args(argv)
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        print(f"{len(cores)} core: nothing to compare")
+        return
+    mine, other = cores[0], cores[1]
+    os.sched_setaffinity(0, {mine})
+    try:
+        times = measure(args, other)
+    finally:
+        os.sched_setaffinity(0, cores)  # as it was (a test calls this in its process)
     print(f"{len(cores)} cores; {args.rounds} rounds on core {mine}, the other is core {other}")
-    for name in works:
+    for name in dict.fromkeys(name for name, _ in times):
         print(f"  {name}, {args.steps:,} steps")
         idle = statistics.median(times[name, "idle"])
         for kind in KINDS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -165,7 +166,9 @@ def test_the_load_world_forgets_what_only_tests_read() -> None:
 def test_cores_benchmark_compares_the_other_core_idle_and_busy(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    before = os.sched_getaffinity(0)
     cores.main(["--rounds", "1", "--steps", "1000", "--table", "1000"])
+    assert os.sched_getaffinity(0) == before  # the tests after it keep both cores
     out = capsys.readouterr().out
     if "nothing to compare" in out:  # one core: said so
         return

@@ -22,7 +22,7 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
         "press -> answer  p50",
         "press -> next person's keyboard current  p50",
         "computer decisions:",
-        "time in a worker  p50",
+        "time in a worker  ",  # p50 ..., or "none" when a short run under load saw none
         "per second",
         "CPU: bot process",
         "worker processes",
