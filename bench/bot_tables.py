@@ -17,7 +17,8 @@ tables alone: the baseline of the ratio. ``--pairs N`` plays N such pairs, in tu
 (beside and alone, then alone and beside, ...), and prints the median and the range of
 their ratios, of all pairs and of those whose runs the host stole under 1% of the cores'
 time from: on a shared virtual machine other guests' load comes and goes by the minute,
-and a run with 8% steal time had three times the p99 of one without. A last run seats
+and runs with 8-10% steal time had four times the p99 of runs without (82-85 ms against
+19-21 ms, with the bots beside and without them alike). A last run seats
 people where the computers sat (each bot table three people): the same tables and
 games, so the ratio against it shows what the computers' way of moving costs the other
 tables, apart from the load that as many more tables of people would bring.
@@ -50,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import load_world
+from bench.cores import steal
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, ms, percentile
 from bot.app import App
 from bot.callbacks import LobbyCb
@@ -250,30 +252,6 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
         with suppress(TimeoutError):  # the last keyboards are shown, or the run ends
             await asyncio.wait_for(app.outbox.drain(), args.drain)
     return figures
-
-
-def steal() -> Steal:
-    """The machine's CPU time so far, and the part of it the host gave to others."""
-    with suppress(OSError):
-        ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
-        return Steal(ticks[7] if len(ticks) > 7 else 0, sum(ticks[:8]))
-    return Steal(0, 0)
-
-
-@dataclass(frozen=True)
-class Steal:
-    stolen: int
-    total: int
-
-    @property
-    def share(self) -> float:
-        return self.stolen / self.total if self.total else 0.0
-
-    def __sub__(self, other: Steal) -> Steal:
-        return Steal(self.stolen - other.stolen, self.total - other.total)
-
-    def __str__(self) -> str:
-        return f"{100 * self.share:.1f}%" if self.total else "?"
 
 
 def loadavg() -> str:

@@ -7,7 +7,9 @@ decisions on positions of real games). The rounds alternate, so a
 neighbour on the host slows each kind alike. If the cores were independent, every
 ratio would be about 1; where they share a physical core or a power budget (a
 VM's vCPUs), the loop that answers presses is slower whenever the bots think,
-whatever the scheduler's priorities.
+whatever the scheduler's priorities. The host's steal time while each kind ran tells
+the two apart: a shared core runs slower without it, a host short of cores takes the
+time back as steal.
 
     python -m bench.cores --rounds 20
 """
@@ -21,7 +23,9 @@ import multiprocessing
 import os
 import statistics
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from multiprocessing.synchronize import Event
+from pathlib import Path
 from time import perf_counter
 
 from bench.agreement import positions
@@ -29,6 +33,36 @@ from engine.bots import decide
 from service.thinking import yield_to_the_loop
 
 KINDS = ("idle", "spinning", "thinking as a worker")
+
+
+def steal() -> Steal:
+    """The machine's CPU time so far, and the part of it the host gave to others."""
+    with contextlib.suppress(OSError):
+        ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        return Steal(ticks[7] if len(ticks) > 7 else 0, sum(ticks[:8]))
+    return Steal(0, 0)
+
+
+@dataclass(frozen=True)
+class Steal:
+    """Ticks of the cores' time (/proc/stat): ``stolen`` of ``total`` the host gave to
+    other guests while ours were ready to run."""
+
+    stolen: int
+    total: int
+
+    @property
+    def share(self) -> float:
+        return self.stolen / self.total if self.total else 0.0
+
+    def __sub__(self, other: Steal) -> Steal:
+        return Steal(self.stolen - other.stolen, self.total - other.total)
+
+    def __add__(self, other: Steal) -> Steal:
+        return Steal(self.stolen + other.stolen, self.total + other.total)
+
+    def __str__(self) -> str:
+        return f"{100 * self.share:.1f}%" if self.total else "?"
 
 
 def arithmetic(n: int) -> float:
@@ -87,8 +121,11 @@ def other_core(kind: str, core: int) -> Iterator[None]:
         spinner.join()
 
 
-def measure(args: argparse.Namespace, other: int) -> dict[tuple[str, str], list[float]]:
-    """Seconds of each work with the ``other`` core of each kind, ``args.rounds`` times."""
+def measure(
+    args: argparse.Namespace, other: int, stolen: dict[str, Steal]
+) -> dict[tuple[str, str], list[float]]:
+    """Seconds of each work with the ``other`` core of each kind, ``args.rounds`` times;
+    adds the host's steal time while each kind ran to ``stolen``."""
     table = {key: [key] for key in range(args.table)}
     works: dict[str, Callable[[], float]] = {
         "arithmetic": lambda: arithmetic(args.steps),
@@ -100,8 +137,10 @@ def measure(args: argparse.Namespace, other: int) -> dict[tuple[str, str], list[
     for _ in range(args.rounds):
         for kind in KINDS:
             with other_core(kind, other):
+                before = steal()
                 for name, run in works.items():
                     times[name, kind].append(run())
+                stolen[kind] = stolen.get(kind, Steal(0, 0)) + (steal() - before)
     return times
 
 
@@ -117,8 +156,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     mine, other = cores[0], cores[1]
     os.sched_setaffinity(0, {mine})
+    stolen: dict[str, Steal] = {}
     try:
-        times = measure(args, other)
+        times = measure(args, other, stolen)
     finally:
         os.sched_setaffinity(0, cores)  # as it was (a test calls this in its process)
     print(f"{len(cores)} cores; {args.rounds} rounds on core {mine}, the other is core {other}")
@@ -131,6 +171,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"    {kind:<22} median {median * 1000:6.1f} ms"
                 f"  max {max(times[name, kind]) * 1000:6.1f} ms  x{median / idle:.2f}"
             )
+    print("  the host's steal time of the cores' time while the other core was")
+    for kind in KINDS:
+        print(f"    {kind:<22} {stolen.get(kind, Steal(0, 0))}")
 
 
 if __name__ == "__main__":

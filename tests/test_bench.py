@@ -174,3 +174,4 @@ def test_cores_benchmark_compares_the_other_core_idle_and_busy(
         return
     for kind in cores.KINDS:
         assert re.search(rf"{kind} +median +[\d.]+ ms +max +[\d.]+ ms +x\d", out), kind
+        assert re.search(rf"\n    {kind} +([\d.]+%|\?)\n", out), kind  # steal time, or ? if 0 ticks
