@@ -401,9 +401,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for with_bots, baseline in pairs:
         print(ratios(with_bots, baseline, "alone", "(target ≈ 1)"))
     if len(pairs) > 1:
-        print(f"{summary(pairs)} (the ratios' medians and ranges)")
+        print(f"{summary(pairs, 'pairs')} (the ratios' medians and ranges)")
         quiet = [pair for pair in pairs if all(f["steal"].share < QUIET_HOST for f in pair)]
-        print(f"{summary(quiet)} in which the host stole under {QUIET_HOST:.0%} of the time")
+        print(summary(quiet, f"pairs in which the host stole under {QUIET_HOST:.0%} of the time"))
     seats = f"{args.bot_tables} tables of 3 people beside"
     print(f"run {next(number)}: people in the bots' seats: {seats}")
     seated = run(replace(beside, stand_ins=True), args)
@@ -427,12 +427,12 @@ def ratios(beside: dict[str, Any], base: dict[str, Any], name: str, target: str)
     )
 
 
-def summary(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
+def summary(pairs: list[tuple[dict[str, Any], dict[str, Any]]], which: str) -> str:
     if not pairs:
-        return "no pair"
+        return f"no {which}"
     p50s, p99s = zip(*(ratio(*pair) for pair in pairs), strict=True)
     return (
-        f"over the {len(pairs)} pairs: p50 x{statistics.median(p50s):.2f}"
+        f"over the {len(pairs)} {which}: p50 x{statistics.median(p50s):.2f}"
         f" (x{min(p50s):.2f}-{max(p50s):.2f}), p99 x{statistics.median(p99s):.2f}"
         f" (x{min(p99s):.2f}-{max(p99s):.2f})"
     )

@@ -34,7 +34,7 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
         "run 3 (baseline): the 2 tables of 2 people alone",  # the second pair: alone first
         "run 4: 1 tables of 1 person + 2 «Мастер» beside 2 tables of 2 people",
         "over the 2 pairs: p50 x",
-        "in which the host stole under 1% of the time",  # or "no pair in which ..."
+        "pairs in which the host stole under 1% of the time",  # "over the N ..." or "no ..."
         "(target ≈ 1); the host's steal time ",
         "run 5: people in the bots' seats: 1 tables of 3 people beside",
         "3-people (the bots' seats) tables (1):",
