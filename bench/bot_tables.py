@@ -16,9 +16,10 @@ player would; a table's creator presses «Ещё партию». A second run pl
 tables alone: the baseline of the ratio. ``--pairs N`` plays N such pairs, in turns
 (beside and alone, then alone and beside, ...), and prints the median and the range of
 their ratios, of all pairs and of those whose runs the host stole under 1% of the cores'
-time from: on a shared virtual machine other guests' load comes and goes by the minute,
-and runs with 8-10% steal time had four times the p99 of runs without (82-85 ms against
-19-21 ms, with the bots beside and without them alike). A last run seats
+time from (with two pairs or more): on a shared virtual machine other guests' load
+comes and goes by the minute, and runs with 8-11% steal time had p99s of 82-108 ms where
+runs with under 0.5% had 18-21 ms, with the bots beside and without them alike. A last
+run seats
 people where the computers sat (each bot table three people): the same tables and
 games, so the ratio against it shows what the computers' way of moving costs the other
 tables, apart from the load that as many more tables of people would bring.
@@ -37,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import math
 import os
 import statistics
 import sys
@@ -51,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import load_world
-from bench.cores import steal
+from bench.host import loadavg, steal
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, ms, percentile
 from bot.app import App
 from bot.callbacks import LobbyCb
@@ -254,12 +256,6 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
     return figures
 
 
-def loadavg() -> str:
-    with suppress(OSError):
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    return "?"
-
-
 # --- the figures ---------------------------------------------------------------------
 
 
@@ -363,6 +359,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--pairs", type=int, default=1, help="runs beside and alone, in turns (ABBA)"
     )
     args = parser.parse_args(argv)
+    if args.pairs < 1:
+        parser.error("--pairs: at least 1")
     ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
     think = (args.think[0], args.think[1])
     production = Config(token=TOKEN, db_path="")
@@ -402,7 +400,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(ratios(with_bots, baseline, "alone", "(target ≈ 1)"))
     if len(pairs) > 1:
         print(f"{summary(pairs, 'pairs')} (the ratios' medians and ranges)")
-        quiet = [pair for pair in pairs if all(f["steal"].share < QUIET_HOST for f in pair)]
+        quiet = [
+            pair
+            for pair in pairs
+            if all(f["steal"].known and f["steal"].share < QUIET_HOST for f in pair)
+        ]
         print(summary(quiet, f"pairs in which the host stole under {QUIET_HOST:.0%} of the time"))
     seats = f"{args.bot_tables} tables of 3 people beside"
     print(f"run {next(number)}: people in the bots' seats: {seats}")
@@ -428,11 +430,14 @@ def ratios(beside: dict[str, Any], base: dict[str, Any], name: str, target: str)
 
 
 def summary(pairs: list[tuple[dict[str, Any], dict[str, Any]]], which: str) -> str:
-    if not pairs:
+    """The ratios' medians and ranges (a pair whose run had no press of people is left
+    out: its ratio is not a number)."""
+    found = [r for pair in pairs if not math.isnan(sum(r := ratio(*pair)))]
+    if not found:
         return f"no {which}"
-    p50s, p99s = zip(*(ratio(*pair) for pair in pairs), strict=True)
+    p50s, p99s = zip(*found, strict=True)
     return (
-        f"over the {len(pairs)} {which}: p50 x{statistics.median(p50s):.2f}"
+        f"over the {len(found)} {which}: p50 x{statistics.median(p50s):.2f}"
         f" (x{min(p50s):.2f}-{max(p50s):.2f}), p99 x{statistics.median(p99s):.2f}"
         f" (x{min(p99s):.2f}-{max(p99s):.2f})"
     )

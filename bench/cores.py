@@ -3,15 +3,15 @@
 A fixed piece of Python work runs on the first core while the other core is idle,
 then while a process keeps it busy: spinning at the normal priority, and
 thinking as the game service's workers do (nice 10, the idle policy, «Мастер»'s
-decisions on positions of real games). The rounds alternate, so a
-neighbour on the host slows each kind alike. If the cores were independent, every
+decisions on positions of real games). Each round runs every kind in turn, so the
+host's slow spells fall on all kinds rather than on one. If the cores were independent, every
 ratio would be about 1; where they share a physical core or a power budget (a
 VM's vCPUs), the loop that answers presses is slower whenever the bots think,
 whatever the scheduler's priorities. The host's steal time while each kind ran tells
 the two apart: a shared core runs slower without it, a host short of cores takes the
 time back as steal.
 
-    python -m bench.cores --rounds 20
+    python -m bench.cores [--rounds 20] [--steps 2000000] [--table-bits 20]
 """
 
 from __future__ import annotations
@@ -23,46 +23,15 @@ import multiprocessing
 import os
 import statistics
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from multiprocessing.synchronize import Event
-from pathlib import Path
 from time import perf_counter
 
 from bench.agreement import positions
+from bench.host import Steal, steal
 from engine.bots import decide
 from service.thinking import yield_to_the_loop
 
 KINDS = ("idle", "spinning", "thinking as a worker")
-
-
-def steal() -> Steal:
-    """The machine's CPU time so far, and the part of it the host gave to others."""
-    with contextlib.suppress(OSError):
-        ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
-        return Steal(ticks[7] if len(ticks) > 7 else 0, sum(ticks[:8]))
-    return Steal(0, 0)
-
-
-@dataclass(frozen=True)
-class Steal:
-    """Ticks of the cores' time (/proc/stat): ``stolen`` of ``total`` the host gave to
-    other guests while ours were ready to run."""
-
-    stolen: int
-    total: int
-
-    @property
-    def share(self) -> float:
-        return self.stolen / self.total if self.total else 0.0
-
-    def __sub__(self, other: Steal) -> Steal:
-        return Steal(self.stolen - other.stolen, self.total - other.total)
-
-    def __add__(self, other: Steal) -> Steal:
-        return Steal(self.stolen + other.stolen, self.total + other.total)
-
-    def __str__(self) -> str:
-        return f"{100 * self.share:.1f}%" if self.total else "?"
 
 
 def arithmetic(n: int) -> float:
@@ -76,11 +45,13 @@ def arithmetic(n: int) -> float:
 
 def lookups(n: int, table: dict[int, list[int]]) -> float:
     """Seconds for ``n`` lookups at scattered keys of a large ``table`` (memory-bound,
-    as the loop's work on many tables' objects is)."""
+    as the loop's work on many tables' objects is). Its size is a power of two: then
+    the generator visits every key before it repeats (a full-period LCG)."""
     start = perf_counter()
-    total, key, size = 0, 1, len(table)
+    total, key, mask = 0, 1, len(table) - 1
+    assert len(table) & mask == 0, "a power of two"
     for _ in range(n):
-        key = (key * 1_103_515_245 + 12_345) % size
+        key = (key * 1_103_515_245 + 12_345) & mask
         total += table[key][0]
     return perf_counter() - start
 
@@ -102,23 +73,26 @@ def _think(ready: Event) -> None:
 
 @contextlib.contextmanager
 def other_core(kind: str, core: int) -> Iterator[None]:
-    """The other core idle, or kept busy by a spinning process."""
+    """The other core idle, or kept busy by a process that spins or thinks."""
     if kind == "idle":
         yield
         return
     context = multiprocessing.get_context("spawn")
     ready = context.Event()
-    spinner = context.Process(
+    busy = context.Process(
         target=_spin if kind == "spinning" else _think, args=(ready,), daemon=True
     )
-    spinner.start()
+    busy.start()
     try:
-        os.sched_setaffinity(spinner.pid or 0, {core})
-        ready.wait()
+        assert busy.pid is not None
+        os.sched_setaffinity(busy.pid, {core})
+        while not ready.wait(1.0):  # it has started (or died trying: then say so)
+            if not busy.is_alive():
+                raise RuntimeError(f"the {kind} process exited with {busy.exitcode}")
         yield
     finally:
-        spinner.kill()
-        spinner.join()
+        busy.kill()
+        busy.join()
 
 
 def measure(
@@ -126,10 +100,10 @@ def measure(
 ) -> dict[tuple[str, str], list[float]]:
     """Seconds of each work with the ``other`` core of each kind, ``args.rounds`` times;
     adds the host's steal time while each kind ran to ``stolen``."""
-    table = {key: [key] for key in range(args.table)}
+    table = {key: [key] for key in range(1 << args.table_bits)}
     works: dict[str, Callable[[], float]] = {
         "arithmetic": lambda: arithmetic(args.steps),
-        f"lookups in {args.table:,} entries": lambda: lookups(args.steps, table),
+        f"lookups in {len(table):,} entries": lambda: lookups(args.steps, table),
     }
     times: dict[tuple[str, str], list[float]] = {
         (name, kind): [] for name in works for kind in KINDS
@@ -148,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="bench.cores", description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--steps", type=int, default=2_000_000, help="work per measurement")
-    parser.add_argument("--table", type=int, default=1_000_000, help="the lookups' entries")
+    parser.add_argument("--table-bits", type=int, default=20, help="2**BITS lookups' entries")
     args = parser.parse_args(argv)
     cores = sorted(os.sched_getaffinity(0))
     if len(cores) < 2:
@@ -171,7 +145,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"    {kind:<22} median {median * 1000:6.1f} ms"
                 f"  max {max(times[name, kind]) * 1000:6.1f} ms  x{median / idle:.2f}"
             )
-    print("  the host's steal time of the cores' time while the other core was")
+    print("  the host's steal time, of the cores' time while the other core was")
     for kind in KINDS:
         print(f"    {kind:<22} {stolen.get(kind, Steal(0, 0))}")
 

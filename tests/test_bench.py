@@ -167,11 +167,25 @@ def test_cores_benchmark_compares_the_other_core_idle_and_busy(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     before = os.sched_getaffinity(0)
-    cores.main(["--rounds", "1", "--steps", "1000", "--table", "1000"])
+    cores.main(["--rounds", "1", "--steps", "1000", "--table-bits", "10"])
     assert os.sched_getaffinity(0) == before  # the tests after it keep both cores
     out = capsys.readouterr().out
     if "nothing to compare" in out:  # one core: said so
         return
+    assert "lookups in 1,024 entries, 1,000 steps" in out
     for kind in cores.KINDS:
         assert re.search(rf"{kind} +median +[\d.]+ ms +max +[\d.]+ ms +x\d", out), kind
         assert re.search(rf"\n    {kind} +([\d.]+%|\?)\n", out), kind  # steal time, or ? if 0 ticks
+
+
+def test_the_lookups_visit_every_entry_of_the_table() -> None:
+    """A full-period generator: every entry is read, not a few that stay in a cache."""
+    seen: set[int] = set()
+
+    class Table(dict[int, list[int]]):
+        def __getitem__(self, key: int) -> list[int]:
+            seen.add(key)
+            return super().__getitem__(key)
+
+    cores.lookups(1 << 12, Table({key: [key] for key in range(1 << 12)}))
+    assert len(seen) == 1 << 12

@@ -22,7 +22,7 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
         "press -> answer  p50",
         "press -> next person's keyboard current  p50",
         "computer decisions:",
-        "time in a worker  ",  # p50 ..., or "none" when a short run under load saw none
+        "time in a worker  p50",  # in one run at least
         "per second",
         "CPU: bot process",
         "worker processes",
@@ -41,7 +41,8 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
         "with the bot tables beside them / beside people in their seats: p50 x",
     ):
         assert figure in out
-    # both kinds, the baseline, the baseline, both kinds, both kinds with people seated
-    # (a kind without a press in the short runs prints "none")
+    # both kinds, the baseline, the baseline, both kinds, both kinds with people seated;
+    # the bot tables' one person may not press in so short a run ("none")
     assert out.count("press -> answer  ") == 8
+    assert out.count("press -> answer  p50") >= 6
     assert out.count("with the bot tables beside them / alone: p50 x") == 2

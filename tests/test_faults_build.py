@@ -14,7 +14,10 @@ REQUIREMENT = re.compile(r"^([A-Za-z0-9_.-]+)(.*)$")
 
 
 def numbers(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.split("."))
+    """The release numbers of a version: "6.170.27.post1" and "6.170.27rc1" -> (6, 170, 27)."""
+    release = re.match(r"\d+(\.\d+)*", text)
+    assert release, text
+    return tuple(int(part) for part in release.group().split("."))
 
 
 def requirements(lines: list[str]) -> dict[str, dict[str, str]]:
@@ -29,7 +32,7 @@ def requirements(lines: list[str]) -> dict[str, dict[str, str]]:
     return found
 
 
-def test_runtime_dependencies_have_a_tested_lower_and_a_major_upper_bound() -> None:
+def test_runtime_dependencies_are_bounded_around_the_installed_versions() -> None:
     for name, bounds in requirements(PROJECT["project"]["dependencies"]).items():
         assert set(bounds) == {">=", "<"}, (name, bounds)  # before: no upper bound
         low, high, installed = numbers(bounds[">="]), numbers(bounds["<"]), version(name)
