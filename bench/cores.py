@@ -4,8 +4,8 @@ A fixed piece of Python work runs on the first core while the other core is idle
 then while a process keeps it busy: spinning at the normal priority, and
 thinking as the game service's workers do (nice 10, the idle policy, «Мастер»'s
 decisions on positions of real games). Each round runs every kind in turn, so the
-host's slow spells fall on all kinds rather than on one. If the cores were independent, every
-ratio would be about 1; where they share a physical core or a power budget (a
+host's slow spells fall on all kinds rather than on one. If the cores were independent,
+every ratio would be about 1; where they share a physical core or a power budget (a
 VM's vCPUs), the loop that answers presses is slower whenever the bots think,
 whatever the scheduler's priorities. The host's steal time while each kind ran tells
 the two apart: a shared core runs slower without it, a host short of cores takes the
