@@ -19,10 +19,9 @@ their ratios, of all pairs and of those whose runs the host stole under 1% of th
 time from (with two pairs or more): on a shared virtual machine other guests' load
 comes and goes by the minute, and runs with 8-11% steal time had p99s of 82-108 ms where
 runs with under 0.5% had 18-21 ms, with the bots beside and without them alike. A last
-run seats
-people where the computers sat (each bot table three people): the same tables and
-games, so the ratio against it shows what the computers' way of moving costs the other
-tables, apart from the load that as many more tables of people would bring.
+run seats people where the computers sat (each bot table three people): the same tables
+and games, so the ratio against it shows what the computers' way of moving costs the
+other tables, apart from the load that as many more tables of people would bring.
 
 press -> answer: until the server got answerCallbackQuery. press -> next person's
 keyboard: from a press that made a move to the first later version at which the game

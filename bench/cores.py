@@ -96,10 +96,10 @@ def other_core(kind: str, core: int) -> Iterator[None]:
 
 
 def measure(
-    args: argparse.Namespace, other: int, stolen: dict[str, Steal]
-) -> dict[tuple[str, str], list[float]]:
-    """Seconds of each work with the ``other`` core of each kind, ``args.rounds`` times;
-    adds the host's steal time while each kind ran to ``stolen``."""
+    args: argparse.Namespace, other: int
+) -> tuple[dict[tuple[str, str], list[float]], dict[str, Steal]]:
+    """Seconds of each work with the ``other`` core of each kind, ``args.rounds`` times,
+    and the host's steal time while each kind ran."""
     table = {key: [key] for key in range(1 << args.table_bits)}
     works: dict[str, Callable[[], float]] = {
         "arithmetic": lambda: arithmetic(args.steps),
@@ -108,14 +108,15 @@ def measure(
     times: dict[tuple[str, str], list[float]] = {
         (name, kind): [] for name in works for kind in KINDS
     }
+    stolen = dict.fromkeys(KINDS, Steal(0, 0))
     for _ in range(args.rounds):
         for kind in KINDS:
             with other_core(kind, other):
                 before = steal()
                 for name, run in works.items():
                     times[name, kind].append(run())
-                stolen[kind] = stolen.get(kind, Steal(0, 0)) + (steal() - before)
-    return times
+                stolen[kind] += steal() - before
+    return times, stolen
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -130,9 +131,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     mine, other = cores[0], cores[1]
     os.sched_setaffinity(0, {mine})
-    stolen: dict[str, Steal] = {}
     try:
-        times = measure(args, other, stolen)
+        times, stolen = measure(args, other)
     finally:
         os.sched_setaffinity(0, cores)  # as it was (a test calls this in its process)
     print(f"{len(cores)} cores; {args.rounds} rounds on core {mine}, the other is core {other}")
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
             )
     print("  the host's steal time, of the cores' time while the other core was")
     for kind in KINDS:
-        print(f"    {kind:<22} {stolen.get(kind, Steal(0, 0))}")
+        print(f"    {kind:<22} {stolen[kind]}")
 
 
 if __name__ == "__main__":
