@@ -1,6 +1,7 @@
 """Tables with computer players beside tables of people only (issue 11's figures).
 
     python -m bench.bot_tables [--bot-tables 20] [--people-tables 100] [--seconds 30] [--pairs 1]
+        [--hold S] [--no-baseline]
 
 Two processes, as in production, where Telegram is not on the bot's machine: the real
 bot in this one (Dispatcher and polling loop, SQLite file in a temp dir, the service
@@ -22,6 +23,9 @@ runs with under 0.5% had 18-21 ms, with the bots beside and without them alike. 
 run seats people where the computers sat (each bot table three people): the same tables
 and games, so the ratio against it shows what the computers' way of moving costs the
 other tables, apart from the load that as many more tables of people would bring.
+``--hold S`` stops the worker processes every other S seconds of the runs beside
+(``bench.holds``): the people tables' presses while the computers think and while they
+are held meet the same host, seconds apart, which two runs minutes apart seldom do.
 
 press -> answer: until the server got answerCallbackQuery. press -> next person's
 keyboard: from a press that made a move to the first later version at which the game
@@ -52,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import load_world
+from bench.holds import Holds, compare
 from bench.host import loadavg, steal
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, ms, percentile
 from bot.app import App
@@ -233,7 +238,15 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
         thinker.seconds.clear()
         watch.measuring = True
         began, cpu, load_start, stolen = time.monotonic(), time.process_time(), loadavg(), steal()
+        holds = None
+        if args.hold and load.bot_tables and not load.stand_ins:
+            holds = Holds(lambda: workers_cpu(app).keys(), args.hold)
+        holding = asyncio.create_task(holds.run()) if holds else None
         stalls, ended = await load_world.play(conn, 20, sample)
+        if holding is not None:
+            holding.cancel()
+            with suppress(asyncio.CancelledError):
+                await holding
         sample()
         presses, fake_limited, world_cpu = ended
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
@@ -246,6 +259,7 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
             "thought": list(thinker.seconds),
             "steal": steal() - stolen,
             "end": began + elapsed,
+            "holds": holds,
         }  # fmt: skip
         watch.measuring = False
         await app.service.stop()  # no more timeouts or computer moves: only what is due
@@ -324,11 +338,18 @@ def report(f: dict[str, Any], load: Load) -> None:
         f"  computer decisions: {f['decisions']}, {f['decisions'] / seconds:.1f} per second;"
         f" worker pools replaced: {f['replaced']}"
         f"\n    time in a worker  {load_world.ms(f['thought'], (0.5, 0.95))}"
+        f"{' (the holds included)' if f['holds'] else ''}"
         f"\n  CPU: bot process {100 * bot:.0f}% of a core, its {f['processes']} worker processes"
         f" {100 * workers:.0f}%: {100 * (bot + workers) / cores:.0f}% of the {cores} cores;"
         f" fake Telegram and people (child process) {100 * world:.0f}% of a core"
     )
     print(f"  {load_world.stall_figures(f['stalls'])}; 429 responses {f['fake_limited']}")
+    if (holds := f["holds"]) is not None:
+        print(
+            f"  people tables' press -> answer, the computers held every other {holds.seconds:g} s:"
+        )
+        people = [(p.pressed, p.answered) for p in presses if not p.bots]
+        print(compare(holds, ((a, b - a) for a, b in people if b is not None)))
     if seconds > QUIET + load.ramp:
         latest: dict[int, float] = defaultdict(float)
         for c in w.commits.values():
@@ -353,6 +374,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pause", type=float, nargs=2, help="LOW HIGH s between bot moves")
     parser.add_argument("--ramp", type=float, help="seconds over which the tables join in")
     parser.add_argument("--drain", type=float, default=30.0, help="seconds to send the rest")
+    parser.add_argument(
+        "--hold", type=float, help="hold the thinking every other S seconds (bench.holds)"
+    )
     parser.add_argument("--no-baseline", action="store_true", help="skip the people-only run")
     parser.add_argument(
         "--pairs", type=int, default=1, help="runs beside and alone, in turns (ABBA)"

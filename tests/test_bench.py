@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import itertools
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 from bench import cores, engine_speed
+from bench.holds import Holds, Window, compare
+from bench.host import Steal
 
 
 def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -189,3 +195,54 @@ def test_the_lookups_visit_every_entry_of_the_table() -> None:
 
     cores.lookups(1 << 12, Table({key: [key] for key in range(1 << 12)}))
     assert len(seen) == 1 << 12
+
+
+def _state(pid: int) -> str:
+    """The process's state letter in /proc: T while it is stopped."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+async def test_the_holds_stop_the_workers_in_turns_and_let_them_go_at_the_end() -> None:
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "import time; time.sleep(60)"
+    )
+    holds = Holds(lambda: [child.pid], 0.1)
+    holding = asyncio.create_task(holds.run())
+    try:
+        seen = []
+        for _ in range(5):
+            await asyncio.sleep(0.1)
+            seen.append(_state(child.pid) == "T")
+        assert True in seen and False in seen  # held, and thinking, in turns
+        holding.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await holding
+        assert _state(child.pid) != "T"  # let go in the end, whatever the turn
+    finally:
+        child.kill()
+        await child.wait()
+    kinds = [w.held for w in holds.windows]
+    assert kinds[:4] == [False, True, False, True]
+    assert all(a.end <= b.start for a, b in itertools.pairwise(holds.windows))
+
+
+def test_the_holds_compare_the_presses_of_the_two_kinds_of_window() -> None:
+    holds = Holds(list, 1.0)
+    holds.windows = [
+        Window(0.0, 1.0, False, Steal(1, 100)),
+        Window(1.0, 2.0, True, Steal(3, 100)),
+        Window(2.0, 3.0, False, Steal(1, 100)),
+    ]
+    thinking = [(0.5, 0.010), (2.5, 0.030), (0.6, 0.020)]
+    held = [(1.5, 0.010), (1.7, 0.010)]
+    margin = [(0.1, 9.0), (1.1, 9.0), (3.5, 9.0)]  # a window's first moments, or after the last
+    out = compare(holds, thinking + held + margin)
+    assert (
+        "while the computers think  p50     20 ms  p99     30 ms  max     30 ms  (3); steal 1.0%"
+        in out
+    )
+    assert (
+        "while they are held        p50     10 ms  p99     10 ms  max     10 ms  (2); steal 3.0%"
+        in out
+    )
+    assert "thinking / held: p50 x2.00, p99 x3.00" in out

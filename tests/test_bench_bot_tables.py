@@ -13,6 +13,7 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
 ) -> None:
     argv = ["--bot-tables", "1", "--people-tables", "2", "--seconds", "1.5"]
     argv += ["--think", "0.1", "0.3", "--pause", "0.05", "0.1", "--drain", "1", "--pairs", "2"]
+    argv += ["--hold", "0.4"]  # the thinking held every other 0.4 s in the runs beside
     assert bot_tables.main(argv) == 0
     out = capsys.readouterr().out
     for figure in (
@@ -27,6 +28,9 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
         "CPU: bot process",
         "worker processes",
         "games finished",
+        "people tables' press -> answer, the computers held every other 0.4 s:",
+        "    while the computers think  ",
+        "    while they are held  ",
         "the host's steal time ",
         "run 2 (baseline): the 2 tables of 2 people alone",
         "targets: press -> answer p99 under 100 ms",
@@ -46,3 +50,4 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
     assert out.count("press -> answer  ") == 8
     assert out.count("press -> answer  p50") >= 6
     assert out.count("with the bot tables beside them / alone: p50 x") == 2
+    assert out.count("the computers held every other") == 2  # not with people in their seats

@@ -1,0 +1,95 @@
+"""The computers' thinking held and let go in turns, within one run (``bench.bot_tables
+--hold``).
+
+Two runs, one beside the bot tables and one without them, seldom meet the same host: on
+a shared virtual machine the time other guests take moves the presses' p99 eightfold
+from one minute to the next. Here the worker processes are stopped (SIGSTOP) and
+continued (SIGCONT) every few seconds in one run: while they are held, the bot tables
+neither think nor move (their people wait for the bots), so the people tables play as
+if alone; while they think, beside the bot tables. The presses of the two kinds of
+window meet the same host, a few seconds apart. The first ``MARGIN`` seconds of each
+window count for neither (what the other kind left running).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+from bench.host import Steal, steal
+from bench.load_world import ms, percentile
+
+MARGIN = 0.25  # seconds
+
+
+@dataclass(frozen=True)
+class Window:
+    start: float  # time.monotonic() (system-wide, so the people's process compares)
+    end: float
+    held: bool
+    steal: Steal
+
+
+@dataclass
+class Holds:
+    """Holds the processes ``pids()`` names (asked anew at each turn: a pool may have
+    been replaced) for ``seconds``, then lets them think as long, and so on."""
+
+    pids: Callable[[], Iterable[int]]
+    seconds: float
+    windows: list[Window] = field(default_factory=list)
+
+    async def run(self) -> None:
+        """In turns until cancelled; every process is let go in the end."""
+        held, start, stolen = False, time.monotonic(), steal()
+        try:
+            while True:
+                await asyncio.sleep(self.seconds)
+                self._note(held, start, stolen)
+                held, start, stolen = not held, time.monotonic(), steal()
+                self._signal(signal.SIGSTOP if held else signal.SIGCONT)
+        finally:
+            self._note(held, start, stolen)
+            self._signal(signal.SIGCONT)
+
+    def _note(self, held: bool, start: float, stolen: Steal) -> None:
+        self.windows.append(Window(start, time.monotonic(), held, steal() - stolen))
+
+    def _signal(self, sig: signal.Signals) -> None:
+        for pid in self.pids():
+            with suppress(ProcessLookupError):  # a worker that is gone
+                os.kill(pid, sig)
+
+    def kind(self, when: float) -> bool | None:
+        """Whether the computers were held at ``when`` (None: in no window's body)."""
+        for w in self.windows:
+            if w.start + MARGIN <= when < w.end:
+                return w.held
+        return None
+
+    def steal(self, held: bool) -> Steal:
+        return sum((w.steal for w in self.windows if w.held == held), Steal(0, 0))
+
+
+def compare(holds: Holds, presses: Iterable[tuple[float, float]]) -> str:
+    """Lines on the presses ``(pressed, seconds to the answer)`` while the computers
+    thought and while they were held, and the ratio of the two."""
+    took: dict[bool, list[float]] = {True: [], False: []}
+    for pressed, seconds in presses:
+        kind = holds.kind(pressed)
+        if kind is not None:
+            took[kind].append(seconds)
+    thinking, held = took[False], took[True]
+    lines = [
+        f"    while the computers think  {ms(thinking, (0.5, 0.99))}; steal {holds.steal(False)}",
+        f"    while they are held        {ms(held, (0.5, 0.99))}; steal {holds.steal(True)}",
+    ]
+    if thinking and held:
+        p50, p99 = (percentile(thinking, q) / max(percentile(held, q), 1e-9) for q in (0.5, 0.99))
+        lines.append(f"    thinking / held: p50 x{p50:.2f}, p99 x{p99:.2f} (target ≈ 1)")
+    return "\n".join(lines)
