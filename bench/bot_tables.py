@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import load_world
-from bench.holds import Holds, compare
+from bench.holds import MARGIN, Holds, compare
 from bench.host import loadavg, steal
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, ms, percentile
 from bot.app import App
@@ -65,6 +65,7 @@ from bot.config import Config
 from bot.emulator import TOKEN, FakeUser, PressHandle
 from bot.outbox import Limits
 from service import Update
+from service.thinking import Thinker
 
 TARGET_P99_MS = 100
 TARGETS = f"targets: press -> answer p99 under {TARGET_P99_MS} ms at both kinds of table"
@@ -384,6 +385,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pairs < 1:
         parser.error("--pairs: at least 1")
+    if args.hold is not None and not MARGIN < args.hold < Thinker().timeout / 2:
+        parser.error(f"--hold: between {MARGIN} s and half the workers' timeout")
     ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
     think = (args.think[0], args.think[1])
     production = Config(token=TOKEN, db_path="")

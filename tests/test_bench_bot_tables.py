@@ -51,3 +51,9 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
     assert out.count("press -> answer  p50") >= 6
     assert out.count("with the bot tables beside them / alone: p50 x") == 2
     assert out.count("the computers held every other") == 2  # not with people in their seats
+
+
+@pytest.mark.parametrize("hold", ["0.1", "6"])
+def test_a_hold_shorter_than_its_margin_or_near_the_workers_timeout_is_refused(hold: str) -> None:
+    with pytest.raises(SystemExit):
+        bot_tables.main(["--hold", hold])
