@@ -65,7 +65,7 @@ from bot.config import Config
 from bot.emulator import TOKEN, FakeUser, PressHandle
 from bot.outbox import Limits
 from service import Update
-from service.thinking import Thinker
+from service.thinking import TIMEOUT
 
 TARGET_P99_MS = 100
 TARGETS = f"targets: press -> answer p99 under {TARGET_P99_MS} ms at both kinds of table"
@@ -241,13 +241,15 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
         began, cpu, load_start, stolen = time.monotonic(), time.process_time(), loadavg(), steal()
         holds = None
         if args.hold and load.bot_tables and not load.stand_ins:
-            holds = Holds(lambda: workers_cpu(app).keys(), args.hold)
+            holds = Holds(lambda: workers_cpu(app).keys(), args.hold, after=load.ramp)
         holding = asyncio.create_task(holds.run()) if holds else None
-        stalls, ended = await load_world.play(conn, 20, sample)
-        if holding is not None:
-            holding.cancel()
-            with suppress(asyncio.CancelledError):
-                await holding
+        try:
+            stalls, ended = await load_world.play(conn, 20, sample)
+        finally:
+            if holding is not None:  # the workers are let go, whatever happened
+                holding.cancel()
+                with suppress(asyncio.CancelledError):
+                    await holding
         sample()
         presses, fake_limited, world_cpu = ended
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
@@ -350,7 +352,7 @@ def report(f: dict[str, Any], load: Load) -> None:
             f"  people tables' press -> answer, the computers held every other {holds.seconds:g} s:"
         )
         people = [(p.pressed, p.answered) for p in presses if not p.bots]
-        print(compare(holds, ((a, b - a) for a, b in people if b is not None)))
+        print(compare(holds, ((a, b) for a, b in people if b is not None)))
     if seconds > QUIET + load.ramp:
         latest: dict[int, float] = defaultdict(float)
         for c in w.commits.values():
@@ -385,8 +387,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pairs < 1:
         parser.error("--pairs: at least 1")
-    if args.hold is not None and not MARGIN < args.hold < Thinker().timeout / 2:
-        parser.error(f"--hold: between {MARGIN} s and half the workers' timeout")
+    if args.hold is not None and not MARGIN < args.hold < TIMEOUT / 2:
+        parser.error(f"--hold: more than {MARGIN} s and less than {TIMEOUT / 2:g} s")
     ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
     think = (args.think[0], args.think[1])
     production = Config(token=TOKEN, db_path="")

@@ -23,6 +23,7 @@ from engine.bots import decide
 
 log = logging.getLogger(__name__)
 
+TIMEOUT = 10.0  # seconds of one decision before its worker counts as hung
 NICENESS = 10  # added to the workers' nice value (0 = the loop's, 19 = the lowest)
 Decide = Callable[[str, View, int, float], Action | None]  # (level, view, seed, share) -> move
 
@@ -42,7 +43,7 @@ class Thinker:
         workers: int | None = None,
         *,
         target: Decide = decide,
-        timeout: float = 10.0,
+        timeout: float = TIMEOUT,
         attempts: int = 3,
     ) -> None:
         """``target`` runs in the workers: a module-level function (or a partial of

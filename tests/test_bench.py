@@ -8,6 +8,7 @@ import itertools
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -206,11 +207,12 @@ async def test_the_holds_stop_the_workers_in_turns_and_let_them_go_at_the_end() 
     child = await asyncio.create_subprocess_exec(
         sys.executable, "-c", "import time; time.sleep(60)"
     )
-    holds = Holds(lambda: [child.pid], 0.1)
+    holds = Holds(lambda: [child.pid], 0.1, after=0.1)
+    began = time.monotonic()
     holding = asyncio.create_task(holds.run())
     try:
         seen = []
-        for _ in range(5):
+        for _ in range(7):
             await asyncio.sleep(0.1)
             seen.append(_state(child.pid) == "T")
         assert True in seen and False in seen  # held, and thinking, in turns
@@ -223,6 +225,7 @@ async def test_the_holds_stop_the_workers_in_turns_and_let_them_go_at_the_end() 
         await child.wait()
     kinds = [w.held for w in holds.windows]
     assert kinds[:4] == [False, True, False, True]
+    assert holds.windows[0].start >= began + 0.1  # after the tables joined in
     assert all(a.end <= b.start for a, b in itertools.pairwise(holds.windows))
 
 
@@ -233,10 +236,11 @@ def test_the_holds_compare_the_presses_of_the_two_kinds_of_window() -> None:
         Window(1.0, 2.0, True, Steal(3, 100)),
         Window(2.0, 3.0, False, Steal(1, 100)),
     ]
-    thinking = [(0.5, 0.010), (2.5, 0.030), (0.6, 0.020)]
-    held = [(1.5, 0.010), (1.7, 0.010)]
-    margin = [(0.1, 9.0), (1.1, 9.0), (3.5, 9.0)]  # a window's first moments, or after the last
-    out = compare(holds, thinking + held + margin)
+    thinking = [(0.5, 0.51), (2.5, 2.53), (0.6, 0.62)]
+    held = [(1.5, 1.51), (1.7, 1.71)]
+    # a window's first moments, an answer in the next window, after the last window
+    left_out = [(0.1, 0.2), (1.1, 1.2), (1.95, 2.5), (3.5, 3.6)]
+    out = compare(holds, thinking + held + left_out)
     assert (
         "while the computers think  p50     20 ms  p99     30 ms  max     30 ms  (3); steal 1.0%"
         in out

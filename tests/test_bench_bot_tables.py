@@ -54,6 +54,9 @@ def test_bot_tables_benchmark_runs_and_prints_its_figures(
 
 
 @pytest.mark.parametrize("hold", ["0.1", "6"])
-def test_a_hold_shorter_than_its_margin_or_near_the_workers_timeout_is_refused(hold: str) -> None:
+def test_a_hold_shorter_than_its_margin_or_near_the_workers_timeout_is_refused(
+    hold: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit):
         bot_tables.main(["--hold", hold])
+    assert "--hold: more than 0.25 s and less than 5 s" in capsys.readouterr().err
