@@ -58,7 +58,7 @@ from typing import Any
 from bench import load_world
 from bench.holds import MARGIN, Holds, compare
 from bench.host import loadavg, steal
-from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, ms, percentile
+from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, ms
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
@@ -210,11 +210,16 @@ class Watch:
         return min(mine)[1] if mine else None
 
 
+def worker_pids(app: App) -> list[int]:
+    """The worker processes now (from the executor's own table)."""
+    pool = getattr(app.service.autoplay.thinker, "_pool", None)
+    return list(getattr(pool, "_processes", None) or {})
+
+
 def workers_cpu(app: App) -> dict[int, float]:
     """User + system CPU seconds of each worker process now (from /proc)."""
-    pool = getattr(app.service.autoplay.thinker, "_pool", None)
     out = {}
-    for pid in getattr(pool, "_processes", None) or {}:  # the executor's own table
+    for pid in worker_pids(app):
         with suppress(OSError):  # a worker that is gone
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             out[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -241,7 +246,7 @@ async def bot_side(conn: Connection, db: Path, load: Load, args: Any) -> dict[st
         began, cpu, load_start, stolen = time.monotonic(), time.process_time(), loadavg(), steal()
         holds = None
         if args.hold and load.bot_tables and not load.stand_ins:
-            holds = Holds(lambda: workers_cpu(app).keys(), args.hold, after=load.ramp)
+            holds = Holds(partial(worker_pids, app), args.hold, after=load.ramp)
         holding = asyncio.create_task(holds.run()) if holds else None
         try:
             stalls, ended = await load_world.play(conn, 20, sample)
@@ -351,8 +356,10 @@ def report(f: dict[str, Any], load: Load) -> None:
         print(
             f"  people tables' press -> answer, the computers held every other {holds.seconds:g} s:"
         )
-        people = [(p.pressed, p.answered) for p in presses if not p.bots]
-        print(compare(holds, ((a, b) for a, b in people if b is not None)))
+        answered = [
+            (p.pressed, p.answered) for p in presses if not p.bots and p.answered is not None
+        ]
+        print(compare(holds, answered))
     if seconds > QUIET + load.ramp:
         latest: dict[int, float] = defaultdict(float)
         for c in w.commits.values():
@@ -444,8 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def ratio(beside: dict[str, Any], base: dict[str, Any]) -> tuple[float, float]:
     """The people tables' press -> answer p50 and p99 in ``beside`` over those in ``base``."""
     with_, without = (press_to_answer(f["presses"], False) for f in (beside, base))
-    p50, p99 = (percentile(with_, q) / max(percentile(without, q), 1e-9) for q in (0.5, 0.99))
-    return p50, p99
+    return load_world.p50_p99_ratios(with_, without)
 
 
 def ratios(beside: dict[str, Any], base: dict[str, Any], name: str, target: str) -> str:

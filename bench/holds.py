@@ -25,7 +25,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 
 from bench.host import Steal, steal
-from bench.load_world import ms, percentile
+from bench.load_world import ms, p50_p99_ratios
 
 MARGIN = 0.25  # seconds
 STEP = 0.1  # seconds between two signals in a window (a worker started in it is held too)
@@ -100,6 +100,6 @@ def compare(holds: Holds, presses: Iterable[tuple[float, float]]) -> str:
         f"    while they are held        {ms(held, (0.5, 0.99))}; steal {holds.steal(True)}",
     ]
     if thinking and held:
-        p50, p99 = (percentile(thinking, q) / max(percentile(held, q), 1e-9) for q in (0.5, 0.99))
+        p50, p99 = p50_p99_ratios(thinking, held)
         lines.append(f"    thinking / held: p50 x{p50:.2f}, p99 x{p99:.2f} (target ≈ 1)")
     return "\n".join(lines)

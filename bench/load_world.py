@@ -454,6 +454,12 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def p50_p99_ratios(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
+    """``values``' p50 and p99 over ``base``'s."""
+    p50, p99 = (percentile(values, q) / max(percentile(base, q), 1e-9) for q in (0.5, 0.99))
+    return p50, p99
+
+
 def ms(values: list[float], qs: Sequence[float], width: int = 6, gap: str = "  ") -> str:
     """Percentiles and the maximum in milliseconds, and how many values there were."""
     if not values:
