@@ -81,6 +81,7 @@ class Limits:
     endgame: int | None = None
     draw: float | None = None
     policy: str | None = None
+    lacks: float | None = None
 
     def budget(self, level: str) -> Budget:
         b = BUDGETS[level]
@@ -92,6 +93,7 @@ class Limits:
             endgame=b.endgame if self.endgame is None else self.endgame,
             draw=b.draw if self.draw is None else self.draw,
             policy=b.policy if self.policy is None else self.policy,
+            lacks=b.lacks if self.lacks is None else self.lacks,
         )
 
     def __str__(self) -> str:
@@ -181,6 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--endgame", type=int, help="endgame search moves per decision (level's)")
     parser.add_argument("--draw", type=float, help="a draw's worth in playouts (level's)")
     parser.add_argument("--policy", choices=sorted(POLICIES), help="playout policy (level's)")
+    parser.add_argument(
+        "--lacks", type=float, help="weight of a card a player's moves say it lacks (1: unread)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
         "--progress", type=int, default=0, help="interim report on stderr every N deals"
@@ -194,7 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"--lineup needs {rules.players} levels from {', '.join(LEVELS)}"
             f" (expert/master also as level/search, search one of {', '.join(SEARCHES)})"
         )
-    limits = Limits(args.seconds, args.worlds, args.actions, args.endgame, args.draw, args.policy)
+    limits = Limits(
+        args.seconds, args.worlds, args.actions, args.endgame, args.draw, args.policy, args.lacks
+    )
     rotations = args.rotations or rules.players
     jobs = [Job(rules, lineup, args.seed + d, rotations, limits) for d in range(args.deals)]
     start = time.perf_counter()

@@ -29,7 +29,7 @@ CORE = (
 )
 # The bots' playouts, modules of engine.bots. Their players' classes stay Python
 # (novice, pimc), so that other players can subclass them.
-BOTS = ("endgame", "heuristic", "playout", "policy", "tracker", "tree", "world")
+BOTS = ("endgame", "heuristic", "infer", "playout", "policy", "tracker", "tree", "world")
 STAMP = "compiled.sha256"  # written beside the compiled modules: the hash of their sources
 HERE = Path(__file__).resolve().parent
 PACKAGE = __name__.rpartition(".")[0]

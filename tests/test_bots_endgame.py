@@ -10,6 +10,7 @@ import pytest
 from engine import Action, Rules, State
 from engine.actions import ACCUSE
 from engine.bots import BUDGETS, Budget, MonteCarloBot, make_bot
+from engine.bots.arena import play_game
 from engine.bots.endgame import DRAW, LOSS, WIN, Solver, grade, solvable
 from engine.cards import deck_cards, deck_mask
 from tests.helpers import game, play
@@ -76,6 +77,22 @@ def test_the_issues_position_is_won_by_leading_the_seven_of_diamonds() -> None:
     for level in ("expert", "master"):
         choice = make_bot(level).choose(state.view(0))
         assert choice is not None and found[choice.text] == WIN
+
+
+def test_a_lost_endgame_is_played_for_the_opponents_mistakes() -> None:
+    """Every move loses against the best defence; against «Новичок», who may go wrong,
+    leading the king of spades wins where the heuristic's nine loses."""
+    state = game(["9H JC QS QH AC", "9S KS AH"], trump="9H", opener=1)
+    state.discard = deck_mask(36) & ~(state.hands[0] | state.hands[1])
+    assert set(values(state, 1).values()) == {LOSS}
+    novice = make_bot("novice")
+    heuristic = state.copy()
+    play(heuristic, "1 a 9S")
+    assert play_game(heuristic, [novice, novice]).fools == (1,)
+    for level in ("expert", "master"):
+        choice = make_bot(level).choose(state.view(1))
+        assert choice is not None and choice.text == "a KS", level
+        assert play_game(state.copy(), [novice, make_bot(level)]).fools == (0,)
 
 
 def test_a_known_win_is_taken_over_a_draw_by_every_level_that_searches() -> None:
@@ -233,9 +250,11 @@ def test_with_only_the_trump_card_left_to_draw_the_bot_searches_exactly() -> Non
                 bot = MonteCarloBot("Мастер", Budget(worlds=4, seconds=None, endgame=10**6))
                 choice = bot.choose(state.view(seat))
                 if bot.last_actions:  # several candidates
-                    assert bot.last_worlds == 0  # decided by the search, not by sampling
                     found = values(state, seat)
                     assert choice is not None and found[choice.text] == max(found.values())
+                    # Decided by the exact search, not by sampling, unless every move
+                    # loses (then the search plays for the opponent's mistakes).
+                    assert bot.last_worlds == 0 or set(found.values()) == {LOSS}
                     searched += 1
             action = make_bot("novice").choose(state.view(seat))
             assert action is not None

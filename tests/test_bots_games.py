@@ -8,7 +8,7 @@ import pytest
 
 from bench import tournament
 from engine import Rules, State
-from engine.bots import Budget, MonteCarloBot, NoviceBot
+from engine.bots import BUDGETS, Budget, MonteCarloBot, NoviceBot
 from engine.bots.arena import play_game
 from engine.players import Player, RandomPlayer
 
@@ -135,6 +135,14 @@ def test_the_tournament_prints_rates_intervals_and_times(
     out = capsys.readouterr().out
     for text in ("2 deals, 4 games", "expert", "random", "fool", "draw", "p95", "max", "["):
         assert text in out
+
+
+def test_the_tournament_command_line_sets_the_budgets_fields() -> None:
+    limits = tournament.Limits(actions=500, draw=1.0, lacks=1.0)
+    budget = limits.budget("expert")
+    assert (budget.actions, budget.draw, budget.lacks) == (500, 1.0, 1.0)
+    assert budget.worlds == BUDGETS["expert"].worlds
+    assert str(limits) == "actions=500, draw=1.0, lacks=1.0"
 
 
 def test_the_tournament_reports_progress_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,8 +2,11 @@
 
 When the seat's view leaves only one possible deal and two opponents are left
 (with two players: once the stock is empty), ``endgame.Solver`` searches every
-move to the end and the bot plays the best one. Otherwise the bot samples deals
-that agree with everything its seat knows (``Tracker`` + ``world``), plays
+move to the end and the bot plays the best one; when every move loses against
+the best defence, it plays the one that does best against the playout policy
+(an opponent who may go wrong), found by its search. Otherwise the bot samples
+deals that agree with everything its seat knows (``Tracker`` + ``world``; the
+other players' moves read by ``infer``), plays
 each candidate move out on every deal with the heuristic player for all seats,
 and picks the move with the best mean result for its team. Every candidate is
 tried on the same deals (common random numbers), so their scores differ by the move, not by luck.
@@ -21,8 +24,9 @@ from time import perf_counter
 
 from ..actions import ACCUSE, Action
 from ..view import View
-from .endgame import Solver, known_world
+from .endgame import LOSS, Solver, known_world
 from .heuristic import action_cost, catch_cheat, decide, must_act, view_table
+from .infer import lacking as lacking_cards
 from .playout import POLICIES, Policy, playout
 from .tracker import Tracker
 from .tree import Search, signature
@@ -32,6 +36,7 @@ from .world import sample_state
 __all__ = ["POLICIES", "SEARCHES", "Budget", "MonteCarloBot", "Policy", "candidates", "playout"]
 
 PRUNE_AFTER = 6  # sampled deals before a clearly worse move is dropped
+LACKS = 0.05  # ``Budget.lacks``: 1 reads nothing from the other players' moves (infer.py)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,6 +60,7 @@ class Budget:
     max_steps: int = 1500  # a playout longer than this counts as a draw
     draw: float = 0.5  # a draw's worth (nobody is the fool; a win is 1), bar the exact search
     policy: str = "novice"  # the playout policy, a key of ``POLICIES``
+    lacks: float = LACKS  # a hidden card's weight where its holder's moves say it lacks it
     search: str = "flat"  # a key of ``SEARCHES``
 
     def scaled(self, share: float, least: int = 0) -> Budget:
@@ -151,7 +157,15 @@ class MonteCarloBot:
         solver = Solver(state.partners[view.seat], budget.endgame, deadline=deadline)
         found = solver.best(state, actions)
         self.last_actions = solver.spent
-        return None if found is None else actions[found[0]]
+        if found is None:
+            return None
+        if found[1] == LOSS:
+            # Lost against the best defence whatever it does: the move that does best
+            # against the playout policy's opponent, who may well go wrong.
+            evaluate = self.evaluate if budget.search == "flat" else self.search
+            scores = evaluate(view, moves, start)
+            return moves[scores.index(max(scores))]
+        return actions[found[0]]
 
     def search(self, view: View, moves: list[Action], start: float) -> list[float]:
         """Each move's visits in a tree (``tree.Search``), the opponents' moves
@@ -167,6 +181,7 @@ class MonteCarloBot:
             max_steps=budget.max_steps,
             draw=budget.draw,
             opponents=budget.search == "tree",
+            lacks=budget.lacks,
         )
         actions = None if budget.actions is None else budget.actions - self.last_actions
         deadline = None if budget.seconds is None else start + budget.seconds
@@ -189,12 +204,13 @@ class MonteCarloBot:
         # Seeded by the decision alone: the same view and seed give the same move.
         rng = random.Random(f"{self.seed}:{seat}:{len(view.history)}")
         worlds = 1 if tracker.certain else budget.worlds  # one possible deal says all
+        lacking = None if tracker.certain else lacking_cards(view, tracker, budget.lacks)
         policy = POLICIES[budget.policy]
         sums = [0.0] * len(moves)
         alive = list(range(len(moves)))
         spent = self.last_actions  # actions simulated, an exact search's included
         for w in range(1, worlds + 1):
-            state = sample_state(view, tracker, rng)
+            state = sample_state(view, tracker, rng, lacking)
             base = len(state.history)
             for i in alive:
                 s = state.copy()

@@ -25,6 +25,7 @@ from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
 from ..state import State
 from ..view import View
 from .heuristic import action_cost, decide
+from .infer import lacking
 from .playout import Policy, playout
 from .tracker import Tracker
 from .world import sample_state
@@ -105,6 +106,7 @@ class Search:
         max_steps: int,
         draw: float,
         opponents: bool = True,
+        lacks: float = 1.0,
     ) -> None:
         assert view.seat is not None
         self.view = view
@@ -115,7 +117,9 @@ class Search:
         self.max_steps = max_steps
         self.draw = draw
         self.opponents = opponents  # whether the opponents' moves are searched too
-        self.tracker = Tracker.from_view(view)
+        self.tracker = tracker = Tracker.from_view(view)
+        # What the other players' moves say they lack (``infer.py``; 1: nothing).
+        self.lacking = None if tracker.certain else lacking(view, tracker, lacks)
         self.roots = [Node() for _ in moves]
         self.iterations = 0
         self.spent = 0  # actions simulated, in the tree and in the playouts
@@ -153,7 +157,7 @@ class Search:
 
     def step(self) -> None:
         """One iteration: a sampled deal, a walk down the tree, one new node, a playout."""
-        state = sample_state(self.view, self.tracker, self.rng)
+        state = sample_state(self.view, self.tracker, self.rng, self.lacking)
         base = len(state.history)
         for node in self.roots:
             node.available += 1

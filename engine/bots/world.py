@@ -8,31 +8,43 @@ play on. This is the only place where a bot makes a ``State``.
 
 from __future__ import annotations
 
+import math
 import random
 
 from ..cards import cards_of
 from ..position import Bout, Position
 from ..state import State
 from ..view import View
+from .infer import Weights
 from .tracker import Tracker
 
+Lacking = tuple[Weights | None, ...] | None  # per seat, as ``infer.lacking`` reads them
 
-def sample_hands(tracker: Tracker, rng: random.Random) -> tuple[list[int], list[int]]:
+
+def sample_hands(
+    tracker: Tracker, rng: random.Random, lacking: Lacking = None
+) -> tuple[list[int], list[int]]:
     """Hands (masks, one per seat) and a stock (draw order from the end, the
-    face-up trump card first) that agree with the tracker."""
+    face-up trump card first) that agree with the tracker. A seat with weights
+    (``lacking``) gets its hidden cards by weighted sampling without replacement
+    (Efraimidis and Spirakis 2006); the others a shuffled share."""
     pool = list(cards_of(tracker.hidden))
     rng.shuffle(pool)
     hands = list(tracker.known)
-    i = 0
     for s, need in enumerate(tracker.slots):
+        if not need:
+            continue
+        w = None if lacking is None else lacking[s]
+        if w is None:
+            got, pool = pool[:need], pool[need:]
+        else:
+            got = sorted(pool, key=lambda c: math.log(1.0 - rng.random()) / w[c])[-need:]
+            pool = [c for c in pool if c not in got]
         h = hands[s]
-        for c in pool[i : i + need]:
+        for c in got:
             h |= 1 << c
         hands[s] = h
-        i += need
-    stock = (
-        [tracker.trump_card, *pool[i : i + tracker.stock_hidden]] if tracker.trump_in_stock else []
-    )
+    stock = [tracker.trump_card, *pool[: tracker.stock_hidden]] if tracker.trump_in_stock else []
     return hands, stock
 
 
@@ -76,7 +88,9 @@ def build_state(view: View, hands: list[int], stock: list[int]) -> State:
     return State(rules, 0, position=position)
 
 
-def sample_state(view: View, tracker: Tracker, rng: random.Random) -> State:
+def sample_state(
+    view: View, tracker: Tracker, rng: random.Random, lacking: Lacking = None
+) -> State:
     """One random deal consistent with the view, as a playable position."""
-    hands, stock = sample_hands(tracker, rng)
+    hands, stock = sample_hands(tracker, rng, lacking)
     return build_state(view, hands, stock)
