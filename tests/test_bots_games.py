@@ -137,12 +137,17 @@ def test_the_tournament_prints_rates_intervals_and_times(
         assert text in out
 
 
-def test_the_tournament_command_line_sets_the_budgets_fields() -> None:
+def test_the_tournament_command_line_sets_the_budgets_fields(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     limits = tournament.Limits(actions=500, draw=1.0, lacks=1.0)
     budget = limits.budget("expert")
     assert (budget.actions, budget.draw, budget.lacks) == (500, 1.0, 1.0)
     assert budget.worlds == BUDGETS["expert"].worlds
     assert str(limits) == "actions=500, draw=1.0, lacks=1.0"
+    argv = ["--lineup", "expert,random", "--deals", "1", "--worlds", "2", "--lacks", "1"]
+    assert tournament.main(argv) == 0
+    assert "budgets: worlds=2, lacks=1.0" in capsys.readouterr().out
 
 
 def test_the_tournament_reports_progress_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:

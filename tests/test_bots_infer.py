@@ -6,12 +6,15 @@ import random
 
 import pytest
 
-from engine import Action, Rules, State
-from engine.actions import ACCUSE, DONE
+from engine import Action, Rules, State, View
+from engine.actions import ACCUSE, BACK, DONE
+from engine.bots import Budget, MonteCarloBot, pimc
 from engine.bots.heuristic import state_policy
 from engine.bots.infer import RULED_OUT, Replay, lacking
+from engine.bots.pimc import candidates
 from engine.bots.tracker import Tracker
-from engine.bots.world import sample_hands
+from engine.bots.tree import Search
+from engine.bots.world import sample_hands, sample_state
 from engine.cards import Card, cards_of, deck_mask
 from tests.helpers import act, game, play
 from tests.test_bots_tracker import RULES, masks
@@ -99,11 +102,54 @@ def test_timeouts_and_unmodelled_moves_tell_nothing() -> None:
         assert quiet.move(a, 0, LACKS, False)
     clues = dict(quiet.clues[1])
     assert quiet.move(Action(1, DONE), 0, LACKS, True)  # a timeout's «Бито»
+    assert quiet.move(Action(1, BACK), 0, LACKS, False)  # back from idling: no cards move
     assert quiet.clues[1] == clues
     assert not quiet.move(Action(1, ACCUSE, accused=0), 0, LACKS, False)
 
 
-@pytest.mark.parametrize("rules", [*RULES, Rules(last_cards_evenly=True, players=5)], ids=str)
+def test_of_two_clues_at_one_moment_the_stronger_stays() -> None:
+    replay = Replay(full_game("6D 7D 8D 9D 10D JD", "9C 10C JC QC KC AC").view(0))
+    replay.clue(1, masks("7H"), RULED_OUT)
+    replay.clue(1, masks("7H 8H"), LACKS)
+    assert replay.clues[1] == {Card.parse("7H"): (0, RULED_OUT), Card.parse("8H"): (0, LACKS)}
+
+
+def test_the_weight_of_a_lacked_card_is_a_weight() -> None:
+    for bad in (0.0, -0.5, 1.5):
+        with pytest.raises(ValueError, match="lacks"):
+            Budget(lacks=bad)
+
+
+def test_both_searches_sample_by_what_the_moves_tell(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = full_game("6D 7D 8D 9D 10D JC", "9C 10C QC KC AC 7H", opener=1)
+    play(state, "1 a 9C")
+    view = state.view(0)
+    moves = candidates(view)  # beat with the jack, or take
+    assert len(moves) == 2
+    seen: list[object] = []
+
+    def sample(view: View, tracker: Tracker, rng: random.Random, lacking: object = None) -> State:
+        seen.append(lacking)
+        return sample_state(view, tracker, rng, lacking)
+
+    monkeypatch.setattr(pimc, "sample_state", sample)
+    for lacks, read in ((LACKS, True), (1.0, False)):
+        seen.clear()
+        MonteCarloBot("Опытный", Budget(worlds=3, seconds=None, lacks=lacks)).choose(view)
+        assert seen and all((w is not None) == read for w in seen)
+        tree = Search(
+            view, moves, random.Random(0), state_policy, max_steps=9, draw=0.5, lacks=lacks
+        )
+        assert (tree.lacking is not None) == read
+
+
+MORE_RULES = [
+    Rules(last_cards_evenly=True, players=5),
+    Rules(simple=True, cheating=True, players=3),  # everyone closes a bout with «Бито»
+]
+
+
+@pytest.mark.parametrize("rules", RULES + MORE_RULES, ids=str)
 def test_every_clue_about_a_novice_is_true_and_every_history_replays(rules: Rules) -> None:
     rng = random.Random(2)
     clues = 0

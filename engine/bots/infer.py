@@ -11,8 +11,9 @@ so a clue fades with the cards its player has drawn since.
 
 The public history is replayed by counts (hand sizes, the stock, the table)
 to know who defended, how much room the table had and who drew what; if the
-replay does not end where the view is (a move it does not model), nothing is
-read. The sampled deals then give such a card to that hand less often
+replay does not end where the view is (a move it does not model: a quit, an
+accusation), nothing is read. With «Антимухлёж» a «Бито» says nothing: everyone
+says it to close a beaten bout. The sampled deals then give such a card to that hand less often
 (``world.sample_hands``); a player who plays otherwise is only misread, never
 ruled out.
 
@@ -21,7 +22,7 @@ Compiled with the engine (``engine.build.BOTS``).
 
 from __future__ import annotations
 
-from ..actions import BEAT, DONE, OPEN, PASS, SHOW, TAKE, THROW, TRANSFER, Action
+from ..actions import BACK, BEAT, DONE, OPEN, PASS, SHOW, TAKE, THROW, TRANSFER, Action
 from ..cards import BEAT_MASKS, RANK_MASK, SUIT_MASK, mask_of
 from ..deal import HAND_SIZE
 from ..ending import DRAW_ORDER
@@ -51,6 +52,8 @@ class Replay:
         self.cap5 = rules.first_bout_cap_5
         self.single = rules.single_card_opening
         self.evenly = rules.last_cards_evenly
+        # With «Антимухлёж» everyone says «Бито» to close a beaten bout, thrower or not.
+        self.words = not rules.cheating
         self.sizes = [HAND_SIZE] * n
         self.stock = rules.deck - HAND_SIZE * n
         self.drawn = [0] * n
@@ -64,11 +67,15 @@ class Replay:
         self.clues: list[dict[int, tuple[int, float]]] = [{} for _ in range(n)]
 
     def clue(self, seat: int, cards: int, floor: float) -> None:
+        """``seat`` lacks ``cards`` now; of two clues at one moment the stronger stays."""
         drawn = self.drawn[seat]
         clues = self.clues[seat]
         while cards:
             low = cards & -cards
-            clues[low.bit_length() - 1] = (drawn, floor)
+            c = low.bit_length() - 1
+            old = clues.get(c)
+            if old is None or old[0] < drawn or old[1] > floor:
+                clues[c] = (drawn, floor)
             cards ^= low
 
     def next_opponent(self, seat: int) -> int:
@@ -119,7 +126,7 @@ class Replay:
     def move(self, a: Action, me: int, doubt: float, auto: bool) -> bool:
         """Apply one public move, noting its clue; False if the replay lost its way."""
         seat, kind, cards = a.seat, a.kind, a.cards
-        read = seat != me and not auto and doubt < 1.0  # a timeout's move tells nothing
+        read = seat != me and not auto  # a timeout's or a stand-in's move tells nothing
         plain = self.plain
         if kind == OPEN:
             if self.att:
@@ -177,10 +184,10 @@ class Replay:
                 self.clue(seat, self.beats[unbeaten[0]] & self.cheap(unbeaten[0]), doubt)
             self.taking = True
         elif kind in (DONE, PASS):
-            if read and len(self.att) < self.limit:  # room to throw in, and it did not
+            if read and self.words and len(self.att) < self.limit:  # room, and no throw
                 self.clue(seat, self.cover() & plain, doubt)
-        else:
-            return False  # a quit, a return or an accusation: not modelled
+        elif kind != BACK:
+            return False  # a quit or an accusation: not modelled
         return True
 
     def cheap(self, card: int) -> int:
@@ -197,8 +204,10 @@ def lacking(view: View, tracker: Tracker, doubt: float) -> tuple[Weights | None,
     None for a seat without clues; None for all when the history cannot be replayed."""
     me = view.seat
     assert me is not None
+    if doubt >= 1.0:
+        return None
     replay = Replay(view)
-    if view.shown is not None and doubt < 1.0:  # the lowest trump dealt: none below in a hand
+    if view.shown is not None:  # the lowest trump dealt: none below in a hand
         for s in range(replay.n):
             replay.clue(s, below(view.shown) & SUIT_MASK[view.trump], RULED_OUT)
     for a, auto in zip(view.history, view.auto, strict=True):

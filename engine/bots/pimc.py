@@ -63,6 +63,10 @@ class Budget:
     lacks: float = LACKS  # a hidden card's weight where its holder's moves say it lacks it
     search: str = "flat"  # a key of ``SEARCHES``
 
+    def __post_init__(self) -> None:
+        if not 0 < self.lacks <= 1:
+            raise ValueError(f"lacks is a weight in (0, 1], not {self.lacks}")
+
     def scaled(self, share: float, least: int = 0) -> Budget:
         """This budget with ``share`` (at most 1) of its actions, but no fewer than
         ``least``. The exact endgame and the clock keep theirs."""
@@ -134,8 +138,9 @@ class MonteCarloBot:
         return moves[scores.index(max(scores))]  # the first of the best: the heuristic's order
 
     def solve(self, view: View, moves: list[Action], start: float) -> Action | None:
-        """The best move by exact search when the view leaves one possible deal;
-        None when it does not, or the search ran out of its budget."""
+        """The best move by exact search when the view leaves one possible deal (if
+        every move loses, the one the sampling search likes best); None when the view
+        leaves several deals, or the exact search ran out of its budget."""
         budget = self.budget
         if not budget.endgame:
             return None

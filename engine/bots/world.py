@@ -27,7 +27,9 @@ def sample_hands(
     """Hands (masks, one per seat) and a stock (draw order from the end, the
     face-up trump card first) that agree with the tracker. A seat with weights
     (``lacking``) gets its hidden cards by weighted sampling without replacement
-    (Efraimidis and Spirakis 2006); the others a shuffled share."""
+    (Efraimidis and Spirakis 2006), in seat order, so where two seats lack the
+    same card the later one (or the stock) gets it more often; the others a
+    shuffled share."""
     pool = list(cards_of(tracker.hidden))
     rng.shuffle(pool)
     hands = list(tracker.known)
