@@ -50,7 +50,7 @@ async def play(service: GameService, game: int, latencies: list[float], think: f
         seat, text = next_move(state)
         started = time.perf_counter()
         try:
-            await service.act(game, seat, text, len(state.history))
+            await service.act(game, Action.from_text(seat, text), len(state.history))
         except Refused as e:  # a word was said for a player with nothing to add meanwhile
             if e.reason != "stale":
                 raise

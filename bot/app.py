@@ -26,7 +26,9 @@ from storage.db import Database
 
 from . import webhook
 from .config import Config
+from .hand_pages import HandPages, SharedPages
 from .handlers import routers
+from .handlers.play import Hands
 from .i18n import LANGS, lang_of, t
 from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
@@ -84,7 +86,10 @@ class App:
         )
         self.outbox = Outbox(self.bot, config.limits, on_blocked=self._blocked)
         self.tables = Tables(db, self.service)
-        self.presenter = Presenter(self.tables.records, self.service, self.outbox, config.zone)
+        pages = SharedPages(db) if config.shared else HandPages()
+        self.presenter = Presenter(
+            self.tables.records, self.service, self.outbox, pages, config.zone
+        )
         self.outbox.on_replaced = self.presenter.replaced
         self.service.notify = self.presenter.on_update
         lease = db.sending_lease() if config.shared else None
@@ -97,7 +102,6 @@ class App:
             self.service.follower.on_moved = self.sending.moved
             sending = self.sending
             self.relay.share(db, lambda: sending.held)
-            self.presenter.hand_pages.share(db)
             sending.on_gained = self.relay.wake
         self.dp = Dispatcher(disable_fsm=True)
         self.dp.include_routers(*routers())
@@ -113,6 +117,7 @@ class App:
             outbox=self.outbox,
             relay=self.relay,
             presenter=self.presenter,
+            hands=Hands(self.service, self.presenter, pages, self.relay),
         )
 
     @classmethod
@@ -218,7 +223,7 @@ class App:
         self.service.broken.clear()
 
     async def _blocked(self, user_id: int) -> None:
-        self.presenter.blocked.add(user_id)
+        self.presenter.set_blocked(user_id, True)
         await self.tables.records.set_can_message(user_id, False)
 
     async def _error(self, event: ErrorEvent) -> bool:

@@ -72,13 +72,9 @@ class LobbyOp(StrEnum):
     AGAIN = "again"
 
 
-# plain str for the callers (render, rules_text), checked against LobbyOp on unpacking
-Op = Annotated[str, Field(pattern=f"^(?:{'|'.join(LobbyOp)})$")]
-
-
 class LobbyCb(CallbackData, prefix="l"):
     table: Id
-    op: Op
+    op: LobbyOp  # packed as its value: the buttons of older messages keep working
     arg: Word = ""  # the setting for "set" (with "+" / "-" for seats), a level, a preset
 
 
@@ -132,6 +128,14 @@ class MoveCb(CallbackData, prefix="m"):
     k: HandKey
 
 
+class PageName(StrEnum):
+    HAND = "hand"  # back to the hand itself
+    MORE = "more"  # «⋯»: «Сдаться»
+    MARK = "mark"  # cards of one rank marked for an opening
+    CHEAT = "cheat"  # the defender's cheats (option ``cheating``)
+    ACCUSE = "accuse"  # «Антимухлёж» against one of several players
+
+
 class PageCb(CallbackData, prefix="p"):
     """Leaves the hand for another page of its keyboard and back: ``page`` is ``hand``,
     ``more`` («⋯»: «Сдаться»), ``mark`` (cards of one rank marked for an opening; ``card``
@@ -140,7 +144,7 @@ class PageCb(CallbackData, prefix="p"):
     one of several players)."""
 
     game: Id
-    page: Annotated[str, Field(pattern=r"^(?:hand|more|mark|cheat|accuse)$")]
+    page: PageName
     card: CardText = ""
     k: HandKey
 

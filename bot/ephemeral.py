@@ -57,8 +57,8 @@ class EphemeralHands:
     def __init__(self, outbox: Outbox) -> None:
         self.outbox = outbox
         self.supported: bool | None = None  # whether the server knows them (asked once)
-        self.refused: set[int] = set()  # users Telegram refused one: private hands only
-        self.told: set[int] = set()  # users told so
+        self._refused: set[int] = set()  # users Telegram refused one: private hands only
+        self._told: set[int] = set()  # users told so
         self.hands: dict[Key, int] = {}  # the ephemeral hand's id
         self.drawn: dict[Key, str] = {}  # the key it shows
         self.players: set[Key] = set()  # who opened it: they play from the group
@@ -105,6 +105,17 @@ class EphemeralHands:
         self._admin[chat_id] = (admin, time.monotonic())
         return admin
 
+    def refuses(self, user_id: int) -> bool:
+        """Whether Telegram refused the user an ephemeral hand (private hands only)."""
+        return user_id in self._refused
+
+    def first_telling(self, user_id: int) -> bool:
+        """Whether the user is told for the first time that the group cannot show them
+        their hand (told once: noted now)."""
+        first = user_id not in self._told
+        self._told.add(user_id)
+        return first
+
     def status_changed(self, chat_id: int, admin: bool) -> None:
         """The bot's status in the group changed (a my_chat_member update)."""
         self._admin[chat_id] = (admin, time.monotonic())
@@ -122,7 +133,7 @@ class EphemeralHands:
         """«Мои карты»: a new ephemeral hand answering the press ``query``; False when
         Telegram refused it (the player is then shown the private hand)."""
         key = (game_id, user_id)
-        if user_id in self.refused or not await self.available(chat_id, user_id):
+        if user_id in self._refused or not await self.available(chat_id, user_id):
             return False
         if draw(user_id) is None:  # not shown by this process (another holds the lease)
             return False
@@ -134,7 +145,7 @@ class EphemeralHands:
         except TimeoutError:
             return True  # still on its way (the outbox keeps it)
         if not sent:
-            self.refused.add(user_id)
+            self._refused.add(user_id)
         return sent
 
     def update(
@@ -147,7 +158,7 @@ class EphemeralHands:
         turn = live.state.turn()
         for seat, info in enumerate(live.seats):
             uid = info.user_id
-            if uid is None or not info.human or uid in self.refused:
+            if uid is None or not info.human or uid in self._refused:
                 continue
             key = (game_id, uid)
             mine = turn is not None and seat in turn.seats

@@ -1,13 +1,16 @@
 """A hand keyboard's pages other than the hand: «⋯», the cards marked for an opening,
 the cheat page, whom to accuse (``Page``), and the card whose target is being chosen.
 
-A page stays open until its player moves, goes back, or the bout it was opened in ends.
-Alone, a process keeps them in memory. One of several (``share``), it also writes each
-change to the database, and reads a player's page from there when a press does not fit
-the hand as it would draw it (the page may have been opened through another process)
-and before the process that shows the games draws that hand (``bot.relay``); a page
-opened at a version is closed once its player has moved since, wherever that move was
-made.
+``HandPages`` is their one owner: the handlers change them through its verbs
+(``show``, ``pick``, ``moved``), the presenter reads them (``current``). A page stays
+open until its player moves, goes back, or the bout it was opened in ends.
+
+Alone, a process keeps them in memory (``HandPages``). One of several keeps them in
+the database as well (``SharedPages``): a press that does not fit the hand as this
+process would draw it reads its player's page from there (``sync``; the page may have
+been opened through another process), and so does the process that shows the games
+before it draws that hand; a page opened at a version is closed once its player has
+moved since, wherever that move was made.
 """
 
 from __future__ import annotations
@@ -19,80 +22,118 @@ from engine import Card, State
 from storage.db import Database
 from storage.outgoing import HandPageRepo
 
+from .callbacks import PageName
+
 Key = tuple[int, int]  # (game, user)
 
 
 class Page(NamedTuple):
-    """A page of a hand keyboard other than the hand (option ``cheating``): open until
-    its player moves, goes back, or the bout it was opened in ends."""
+    """A page of a hand keyboard other than the hand: open until its player moves, goes
+    back, or the bout it was opened in ends."""
 
     bout: int
-    name: str  # "more", "mark", "cheat" or "accuse"
+    name: PageName
     card: Card | None = None  # cheat: the card whose target is being chosen
     marked: tuple[Card, ...] = ()  # mark: the cards marked for an opening
 
 
 class HandPages:
-    def __init__(self) -> None:
-        self.pages: dict[Key, Page] = {}  # (game, user) -> the page shown
-        self.picking: dict[Key, Card] = {}  # (game, user) -> card awaiting a target
-        self.opened: dict[Key, int] = {}  # shared: the version they were opened at
-        self._repo: HandPageRepo | None = None
+    """The open pages and target choices of one process (alone: all there are)."""
 
-    def share(self, db: Database) -> None:
-        self._repo = HandPageRepo(db)
+    def __init__(self) -> None:
+        self._pages: dict[Key, Page] = {}  # (game, user) -> the page shown
+        self._picking: dict[Key, Card] = {}  # (game, user) -> card awaiting a target
+        self._opened: dict[Key, int] = {}  # shared: the version they were opened at
+
+    def shown(self, key: Key) -> Page | None:
+        """The page the player's hand shows (None: the hand)."""
+        return self._pages.get(key)
 
     def current(self, key: Key, state: State, seat: int) -> tuple[Page | None, Card | None]:
         """The page and target choice the hand shows now (closing those out of date)."""
-        page = self.pages.get(key)
+        page = self._pages.get(key)
         if page is not None and page.bout != state.bouts:  # that bout is over
-            del self.pages[key]
+            del self._pages[key]
             page = None
-        opened = self.opened.get(key)
+        opened = self._opened.get(key)
         if opened is not None and any(a.seat == seat for a in state.history[opened:]):
-            self.forget(key)  # its player has moved since (perhaps through another process)
+            self._forget(key)  # its player has moved since (perhaps through another process)
             return None, None
-        return page, self.picking.get(key)
+        return page, self._picking.get(key)
 
-    def forget(self, key: Key) -> None:
-        self.pages.pop(key, None)
-        self.picking.pop(key, None)
-        self.opened.pop(key, None)
+    async def show(self, key: Key, page: Page | None, version: int) -> None:
+        """Open ``page`` (None: back to the hand), at the game's ``version``."""
+        self._picking.pop(key, None)
+        if page is None:
+            self._pages.pop(key, None)
+        else:
+            self._pages[key] = page
+        await self._save(key, version)
+
+    async def pick(self, key: Key, card: Card | None, version: int) -> None:
+        """Ask which attack card ``card`` should beat (None: no longer)."""
+        if card is None:
+            self._picking.pop(key, None)
+        else:
+            self._picking[key] = card
+        await self._save(key, version)
+
+    async def moved(self, key: Key, version: int) -> None:
+        """The player made a move: their pages close."""
+        if key in self._pages or key in self._picking:
+            self._forget(key)
+            await self._save(key, version)
 
     def forget_game(self, game_id: int) -> None:
-        for key in [k for k in (*self.pages, *self.picking) if k[0] == game_id]:
-            self.forget(key)
+        for key in [k for k in (*self._pages, *self._picking) if k[0] == game_id]:
+            self._forget(key)
 
-    async def save(self, key: Key, version: int) -> None:
-        """Shared: the player's page and target choice as they are now, opened at
-        ``version``, for the other processes (nothing to do alone)."""
-        if self._repo is None:
-            return
-        page, picking = self.pages.get(key), self.picking.get(key)
+    async def sync(self, key: Key) -> None:
+        """Read the player's page as the other processes left it (alone: nothing to do)."""
+
+    async def _save(self, key: Key, version: int) -> None:
+        """Write the player's page for the other processes (alone: nothing to do)."""
+
+    def _forget(self, key: Key) -> None:
+        self._pages.pop(key, None)
+        self._picking.pop(key, None)
+        self._opened.pop(key, None)
+
+    def _body(self, key: Key, version: int) -> str | None:
+        page, picking = self._pages.get(key), self._picking.get(key)
         if page is None and picking is None:
-            self.opened.pop(key, None)
-            await self._repo.put(*key, None)
-            return
-        self.opened[key] = version
+            self._opened.pop(key, None)
+            return None
+        self._opened[key] = version
         body: dict[str, Any] = {"opened": version, "picking": picking and str(picking)}
         if page is not None:
             body["page"] = [page.bout, page.name, page.card and str(page.card)]
             body["marked"] = [str(c) for c in page.marked]
-        await self._repo.put(*key, json.dumps(body))
+        return json.dumps(body)
 
-    async def load(self, key: Key) -> None:
-        """Shared: the player's page and target choice as the database has them."""
-        if self._repo is None:
-            return
-        stored = await self._repo.get(*key)
-        self.forget(key)
+    def _load(self, key: Key, stored: str | None) -> None:
+        self._forget(key)
         if stored is None:
             return
         body = json.loads(stored)
-        self.opened[key] = int(body["opened"])
+        self._opened[key] = int(body["opened"])
         if body.get("picking"):
-            self.picking[key] = Card.parse(body["picking"])
+            self._picking[key] = Card.parse(body["picking"])
         if body.get("page"):
             bout, name, card = body["page"]
             marked = tuple(Card.parse(c) for c in body.get("marked", ()))
-            self.pages[key] = Page(int(bout), name, card and Card.parse(card), marked)
+            self._pages[key] = Page(int(bout), PageName(name), card and Card.parse(card), marked)
+
+
+class SharedPages(HandPages):
+    """The pages of one of several processes: written to the database at each change."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__()
+        self._repo = HandPageRepo(db)
+
+    async def sync(self, key: Key) -> None:
+        self._load(key, await self._repo.get(*key))
+
+    async def _save(self, key: Key, version: int) -> None:
+        await self._repo.put(*key, self._body(key, version))

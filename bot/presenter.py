@@ -20,7 +20,6 @@ from datetime import datetime, tzinfo
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
-from engine import Card
 from service import GameService, LiveGame, TableSettings, Update
 from service.logctx import log_scope
 from service.records import Records
@@ -30,12 +29,12 @@ from storage.repos import TableRecord
 from . import render
 from .config import zone_from_env
 from .ephemeral import EphemeralHands, cards_button
-from .hand_pages import HandPages, Page
+from .hand_pages import HandPages
 from .nudges import Nudges
 from .outbox import Outbox, Rendered
 from .render_hand import Drawn, hand, retimed
 
-__all__ = ["Page", "Presenter"]
+__all__ = ["Presenter"]
 log = logging.getLogger(__name__)
 
 Who = int | None  # a hand's user, or None for the group's table message
@@ -68,16 +67,17 @@ class Presenter:
         records: Records,
         service: GameService,
         outbox: Outbox,
+        pages: HandPages,
         zone: tzinfo | None = None,
     ) -> None:
+        """``pages``: the hands' pages other than the hand (read here, changed by the
+        handlers through their owner's verbs)."""
         self.records = records
         self.service = service
         self.outbox = outbox
         self.zone = zone or zone_from_env()
-        self.hand_pages = HandPages()  # the pages of the hands other than the hand
-        self.picking: dict[tuple[int, int], Card] = self.hand_pages.picking
-        self.pages: dict[tuple[int, int], Page] = self.hand_pages.pages
-        self.blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
+        self.hand_pages = pages
+        self._blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
         self.styled = True  # the server keeps button styles (else: marks in the labels)
         self._games: dict[int, Shown] = {}
         self._followed: dict[int, Shown] = {}  # games another process shows (``follow``)
@@ -87,7 +87,7 @@ class Presenter:
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
-        self.nudges = Nudges(service, outbox, self._lang, self.blocked, self.hand_delivered)
+        self.nudges = Nudges(service, outbox, self._lang, self._blocked, self.hand_delivered)
         self.ephemeral = EphemeralHands(outbox)  # hands shown in the group
         self._running = False
 
@@ -100,6 +100,14 @@ class Presenter:
             if not auto and seat is not None and seat.human and seat.user_id is not None:
                 self.nudges.moved(seat.user_id)
         self._mark(update.game_id, None)
+
+    def set_blocked(self, user_id: int, blocked: bool) -> None:
+        """The user blocked the bot (a 403), or started it again: their private hands
+        are not sent (or are sent again)."""
+        if blocked:
+            self._blocked.add(user_id)
+        else:
+            self._blocked.discard(user_id)
 
     def redraw(self, game_id: int) -> None:
         """Show the table and every hand again (after a restart: the keyboards the
@@ -240,7 +248,7 @@ class Presenter:
             if (uid := info.user_id) is not None
             and info.human
             and (everything or uid in news)
-            and uid not in self.blocked  # sending would only get 403s
+            and uid not in self._blocked  # sending would only get 403s
         ]
         for who in shown:
             if game.ids.get(who) is not None:
@@ -318,7 +326,7 @@ class Presenter:
     ) -> None:
         """The hands shown in the group (``bot.ephemeral``): edited, or pushed at a turn."""
         humans = {s.user_id for s in live.seats if s.human and s.user_id is not None}
-        off = self.blocked & humans  # the bot cannot write to them privately (a 403 says)
+        off = self._blocked & humans  # the bot cannot write to them privately (a 403 says)
         eph = self.ephemeral
         wanted = bool(off) or any((game_id, uid) in eph.players for uid in humans)
         admin = wanted and await eph.is_admin(game.chat_id)
@@ -416,7 +424,7 @@ class Presenter:
                     user = await self.records.user(uid)
                     game.langs[uid] = user.lang if user else "ru"
                     if user is not None and not user.can_message:  # plays from the group:
-                        self.blocked.add(uid)  # a private hand would get a 403 (until /start)
+                        self._blocked.add(uid)  # a private hand would get a 403 (until /start)
                     game.ids[uid] = await self.records.hand_message(game_id, uid)
             for gone in [g for g in self._games if self.service.live(g) is None]:
                 self._forget(gone)  # closed tables' games: no news comes for them

@@ -418,8 +418,8 @@ class Relay:
             assert post.game_id is not None
             user = await self.tables.records.user(post.chat_id)
             if user is not None and user.can_message:  # (started the bot in another process)
-                self.presenter.blocked.discard(user.id)
-            await self.presenter.hand_pages.load((post.game_id, post.chat_id))
+                self.presenter.set_blocked(user.id, False)
+            await self.presenter.hand_pages.sync((post.game_id, post.chat_id))
             self.presenter.refresh(post.game_id, post.chat_id)
             return None
         if post.kind == "closed":

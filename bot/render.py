@@ -16,7 +16,7 @@ from service.lobby_rules import table_rules
 from service.tables import BOT_LEVELS
 from storage.records import TableRecord
 
-from .callbacks import LobbyCb
+from .callbacks import LobbyCb, LobbyOp
 from .card_labels import card_label, trump_words
 from .i18n import t
 from .render_cheating import accusation_exposed, accusation_words
@@ -112,7 +112,7 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboar
     press moves it to the next one). Short enough for a 360-px phone."""
 
     def cb(op: str, arg: str = "") -> str:
-        return LobbyCb(table=tid, op=op, arg=arg).pack()
+        return LobbyCb(table=tid, op=LobbyOp(op), arg=arg).pack()
 
     def setting(name: str, text: str) -> InlineKeyboardButton:
         return button(text, cb("set", name))
@@ -140,7 +140,7 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboar
 
 
 def again(lang: str, table_id: int) -> InlineKeyboardMarkup:
-    data = LobbyCb(table=table_id, op="again").pack()
+    data = LobbyCb(table=table_id, op=LobbyOp.AGAIN).pack()
     return InlineKeyboardMarkup(inline_keyboard=[[button(t(lang, "lobby.again"), data)]])
 
 

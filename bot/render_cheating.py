@@ -15,7 +15,7 @@ from engine import Action, Card, View
 from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT
 from engine.cards import sort_for_hand
 
-from .callbacks import DRAFT, CheatCb, Draft, MoveCb, PageCb, packed
+from .callbacks import DRAFT, CheatCb, Draft, MoveCb, PageCb, PageName, packed
 from .card_labels import ROW_WIDTH, card_label, width
 from .i18n import t
 
@@ -129,7 +129,7 @@ def cheat_page(
             if len(of_card) == 1:
                 buttons.append(cheat(of_card[0]))
             elif of_card:
-                data = PageCb(game=game_id, k=DRAFT, page="cheat", card=str(c)).pack()
+                data = PageCb(game=game_id, k=DRAFT, page=PageName.CHEAT, card=str(c)).pack()
                 buttons.append(_button(t(lang, "cheat.card", card=card_label(c, lang)), data))
         back = packed(PageCb, game=game_id, k=DRAFT, page="hand")
         status = t(lang, "cheat.page")

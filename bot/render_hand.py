@@ -19,7 +19,7 @@ from engine import Action, Card, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
 
-from .callbacks import DRAFT, CardCb, Draft, LobbyCb, MoveCb, PageCb, packed, tap_meaning
+from .callbacks import DRAFT, CardCb, Draft, LobbyCb, LobbyOp, MoveCb, PageCb, packed, tap_meaning
 from .card_labels import card_label, fitted, trump_words
 from .i18n import t
 from .render_cheating import accuse_page, cheat_page, hand_rows
@@ -117,7 +117,7 @@ def hand(
     if view.places[view.seat]:
         if leave is None:
             return seal(head + t(lang, "hand.you_out"), [])
-        data = LobbyCb(table=leave, op="leave").pack()
+        data = LobbyCb(table=leave, op=LobbyOp.LEAVE).pack()
         return seal(
             head + t(lang, "hand.you_out_may_leave"), [[Draft(t(lang, "hand.leave"), data)]]
         )

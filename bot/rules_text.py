@@ -20,7 +20,7 @@ from service.lobby_rules import (
 )
 from storage.records import TableRecord, TableSettings
 
-from .callbacks import LobbyCb
+from .callbacks import LobbyCb, LobbyOp
 from .i18n import t
 
 _DEFAULTS = {name: values[0] for name, values in OPTIONS.items()}  # the engine's defaults
@@ -103,7 +103,7 @@ def pack(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]
 
 def _button(text: str, table_id: int, op: str, arg: str = "") -> InlineKeyboardButton:
     return InlineKeyboardButton(
-        text=text, callback_data=LobbyCb(table=table_id, op=op, arg=arg).pack()
+        text=text, callback_data=LobbyCb(table=table_id, op=LobbyOp(op), arg=arg).pack()
     )
 
 

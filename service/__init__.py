@@ -4,7 +4,7 @@ and only then reports what happened. Also the move timers and the ratings."""
 from storage.repos import Seat, TableSettings
 
 from .clock import Clock, FakeClock, SystemClock
-from .games import GameService, Refused, Update
+from .games import GameService, Refusal, Refused, Update
 from .live import LiveGame
 from .timers import Timers
 
@@ -13,6 +13,7 @@ __all__ = [
     "FakeClock",
     "GameService",
     "LiveGame",
+    "Refusal",
     "Refused",
     "Seat",
     "SystemClock",

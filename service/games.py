@@ -18,6 +18,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from engine import Action, Event, IllegalAction, Rules, State
 from engine.bots import make_bot
@@ -40,10 +41,21 @@ log = logging.getLogger(__name__)
 CLAIM_RETRY = 1.0  # seconds before a deadline another process holds is looked at again
 
 
-class Refused(Exception):
-    """A move that was not made; ``reason`` is a short code, the message says why."""
+class Refusal(StrEnum):
+    """Why the service did not make a move (or start a game)."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    NO_GAME = "no_game"  # no such game runs (any more)
+    OVER = "over"  # the game is over
+    STALE = "stale"  # the game has moved on since the version the player saw
+    ILLEGAL = "illegal"  # not a move of that seat now (or a cheat taken as honest)
+    MOVED = "moved"  # the table changed since it was read (a start)
+    PLAYING = "playing"  # the table plays a game already (a start)
+
+
+class Refused(Exception):
+    """A move that was not made; ``reason`` says which kind, the message why."""
+
+    def __init__(self, reason: Refusal, message: str) -> None:
         super().__init__(message)
         self.reason = reason
 
@@ -133,6 +145,14 @@ class GameService:
         """A running (or just finished) game as last committed; read-only for callers."""
         return self.games.get(game_id)
 
+    def seat_of(self, game_id: int, user_id: int) -> int | None:
+        """The person's seat in the running game (None: they do not play in it)."""
+        live = self.games.get(game_id)
+        for seat, info in enumerate(live.seats if live is not None else ()):
+            if info.user_id == user_id and info.human:
+                return seat
+        return None
+
     def game_of(self, table_id: int) -> int | None:
         """The id of the table's running game, if one is being played."""
         for game_id, live in self.games.items():
@@ -218,8 +238,8 @@ class GameService:
         """A new game at the table; ``last_fool`` and ``pogony_ranks`` carry the table's
         series on (see ``engine.State``). ``lobby``: the table's seats as read, which
         must still be its seats in its lobby, and ``settings_version`` its settings'
-        version as read, still theirs (else ``Refused("moved")``). A table that
-        plays a game already refuses (``Refused("playing")``): two processes may start
+        version as read, still theirs (else ``Refused(Refusal.MOVED)``). A table that
+        plays a game already refuses (``Refused(Refusal.PLAYING)``): two processes may start
         it at once. ``table_message``: with ``lobby``, the message that becomes the
         table's (None: a new one will be sent), written only by the start that won;
         ``along``: more to write in the start's transaction (what must be shown of it)."""
@@ -240,7 +260,7 @@ class GameService:
                     expect_status="lobby",
                     expect_settings=settings_version,
                 ):
-                    raise Refused("moved", "the table changed since it was read")
+                    raise Refused(Refusal.MOVED, "the table changed since it was read")
                 game_id = await GameRepo.create(
                     c,
                     table_id,
@@ -260,7 +280,7 @@ class GameService:
                 if along is not None:
                     await along(c)
         except Conflict:
-            raise Refused("playing", "the table plays a game already") from None
+            raise Refused(Refusal.PLAYING, "the table plays a game already") from None
         # The table's finished games leave memory (their rows stay): one game per table.
         for old_id, old in list(self.games.items()):
             if old.table_id == table_id and old.state.is_over:
@@ -277,23 +297,22 @@ class GameService:
     async def act(
         self,
         game_id: int,
-        seat: int,
-        text: str,
+        action: Action,
         version: int,
         *,
         auto: bool = False,
         cheat: bool = False,
     ) -> Update:
-        """Make ``seat``'s move (engine text form) against the version its player saw.
+        """Make ``action`` (its seat's move) against the version its player saw.
         ``cheat``: the move is one of the defender's cheats (option ``cheating``); an
         honest move is refused then, and a cheat is refused without it."""
         live = self.games.get(game_id)
         if live is None and await self.catch_up(game_id):  # started by another process
             live = self.games.get(game_id)
         if live is None:
-            raise Refused("no_game", "this game is not running")
+            raise Refused(Refusal.NO_GAME, "this game is not running")
         with log_scope(table=live.table_id, game=game_id):
-            update = await self._act(game_id, live, seat, text, version, auto, cheat)
+            update = await self._act(game_id, live, action, version, auto, cheat)
         self.autoplay.kick(game_id)
         return update
 
@@ -301,41 +320,36 @@ class GameService:
         self,
         game_id: int,
         live: LiveGame,
-        seat: int,
-        text: str,
+        action: Action,
         version: int,
         auto: bool,
         cheat: bool,
     ) -> Update:
         async with live.lock:
             if self.games.get(game_id) is not live:  # its table was closed meanwhile
-                raise Refused("no_game", "this game is not running")
+                raise Refused(Refusal.NO_GAME, "this game is not running")
             state = live.state
             if state.is_over:
-                raise Refused("over", "the game is over")
+                raise Refused(Refusal.OVER, "the game is over")
             if version > len(state.history):  # another process moved it: catch up
                 await self.follower.reload(game_id, live)
                 state = live.state
                 if state.is_over:
-                    raise Refused("over", "the game is over")
+                    raise Refused(Refusal.OVER, "the game is over")
             if version != len(state.history):
-                raise Refused("stale", "the game has moved on since")
-            try:
-                action = Action.from_text(seat, text)
-            except ValueError as e:
-                raise Refused("malformed", str(e)) from None
-            if cheat != (action in state.cheat_actions(seat)):
+                raise Refused(Refusal.STALE, "the game has moved on since")
+            if cheat != (action in state.cheat_actions(action.seat)):
                 why = "not one of the defender's cheats" if cheat else "a cheat, not an honest move"
-                raise Refused("illegal", why)
+                raise Refused(Refusal.ILLEGAL, why)
             trial = state.copy()
             try:
                 events = trial.apply(action, auto=auto)
             except IllegalAction as e:
-                raise Refused("illegal", str(e)) from None
+                raise Refused(Refusal.ILLEGAL, str(e)) from None
             try:
                 return await self._commit(game_id, live, trial, events, [(action, auto)])
             except Behind:  # another process moved first: as a press from an older hand
-                raise Refused("stale", "the game has moved on since") from None
+                raise Refused(Refusal.STALE, "the game has moved on since") from None
 
     async def _on_timer(self, game_id: int, version: int) -> None:
         live = self.games.get(game_id)

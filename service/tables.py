@@ -20,7 +20,7 @@ from storage.repos import (
     UserRepo,
 )
 
-from .games import Refused, Update
+from .games import Refusal, Refused, Update
 from .lobbies import Said, Shown
 from .series import series_start
 from .table_base import Moved, Person, TableError, locked
@@ -210,7 +210,7 @@ class Tables(TableSettingsOps):
                 along=None if shown is None else lambda c: self._written(c, shown),
             )
         except Refused as e:  # another process started it, or changed the table, first
-            if e.reason == "moved":
+            if e.reason is Refusal.MOVED:
                 raise (await self._moved(table) if person else Moved()) from None
             raise TableError("playing") from None
         await self._committed(table, shown)

@@ -11,7 +11,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from engine import Rules
+from engine import Action, Rules
 from service import GameService, Seat, SystemClock
 from tests.service_helpers import humans, next_move, open_service, start
 
@@ -26,7 +26,9 @@ async def main(path: str, moves: str) -> None:
         game = await start(service, Rules(players=2, deck=36), BOT_SEED, [*humans(1), BOT])
         state = service.games[game.game_id].state
         assert state.attacker == 0
-        update = await service.act(game.game_id, 0, state.legal_actions(0)[0].text, 0)
+        update = await service.act(
+            game.game_id, Action.from_text(0, state.legal_actions(0)[0].text), 0
+        )
         print("ack", update.version, flush=True)
         await asyncio.sleep(3600)
     game_id = (await start(service, Rules(players=2, deck=36), 77, humans(2))).game_id
@@ -34,7 +36,7 @@ async def main(path: str, moves: str) -> None:
     for _ in range(int(moves)):
         state = service.games[game_id].state
         seat, text = next_move(state)
-        update = await service.act(game_id, seat, text, len(state.history))
+        update = await service.act(game_id, Action.from_text(seat, text), len(state.history))
         print("ack", update.version, flush=True)  # printed only after the commit
     await asyncio.sleep(3600)  # wait to be killed
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import Rules, State
+from engine import Action, Rules, State
 from engine.players import GreedyPlayer
 from service import Clock, FakeClock, GameService, Seat, Update
 from service.autoplay import forced_word
@@ -73,6 +73,6 @@ async def play_moves(service: GameService, game_id: int, limit: int) -> int:
         if state.is_over:
             return made
         seat, text = next_move(state)
-        await service.act(game_id, seat, text, len(state.history))
+        await service.act(game_id, Action.from_text(seat, text), len(state.history))
     await service.idle()
     return limit

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Rules
+from engine import Action, Rules
 from engine.actions import DONE, PASS
 from service import GameService, Seat, Update
 from service.thinking import Thinker
@@ -51,7 +51,7 @@ async def test_a_persons_move_is_published_before_any_bot_thinks_it_over(tmp_pat
     game = await start_with(service, rules, seed, [humans(1)[0], *MASTERS])
     opening = service.games[game].state.legal_actions(0)[0]
 
-    update = await service.act(game, 0, opening.text, 0)
+    update = await service.act(game, Action.from_text(0, opening.text), 0)
     assert update.version == 1 and update.actions == [(opening, False)]
     assert [u.version for u in published] == [0, 1]  # shown before any bot decided
     await asyncio.wait_for(thinker.thinking.wait(), 5)
@@ -80,9 +80,9 @@ async def test_a_decision_made_stale_by_a_persons_move_is_made_again(tmp_path: P
     hand = [c for c in state.view(0).hand if c.suit != state.trump]
     first, second = next((a, b) for a in hand for b in hand if a != b and a.rank == b.rank)
 
-    await service.act(game, 0, f"a {first}", 0)
+    await service.act(game, Action.from_text(0, f"a {first}"), 0)
     await asyncio.wait_for(thinker.thinking.wait(), 5)  # the bot thinks at version 1
-    await service.act(game, 0, f"t {second}", 1)  # meanwhile the person throws in
+    await service.act(game, Action.from_text(0, f"t {second}"), 1)  # meanwhile the person throws in
     thinker.gate.set()
     await service.idle()
 
@@ -106,7 +106,7 @@ async def test_a_thinking_bot_does_not_hold_up_another_game(tmp_path: Path) -> N
     for _ in range(20):  # play_moves would wait for the slow game too: step by hand
         state = service.games[other].state
         seat, text = next_move(state)
-        await service.act(other, seat, text, len(state.history))
+        await service.act(other, Action.from_text(seat, text), len(state.history))
         moves += 1
     assert moves == 20 and len(service.games[slow].state.history) == 0
     thinker.gate.set()
@@ -135,7 +135,7 @@ async def test_computer_moves_come_a_pause_apart_and_a_press_is_never_delayed(
         if state.is_over:
             break
         seat, text = next_move(state)
-        update = await service.act(game, seat, text, len(state.history))
+        update = await service.act(game, Action.from_text(seat, text), len(state.history))
         assert times[-1][1] is update  # answered before any computer move
     bot_cards = {
         id(u) for _, u in times if u.actions and u.actions[0][0].seat == 1 and u.actions[0][0].cards

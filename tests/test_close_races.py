@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Rules
+from engine import Action, Rules
 from service import FakeClock, Refused
 from service.tables import Person, Tables
 from storage.repos import GameRepo
@@ -36,7 +36,7 @@ async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path)
     async with live.lock:  # a computer move is being committed
         closing = asyncio.create_task(tables.close(table))
         await asyncio.sleep(0.05)
-        press = asyncio.create_task(service.act(game, seat, move, 0))
+        press = asyncio.create_task(service.act(game, Action.from_text(seat, move), 0))
         timer = asyncio.create_task(service._on_timer(game, 0))
         await asyncio.sleep(0.05)
     await closing

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.callbacks import LobbyCb
+from engine import Action
 from tests.e2e_helpers import TOKEN, hand_message, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram
 from tests.service_helpers import next_move
@@ -33,7 +34,7 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(tmp_path: Pa
                 if live.state.closing or live.state.outcome is not None:
                     break
                 seat, text = next_move(live.state)
-                await app.service.act(1, seat, text, len(live.state.history))
+                await app.service.act(1, Action.from_text(seat, text), len(live.state.history))
                 await settle(app)
             state = live.state
             assert state.closing and state.outcome is None

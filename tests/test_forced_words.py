@@ -52,7 +52,7 @@ async def test_words_with_nothing_to_add_are_said_for_people(tmp_path: Path) -> 
         if state.is_over:
             break
         seat, text = next_move(state)
-        await service.act(game, seat, text, len(state.history))
+        await service.act(game, Action.from_text(seat, text), len(state.history))
     log = await GameRepo(service.db).actions(game)
     said = check_forced(rules, 3, log)
     assert said > 0 and all(
@@ -69,7 +69,7 @@ async def test_no_word_is_said_for_anyone_where_they_could_accuse(tmp_path: Path
         await service.idle()
         state = service.games[game].state
         seat, text = next_move(state)
-        await service.act(game, seat, text, len(state.history))
+        await service.act(game, Action.from_text(seat, text), len(state.history))
     log = await GameRepo(service.db).actions(game)
     assert log and not any(a.auto for a in log)  # «Антимухлёж» keeps the choice theirs
     await service.db.close()

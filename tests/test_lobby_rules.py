@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot import render
-from engine import Outcome, Rules
+from engine import Action, Outcome, Rules
 from engine.presets import durak_online
 from service.lobby_rules import option_values, rules_problem, with_option, with_preset
 from service.rating import record_game
@@ -184,7 +184,9 @@ async def test_a_second_game_starts_from_the_series_and_rebuilds_from_its_log(
     first = await tables.start(table.id, ANNA)
     seat = first.state.turn().seats[0]
     for _ in range(2):  # «Сдаться»: the game is over, Аня or Борис is the fool
-        update = await tables.games.act(first.game_id, seat, "quit", len(first.state.history))
+        update = await tables.games.act(
+            first.game_id, Action.from_text(seat, "quit"), len(first.state.history)
+        )
         if update.state.is_over:
             break
     fool = update.state.outcome.fools[0]

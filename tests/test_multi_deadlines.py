@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Rules
+from engine import Action, Rules
 from service import FakeClock, GameService, Update
 from storage.db import Database
 from storage.repos import GameRepo
@@ -88,7 +88,7 @@ async def test_a_process_that_did_not_make_the_move_fires_its_deadline(
     await a.idle()
     await b.follower.sync()
     seat, text = next_move(a.games[game].state)
-    await a.act(game, seat, text, len(a.games[game].state.history))
+    await a.act(game, Action.from_text(seat, text), len(a.games[game].state.history))
     await a.idle()
     version = len(a.games[game].state.history)
     await a.stop()  # a dies: its timers with it
@@ -146,7 +146,7 @@ async def test_a_step_reaches_another_process_by_notification(
             await a.idle()
             state = a.games[game].state
             seat, text = next_move(state)
-            await a.act(game, seat, text, len(state.history))
+            await a.act(game, Action.from_text(seat, text), len(state.history))
             await a.idle()
             want = a.games[game].state
             for _ in range(100):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Rules
+from engine import Action, Rules
 from service import FakeClock, GameService
 from storage.db import Database
 from tests.backends import PgDatabases
@@ -64,7 +64,7 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
         await asyncio.sleep(0.3)  # the loop's last short sleep
         state = a.games[game].state
         seat, text = next_move(state)
-        await a.act(game, seat, text, len(state.history))
+        await a.act(game, Action.from_text(seat, text), len(state.history))
         await a.idle()
         want = a.games[game].state
         await until(lambda: b.live(game) is not None and b.live(game).state == want, "heard")
@@ -94,14 +94,14 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
             if reads == 1:
                 state = a.games[game].state
                 seat, text = next_move(state)
-                await a.act(game, seat, text, len(state.history))
+                await a.act(game, Action.from_text(seat, text), len(state.history))
                 b.follower.heard(game, len(a.games[game].state.history))
             return loaded
 
         b.follower.catch_up = slow  # type: ignore[method-assign]
         state = a.games[game].state
         seat, text = next_move(state)
-        await a.act(game, seat, text, len(state.history))
+        await a.act(game, Action.from_text(seat, text), len(state.history))
         b.follower.heard(game, len(a.games[game].state.history))
         await until(lambda: reads >= 2 and not b.follower._pending, "the second read")
         await a.idle()

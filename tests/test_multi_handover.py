@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.callbacks import CardsCb, LobbyCb, LobbyOp
+from engine import Action
 from storage.outgoing import OutgoingRepo
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
@@ -79,7 +80,9 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
                 await heir.app.service.follower.stop()  # it hears of the game's end late
                 live = other.app.service.live(first)
                 assert live is not None
-                await other.app.service.act(first, 0, "quit", len(live.state.history))
+                await other.app.service.act(
+                    first, Action.from_text(0, "quit"), len(live.state.history)
+                )
                 await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
                 summary = summaries(tg, group)[0]
                 await (await tg.press(boris, summary, AGAIN))  # «Ещё партию»: a new game
@@ -179,7 +182,7 @@ async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
         async def surrender(app: Any, game: int) -> None:
             live = app.service.live(game)
             assert live is not None
-            await app.service.act(game, 0, "quit", len(live.state.history))
+            await app.service.act(game, Action.from_text(0, "quit"), len(live.state.history))
 
         try:
             async with delivering(tg, lambda _: other.address):  # every update to the other

@@ -52,7 +52,9 @@ async def test_a_move_made_by_two_processes_at_once_is_applied_once(
     version = len(a.games[game].state.history)
     seat, text = next_move(a.games[game].state)
     results = await asyncio.gather(
-        a.act(game, seat, text, version), b.act(game, seat, text, version), return_exceptions=True
+        a.act(game, Action.from_text(seat, text), version),
+        b.act(game, Action.from_text(seat, text), version),
+        return_exceptions=True,
     )
     made = [r for r in results if isinstance(r, Update)]
     refused = [r for r in results if isinstance(r, Refused)]
@@ -71,17 +73,17 @@ async def test_a_process_whose_cache_is_behind_refuses_as_stale_and_catches_up(
     game = await started(a, b)
     version = len(a.games[game].state.history)
     seat, text = next_move(a.games[game].state)
-    await a.act(game, seat, text, version)
+    await a.act(game, Action.from_text(seat, text), version)
     await a.idle()
     assert len(b.games[game].state.history) == version  # b has not heard of it
     with pytest.raises(Refused) as info:
-        await b.act(game, seat, text, version)  # the same press, reaching b
+        await b.act(game, Action.from_text(seat, text), version)  # the same press, reaching b
     assert info.value.reason == "stale"
     assert b.games[game].state == a.games[game].state  # b reloaded the game
     assert b.deadline(game) == a.deadline(game) is not None  # and armed its new deadline
     assert await logged(b, game) == [str(x) for x in a.games[game].state.history]
     seat, text = next_move(b.games[game].state)  # now b may move, and a is behind
-    await b.act(game, seat, text, len(b.games[game].state.history))
+    await b.act(game, Action.from_text(seat, text), len(b.games[game].state.history))
 
 
 async def test_a_computer_move_decided_twice_is_made_once(
@@ -109,7 +111,7 @@ async def test_a_game_started_by_another_process_takes_a_move_here(
     await a.idle()
     state = a.games[game].state
     seat, text = next_move(state)
-    update = await b.act(game, seat, text, len(state.history))  # b loads it first
+    update = await b.act(game, Action.from_text(seat, text), len(state.history))  # b loads it first
     assert update.version == len(state.history) + 1 and game in b.game_ids()
 
 
@@ -123,7 +125,7 @@ async def test_a_game_ended_elsewhere_leaves_the_cache_at_the_next_move(
     state = b.games[game].state
     seat, text = next_move(state)
     with pytest.raises(Refused, match="moved on"):
-        await b.act(game, seat, text, len(state.history))
+        await b.act(game, Action.from_text(seat, text), len(state.history))
     assert b.live(game) is None and b.deadline(game) is None
     assert (await GameRepo(b.db).get(game)).status == "over"
 
@@ -148,12 +150,14 @@ async def test_a_press_from_a_hand_newer_than_the_cache_is_made_after_catching_u
     a, b = pair
     game = await started(a, b)
     seat, text = next_move(a.games[game].state)
-    await a.act(game, seat, text, len(a.games[game].state.history))
+    await a.act(game, Action.from_text(seat, text), len(a.games[game].state.history))
     await a.idle()
     behind = len(b.games[game].state.history)
     state = a.games[game].state  # the hand the next press comes from was drawn by a
     seat, text = next_move(state)
-    update = await b.act(game, seat, text, len(state.history))  # b has not heard of a's move
+    update = await b.act(
+        game, Action.from_text(seat, text), len(state.history)
+    )  # b has not heard of a's move
     assert update.version == len(state.history) + 1 == behind + 2
     assert await logged(a, game) == [str(x) for x in b.games[game].state.history]
 
@@ -169,7 +173,7 @@ async def test_a_table_closed_elsewhere_stays_closed_while_its_game_was_being_pl
     state = a.games[game].state
     seat, text = next_move(state)
     with pytest.raises(Refused):
-        await a.act(game, seat, text, len(state.history))
+        await a.act(game, Action.from_text(seat, text), len(state.history))
     assert a.live(game) is None  # a dropped it: its table is closed
     assert (await GameRepo(a.db).get(game)).status == "over"
     record = await TableRepo(a.db).get(table)

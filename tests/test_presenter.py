@@ -13,9 +13,11 @@ from typing import Any
 
 from aiogram.types import Chat, InlineKeyboardMarkup, Message
 
+from bot.callbacks import PageName
+from bot.hand_pages import HandPages, Page
 from bot.outbox import Render
-from bot.presenter import Page, Presenter
-from engine import Rules, State
+from bot.presenter import Presenter
+from engine import Action, Rules, State
 from service import Update
 from service.records import Records
 from storage.repos import UserRepo
@@ -24,7 +26,7 @@ from tests.service_helpers import humans, new_table, next_move, open_service, pl
 
 def presenter_with(show: Any) -> Presenter:
     service = SimpleNamespace(live=lambda game_id: None)
-    presenter = Presenter(records=None, service=service, outbox=None)  # type: ignore[arg-type]
+    presenter = Presenter(records=None, service=service, outbox=None, pages=HandPages())  # type: ignore[arg-type]
     presenter._show = show  # type: ignore[method-assign]
     return presenter
 
@@ -151,7 +153,7 @@ class Outbox:
 
 async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int]:
     service = await open_service(tmp_path / "db.sqlite3")
-    presenter = Presenter(Records(service.db), service, outbox)  # type: ignore[arg-type]
+    presenter = Presenter(Records(service.db), service, outbox, HandPages())  # type: ignore[arg-type]
     outbox.version = lambda: max(len(g.state.history) for g in service.games.values())
     service.notify = presenter.on_update
     presenter.start()
@@ -171,7 +173,7 @@ async def test_an_edit_shows_the_state_at_its_slot_not_at_the_move(tmp_path: Pat
     for _ in range(3):  # three moves before the hands' slots come
         state = presenter.service.games[game].state
         seat, text = next_move(state)
-        await presenter.service.act(game, seat, text, len(state.history))
+        await presenter.service.act(game, Action.from_text(seat, text), len(state.history))
         await presenter.service.idle()  # the words said for a player with nothing to add
         await presenter.idle()
     outbox.flush()
@@ -188,7 +190,7 @@ async def test_a_hand_is_sent_once_and_never_shown_older_than_before(tmp_path: P
     await asyncio.sleep(0.05)  # the first news waits to send the hand of user 1
     state = presenter.service.games[game].state
     seat, text = next_move(state)
-    await presenter.service.act(game, seat, text, len(state.history))
+    await presenter.service.act(game, Action.from_text(seat, text), len(state.history))
     presenter.refresh(game, 1)  # a press that changes the hand's page
     outbox.gate.set()
     await presenter.idle()
@@ -232,10 +234,11 @@ async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
     outbox = Outbox()
     presenter, game = await running(tmp_path, outbox)
     await presenter.idle()
-    presenter.pages[(game, 1)] = Page(0, "accuse")
+    await presenter.hand_pages.show((game, 1), Page(0, PageName.ACCUSE), 0)
     await play_moves(presenter.service, game, 1000)
     await presenter.idle()
-    assert not any([presenter.pages, presenter.picking, presenter._games, presenter._news])
+    assert presenter.hand_pages.shown((game, 1)) is None
+    assert not any([presenter._games, presenter._news])
     assert outbox.sent[-1][0] == "send"  # the summary
     outbox.flush()  # the hands' last edits, rendered after the game was forgotten
     assert all(markup is None for kind, _, markup in outbox.sent[-2:])  # «game over»
@@ -252,7 +255,7 @@ async def test_a_new_message_waiting_for_its_slot_holds_up_no_other_hand(tmp_pat
     await asyncio.sleep(0.05)
     state = presenter.service.games[game].state
     seat, text = next_move(state)
-    await presenter.service.act(game, seat, text, len(state.history))
+    await presenter.service.act(game, Action.from_text(seat, text), len(state.history))
     await asyncio.sleep(0.05)
     assert not outbox.gate.is_set() and any(chat == 2 for chat, _ in outbox.queued)
     outbox.gate.set()

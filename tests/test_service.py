@@ -83,7 +83,7 @@ async def test_snapshot_and_action_log_rebuild_the_same_state(tmp_path: Path) ->
     await fresh.db.close()
 
 
-async def test_stale_malformed_and_illegal_moves_are_refused_and_change_nothing(
+async def test_stale_and_illegal_moves_are_refused_and_change_nothing(
     tmp_path: Path,
 ) -> None:
     service = await open_service(tmp_path / "x.sqlite3")
@@ -94,17 +94,17 @@ async def test_stale_malformed_and_illegal_moves_are_refused_and_change_nothing(
     seat, text = next_move(state)
     cases = [
         (seat, text, 99, "stale"),
-        (seat, "z 7S", 0, "malformed"),
+        (seat, "a 2S", 0, "illegal"),  # (no 2 in a 36-card deck)
         (1 - seat, text, 0, "illegal"),
     ]
     for who, what, version, reason in cases:
         with pytest.raises(Refused) as info:
-            await service.act(game, who, what, version)
+            await service.act(game, Action.from_text(who, what), version)
         assert info.value.reason == reason and str(info.value)
     assert service.games[game].state.to_dict() == before
     assert await GameRepo(service.db).actions(game) == []
     with pytest.raises(Refused, match="not running"):
-        await service.act(999, 0, "take", 0)
+        await service.act(999, Action.from_text(0, "take"), 0)
     await service.db.close()
 
 
@@ -112,9 +112,9 @@ async def test_a_double_click_is_applied_once(tmp_path: Path) -> None:
     service = await open_service(tmp_path / "d.sqlite3")
     game = (await start(service, RULES, 8, humans(2))).game_id
     seat, text = next_move(service.games[game].state)
-    first = await service.act(game, seat, text, 0)
+    first = await service.act(game, Action.from_text(seat, text), 0)
     with pytest.raises(Refused) as info:
-        await service.act(game, seat, text, 0)
+        await service.act(game, Action.from_text(seat, text), 0)
     assert info.value.reason == "stale"
     assert len(await GameRepo(service.db).actions(game)) == first.version == 1
     await service.db.close()
@@ -128,10 +128,10 @@ async def test_concurrent_moves_apply_one_at_a_time_in_a_consistent_order(
     game = (await start(service, rules, 17, humans(4))).game_id
     state = service.games[game].state
     presses = [
-        service.act(game, seat, action.text, 0)
+        service.act(game, Action.from_text(seat, action.text), 0)
         for seat in range(4)
         for action in [*state.legal_actions(seat), *state.legal_actions(seat)]
-    ] + [service.act(game, seat, "take", 0) for seat in range(4)]
+    ] + [service.act(game, Action.from_text(seat, "take"), 0) for seat in range(4)]
     results = await asyncio.gather(*presses, return_exceptions=True)
     applied = [r for r in results if isinstance(r, Update)]
     refused = [r for r in results if isinstance(r, Refused)]
@@ -208,7 +208,7 @@ async def test_two_missed_moves_hand_the_seat_to_a_bot_until_it_comes_back(
     turn = state.turn()
     assert turn is not None and idle_seat not in turn.seats  # its stand-in moved at once
     version = len(state.history)
-    await service.act(game, idle_seat, "back", version)
+    await service.act(game, Action.from_text(idle_seat, "back"), version)
     assert not service.games[game].state.idle(idle_seat)
     await service.db.close()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Accused, Rules
+from engine import Accused, Action, Rules
 from engine.presets import transfer_cheating
 from service import GameService, Refused
 from storage.repos import GameRepo
@@ -20,7 +20,9 @@ async def opened(path: Path, rules: Rules) -> tuple[GameService, int, int]:
     update = await start(service, rules, 5, humans(2))
     state = update.state
     opening = next(a for a in state.legal_actions(state.attacker) if len(a.cards) == 1)
-    await service.act(update.game_id, state.attacker, opening.text, len(state.history))
+    await service.act(
+        update.game_id, Action.from_text(state.attacker, opening.text), len(state.history)
+    )
     return service, update.game_id, service.games[update.game_id].state.defender
 
 
@@ -30,13 +32,13 @@ async def test_a_cheat_is_made_only_as_a_cheat(tmp_path: Path) -> None:
     cheat = state.cheat_actions(defender)[0].text
     version = len(state.history)
     with pytest.raises(Refused, match="a cheat, not an honest move"):
-        await service.act(game_id, defender, cheat, version)
+        await service.act(game_id, Action.from_text(defender, cheat), version)
     with pytest.raises(Refused, match="not one of the defender's cheats"):
-        await service.act(game_id, defender, "take", version, cheat=True)
+        await service.act(game_id, Action.from_text(defender, "take"), version, cheat=True)
     with pytest.raises(Refused, match="not one of the defender's cheats"):
-        await service.act(game_id, state.attacker, cheat, version, cheat=True)
+        await service.act(game_id, Action.from_text(state.attacker, cheat), version, cheat=True)
     assert service.games[game_id].state is state  # nothing was applied
-    update = await service.act(game_id, defender, cheat, version, cheat=True)
+    update = await service.act(game_id, Action.from_text(defender, cheat), version, cheat=True)
     assert update.state.history[version].text == cheat
     assert update.state.cheats >> defender & 1
     await service.db.close()
@@ -49,7 +51,10 @@ async def test_without_the_option_there_is_no_cheat_to_make(tmp_path: Path) -> N
     for card in state.view(defender).hand:  # not even a card that does beat
         with pytest.raises(Refused, match="not one of the defender's cheats"):
             await service.act(
-                game_id, defender, f"d {card}>{attack}", len(state.history), cheat=True
+                game_id,
+                Action.from_text(defender, f"d {card}>{attack}"),
+                len(state.history),
+                cheat=True,
             )
     assert service.games[game_id].state is state
     await service.db.close()
@@ -60,9 +65,11 @@ async def test_an_accusation_is_committed_and_replays(tmp_path: Path) -> None:
     state = service.games[game_id].state
     accuser = state.attacker
     cheat = state.cheat_actions(defender)[0].text
-    await service.act(game_id, defender, cheat, len(state.history), cheat=True)
+    await service.act(game_id, Action.from_text(defender, cheat), len(state.history), cheat=True)
     state = service.games[game_id].state
-    update = await service.act(game_id, accuser, f"accuse {defender}", len(state.history))
+    update = await service.act(
+        game_id, Action.from_text(accuser, f"accuse {defender}"), len(state.history)
+    )
     assert Accused(accuser, defender, True) in update.events
     assert not update.state.table and update.state.cheats == 0
     logged = [a.action for a in await GameRepo(service.db).actions(game_id)]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from service_helpers import humans, next_move, open_service, start
 
-from engine import Rules
+from engine import Action, Rules
 from engine.actions import DONE
 from service import FakeClock
 
@@ -22,7 +22,7 @@ async def test_the_throw_in_clock_ends_a_bout_open_for_accusations(tmp_path: Pat
         if state.closing and state.stock:
             break
         seat, text = next_move(state)
-        await service.act(game, seat, text, len(state.history))
+        await service.act(game, Action.from_text(seat, text), len(state.history))
         state = service.games[game].state
     assert state.closing and state.outcome is None
     bouts, version, turn = state.bouts, len(state.history), state.turn()

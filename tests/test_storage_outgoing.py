@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.hand_pages import HandPages, Page
-from engine import Rules, State
+from bot.callbacks import PageName
+from bot.hand_pages import Page, SharedPages
+from engine import Action, Rules, State
 from service import FakeClock, GameService
 from service.tables import Tables
 from storage.db import Database, is_url
@@ -74,29 +75,27 @@ async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves
     service = await open_service(tmp_path / "d.sqlite3")
     db = service.db
     try:
-        here, there = HandPages(), HandPages()  # two processes' presenters
-        here.share(db)
-        there.share(db)
+        here, there = SharedPages(db), SharedPages(db)  # two processes' pages
         rules = Rules(players=2, deck=36)
         game = (await start(service, rules, 3, humans(2))).game_id
         state = State(rules, seed=3)
         attacker, defender = state.attacker, state.defender
         key = (game, defender + 1)  # the defender's page
         marked = tuple(state.view(defender).hand[:2])
-        here.pages[key] = Page(state.bouts, "mark", None, marked)
-        here.picking[key] = state.view(defender).hand[2]
-        await here.save(key, len(state.history))
-        await there.load(key)
-        assert there.current(key, state, defender) == (here.pages[key], here.picking[key])
+        page, card = Page(state.bouts, PageName.MARK, None, marked), state.view(defender).hand[2]
+        await here.show(key, page, len(state.history))
+        await here.pick(key, card, len(state.history))
+        await there.sync(key)
+        assert there.current(key, state, defender) == (page, card)
         state.apply(state.legal_actions(attacker)[0])  # another player's move keeps it
-        assert there.current(key, state, defender) == (here.pages[key], here.picking[key])
+        assert there.current(key, state, defender) == (page, card)
         bouts = state.bouts
         state.apply(state.legal_actions(defender)[0])  # its player's, made here, closes it
         assert state.bouts == bouts and there.current(key, state, defender) == (None, None)
-        here.forget(key)
-        await here.save(key, len(state.history))  # closed: gone from the database too
-        await there.load(key)
-        assert key not in there.pages and key not in there.picking and key not in there.opened
+        await here.moved(key, len(state.history))  # closed: gone from the database too
+        await there.sync(key)
+        assert there.shown(key) is None and there.current(key, state, defender) == (None, None)
+        assert await pages_of(db) == []
     finally:
         await service.stop()
         await db.close()
@@ -125,7 +124,9 @@ async def test_a_games_pages_go_in_the_transaction_that_ends_it(tmp_path: Path) 
                 await repo.put(game, user, '{"opened": 0}')
         assert await pages_of(db) == [(played, 1), (played, 2), (closed, 1), (closed, 2)]
         state = service.games[played].state
-        update = await service.act(played, 0, "quit", len(state.history))  # surrendered: over
+        update = await service.act(
+            played, Action.from_text(0, "quit"), len(state.history)
+        )  # surrendered: over
         assert update.state.is_over and await pages_of(db) == [(closed, 1), (closed, 2)]
         await Tables(db, service).close(service.games[closed].table_id)  # ended unfinished
         assert await pages_of(db) == []

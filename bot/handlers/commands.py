@@ -57,7 +57,7 @@ async def start(
     who = person(message.from_user)
     await tables.remember(who)
     await records.set_can_message(who.id, True)
-    presenter.blocked.discard(who.id)
+    presenter.set_blocked(who.id, False)
     await hand_again(tables, relay, who.id)  # one played from the group has it now
     payload = command.args or ""
     if payload.startswith("join_"):
@@ -238,9 +238,9 @@ async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presen
     can = update.new_chat_member.status not in ("left", "kicked")
     await records.set_can_message(update.chat.id, can)
     if can:
-        presenter.blocked.discard(update.chat.id)
+        presenter.set_blocked(update.chat.id, False)
     else:
-        presenter.blocked.add(update.chat.id)
+        presenter.set_blocked(update.chat.id, True)
     log.info("user %s %s the bot", update.chat.id, "unblocked" if can else "blocked")
 
 

@@ -11,7 +11,6 @@ from service.records import Records
 from ..callbacks import CardsCb
 from ..i18n import lang_of, t
 from ..presenter import Presenter
-from .play import seat_of
 
 
 async def my_cards(
@@ -33,7 +32,7 @@ async def my_cards(
     if live is None or live.state.is_over:
         await query.answer(t(lang, "eph.game_over"))
         return
-    if seat_of(service, game, user) is None:
+    if service.seat_of(game, user) is None:
         await query.answer(t(lang, "eph.not_player"), show_alert=True)
         return
     eph = presenter.ephemeral
@@ -42,8 +41,7 @@ async def my_cards(
         return
     person = await records.user(user)
     private = person is not None and person.can_message
-    first = user not in eph.told
-    eph.told.add(user)
+    first = eph.first_telling(user)
     if private:  # the private hand is there already
         await query.answer(t(lang, "eph.in_private"), show_alert=first)
     elif first:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from aiogram import Bot, F, Router
+from aiogram import BaseMiddleware, Bot, F, Router
 from aiogram.filters import Command
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, TelegramObject
 
-from service.lobby_rules import page_of
 from service.tables import Person, TableError, Tables
 from storage.repos import TableRecord
 
 from .. import render
-from ..callbacks import LobbyCb
+from ..callbacks import LobbyCb, LobbyOp
 from ..i18n import t
 from ..people import deep_link, person
 from ..presenter import Presenter
@@ -21,6 +22,7 @@ from ..relay import Relay
 
 log = logging.getLogger(__name__)
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 def error_text(lang: str, e: TableError) -> str:
@@ -77,90 +79,150 @@ async def show_again(relay: Relay, tables: Tables, table: TableRecord) -> None:
         await relay.edit(table.chat_id, old, t(lang, "lobby.moved"))
 
 
-async def lobby_button(
+class PressedTable(BaseMiddleware):
+    """Injects the pressed lobby button's table (``pressed``) and the presser (``who``)
+    into the lobby's button handlers, and answers a refusal (``TableError``) any of them
+    raises. Lobby buttons are pressed in the table's group, a hand's «Выйти» in a private
+    chat; a button of another chat's table, or of a closed one, is refused here."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        assert isinstance(event, CallbackQuery)
+        tables: Tables = data["tables"]
+        op: LobbyOp = data["callback_data"].op
+        who = person(event.from_user)
+        pressed = await tables.record(data["callback_data"].table)
+        chat_id = event.message.chat.id if event.message is not None else None
+        where = pressed.chat_id if pressed is not None else None
+        if op is LobbyOp.LEAVE and chat_id == who.id:
+            where = who.id
+        if pressed is None or pressed.status == "closed" or chat_id != where:
+            await event.answer(t(who.lang, "answer.no_table"))  # forged, or another chat's
+            return None
+        data.update(pressed=pressed, who=who)
+        try:
+            return await handler(event, data)
+        except TableError as e:
+            await event.answer(error_text(who.lang, e), show_alert=e.code == "bad_settings")
+            return None
+
+
+async def join(
     query: CallbackQuery,
-    callback_data: LobbyCb,
+    pressed: TableRecord,
+    who: Person,
     tables: Tables,
     relay: Relay,
     presenter: Presenter,
     bot: Bot,
 ) -> None:
-    who = person(query.from_user)
-    lang = who.lang
-    op, tid, arg = callback_data.op, callback_data.table, callback_data.arg
-    page = None
-    pressed = await tables.record(tid)
-    chat_id = query.message.chat.id if query.message is not None else None
-    # Lobby buttons are pressed in the table's group; a hand's «Выйти» in a private chat
-    where = pressed.chat_id if pressed is not None else None
-    if op == "leave" and chat_id == who.id:
-        where = who.id
-    if pressed is None or pressed.status == "closed" or chat_id != where:
-        await query.answer(t(lang, "answer.no_table"))  # forged, or another chat's table
-        return
     try:
-        if op == "join":
-            table = await tables.join(tid, who)
-            answer = t(lang, "answer.joined")
-        elif op == "leave":
-            table = await tables.leave(tid, who)
-            if table.status == "playing":  # out of cards: the game goes on without them
-                game = tables.game_of(tid)
-                if game is not None:
-                    await relay.hand(game, who.id)
-                await query.answer(t(lang, "answer.left_game"))
-                return
-            answer = t(lang, "answer.left")
-        elif op == "bot":
-            table = await tables.add_bot(tid, who)
-            answer = t(lang, "answer.ok")
-        elif op == "bots":
-            table = await tables.set_bots(tid, who, arg)
-            answer = t(lang, "lobby.bots", level=t(lang, f"bots.{arg}"))
-        elif op == "set" and arg == "seats":
-            table = await tables.next_seats(tid, who)
-            answer = t(lang, "answer.ok")
-        elif op == "set":  # "seats-" and "seats+": the buttons of older lobby messages
-            field, step = arg.rstrip("+-"), -1 if arg.endswith("-") else 1
-            table = await tables.change(tid, who, field, step)
-            answer = t(lang, "answer.ok")
-        elif op in ("rules", "back"):  # the rules pages: only their changer opens them
-            table = await tables.get(tid)
-            if who.id != table.creator_id:
-                raise TableError("rules_creator")
-            if table.status != "lobby":
-                raise TableError("playing")
-            page = None if op == "back" else "house" if arg == "house" else "rules"
-            answer = ""
-        elif op == "preset":
-            table, changed = await tables.set_preset(tid, who, arg)
-            page, answer = "rules", render.preset_answer(lang, table.settings, changed)
-        elif op == "opt":
-            table = await tables.set_option(tid, who, arg)
-            page, answer = page_of(arg), t(lang, "answer.ok")
-        elif op in ("start", "again"):
-            table = await tables.get(tid)
-            if op == "again" and not any(s.user_id == who.id for s in table.seats):
-                raise TableError("again_not_seated")
-            await start_game(tables, table, None if op == "again" else who)
-            await query.answer()
-            return
-        else:
-            raise TableError("not_now")
+        table = await tables.join(pressed.id, who)
     except TableError as e:
-        if e.code == "need_private":
-            await join_from_group(query, tables, relay, presenter, bot, pressed)
-            return
-        await query.answer(error_text(lang, e), show_alert=e.code == "bad_settings")
+        if e.code != "need_private":
+            raise
+        await join_from_group(query, tables, relay, presenter, bot, pressed)
         return
-    if op in ("join", "bot"):
-        refused = await seat_taken(tables, table)
-        if refused is not None:
-            await query.answer(error_text(lang, refused), show_alert=True)
-            return
-    elif op in ("rules", "back"):  # a page opened: the other ops' changes show themselves
-        await relay.lobby(table, new=False, page=page)
-    await query.answer(answer or None)
+    await seated_answer(query, tables, table, who, t(who.lang, "answer.joined"))
+
+
+async def add_bot(query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables) -> None:
+    table = await tables.add_bot(pressed.id, who)
+    await seated_answer(query, tables, table, who, t(who.lang, "answer.ok"))
+
+
+async def seated_answer(
+    query: CallbackQuery, tables: Tables, table: TableRecord, who: Person, answer: str
+) -> None:
+    """A seat was taken: the game starts once every seat is (or the answer says why not)."""
+    refused = await seat_taken(tables, table)
+    if refused is not None:
+        await query.answer(error_text(who.lang, refused), show_alert=True)
+        return
+    await query.answer(answer)
+
+
+async def leave(
+    query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables, relay: Relay
+) -> None:
+    table = await tables.leave(pressed.id, who)
+    if table.status != "playing":
+        await query.answer(t(who.lang, "answer.left"))
+        return
+    game = tables.game_of(table.id)  # out of cards: the game goes on without them
+    if game is not None:
+        await relay.hand(game, who.id)
+    await query.answer(t(who.lang, "answer.left_game"))
+
+
+async def set_bots(
+    query: CallbackQuery, callback_data: LobbyCb, pressed: TableRecord, who: Person, tables: Tables
+) -> None:
+    level = callback_data.arg
+    await tables.set_bots(pressed.id, who, level)
+    await query.answer(t(who.lang, "lobby.bots", level=t(who.lang, f"bots.{level}")))
+
+
+async def change_setting(
+    query: CallbackQuery, callback_data: LobbyCb, pressed: TableRecord, who: Person, tables: Tables
+) -> None:
+    """«Мест: N» goes round; ``seats-`` and ``seats+`` are older lobby messages' buttons."""
+    arg = callback_data.arg
+    if arg == "seats":
+        await tables.next_seats(pressed.id, who)
+    else:
+        field, step = arg.rstrip("+-"), -1 if arg.endswith("-") else 1
+        await tables.change(pressed.id, who, field, step)
+    await query.answer(t(who.lang, "answer.ok"))
+
+
+async def rules_page(
+    query: CallbackQuery,
+    callback_data: LobbyCb,
+    pressed: TableRecord,
+    who: Person,
+    tables: Tables,
+    relay: Relay,
+) -> None:
+    """A rules page of the lobby, or back from one: only their changer opens them."""
+    table = await tables.get(pressed.id)
+    if who.id != table.creator_id:
+        raise TableError("rules_creator")
+    if table.status != "lobby":
+        raise TableError("playing")
+    page = None
+    if callback_data.op is LobbyOp.RULES:
+        page = "house" if callback_data.arg == "house" else "rules"
+    await relay.lobby(table, new=False, page=page)
+    await query.answer()
+
+
+async def set_preset(
+    query: CallbackQuery, callback_data: LobbyCb, pressed: TableRecord, who: Person, tables: Tables
+) -> None:
+    table, changed = await tables.set_preset(pressed.id, who, callback_data.arg)
+    await query.answer(render.preset_answer(who.lang, table.settings, changed))
+
+
+async def set_option(
+    query: CallbackQuery, callback_data: LobbyCb, pressed: TableRecord, who: Person, tables: Tables
+) -> None:
+    await tables.set_option(pressed.id, who, callback_data.arg)
+    await query.answer(t(who.lang, "answer.ok"))
+
+
+async def start(query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables) -> None:
+    """«Начать» by the table's creator."""
+    await start_game(tables, await tables.get(pressed.id), who)
+    await query.answer()
+
+
+async def again(query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables) -> None:
+    """«Ещё партию» under a result, by any player of that game."""
+    table = await tables.get(pressed.id)
+    if not any(s.user_id == who.id for s in table.seats):
+        raise TableError("again_not_seated")
+    await start_game(tables, table, None)
+    await query.answer()
 
 
 async def join_from_group(
@@ -174,7 +236,7 @@ async def join_from_group(
     """A person who never started the bot: seated all the same where the group can show
     them their hand (an ephemeral message), else sent to the private chat's deep link."""
     who, eph = person(query.from_user), presenter.ephemeral
-    if who.id in eph.refused or not await eph.available(pressed.chat_id, who.id):
+    if eph.refuses(who.id) or not await eph.available(pressed.chat_id, who.id):
         me = await bot.me()
         await query.answer(url=deep_link(me.username or "", pressed.join_token))
         return
@@ -231,5 +293,20 @@ def router() -> Router:
     r.message.register(open_table, GROUPS, F.text.lower().in_({"дурак", "играть в дурака"}))
     r.message.register(show_settings, GROUPS, Command("settings"))
     r.message.register(show_settings, GROUPS, F.text.lower() == "настройки")
-    r.callback_query.register(lobby_button, LobbyCb.filter())
+    r.callback_query.middleware(PressedTable())
+    ops: dict[LobbyOp, Callable[..., Awaitable[None]]] = {
+        LobbyOp.JOIN: join,
+        LobbyOp.LEAVE: leave,
+        LobbyOp.BOT: add_bot,
+        LobbyOp.BOTS: set_bots,
+        LobbyOp.SET: change_setting,
+        LobbyOp.RULES: rules_page,
+        LobbyOp.BACK: rules_page,
+        LobbyOp.PRESET: set_preset,
+        LobbyOp.OPT: set_option,
+        LobbyOp.START: start,
+        LobbyOp.AGAIN: again,
+    }
+    for op, handler in ops.items():
+        r.callback_query.register(handler, LobbyCb.filter(F.op == op))
     return r

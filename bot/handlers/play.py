@@ -1,275 +1,269 @@
-"""Moves from the hand keyboards: in private chats, or ephemeral ones in the group."""
+"""Moves from the hand keyboards: in private chats, or ephemeral ones in the group.
+
+Each handler gets the presser's seat resolved (``seated``), asks ``bot.taps`` what the
+press means, and does that: a move through the service (an ``Action``), a page of the
+hand through its owner (``HandPages``), or an answer saying why not.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
-from aiogram import Router
+from aiogram import F, Router
 from aiogram.types import CallbackQuery
 
-from engine import Accused, Card, State
-from engine.actions import ACCUSE
-from service import GameService, Refused, Seat
+from engine import Accused, Action
+from service import GameService, Refusal, Refused
 
-from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, still_meant
+from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName
 from ..card_labels import card_label
 from ..hand_answers import why_not
-from ..i18n import lang_of, t
-from ..presenter import Page, Presenter
+from ..hand_pages import HandPages, Page
+from ..i18n import t
+from ..presenter import Presenter
 from ..relay import Relay
 from ..render import seat_names
 from ..render_cheating import accusation_answer
-from ..render_hand import is_tap, markable
+from ..taps import (
+    ChooseTarget,
+    NotMarkable,
+    NotPlayable,
+    Play,
+    Show,
+    Stale,
+    Tap,
+    accuse_tap,
+    card_tap,
+    cheat_tap,
+    mark_tap,
+    parse_action,
+    parse_card,
+)
+from .seated import Seated, SeatMiddleware
 
 log = logging.getLogger(__name__)
+TRIES = 3  # a press whose hand is still drawn as pressed, while the game moves on
 
 
-def seat_of(service: GameService, game_id: int, user_id: int) -> int | None:
-    live = service.live(game_id)
-    if live is None:
-        return None
-    for seat, info in enumerate(live.seats):
-        if info.user_id == user_id and info.human:
-            return seat
-    return None
+class Hands:
+    """What a hand handler needs besides the press: the service, the presenter's hand
+    keys, the pages' owner and where a hand is shown again (from the workflow data)."""
 
+    def __init__(
+        self, service: GameService, presenter: Presenter, pages: HandPages, relay: Relay
+    ) -> None:
+        self.service, self.presenter, self.pages, self.relay = service, presenter, pages, relay
 
-def current(service: GameService, game_id: int) -> State:
-    """The game's newest state, once ``player_seat`` has found the presser in it."""
-    live = service.live(game_id)
-    assert live is not None, "player_seat checked that the game runs"
-    return live.state
+    async def fresh(self, seated: Seated, key: str) -> bool:
+        """Whether the press came from the hand as it would be drawn now; once more
+        after catching up when not: the hand may have been drawn by another bot process
+        at a version this one has not heard of yet (or this process, which does not show
+        the games, has drawn none of the game's hands)."""
+        game, user = seated.key
+        if self.presenter.hand_key(game, user) == key:
+            return True
+        if not await self.service.catch_up(game):
+            return False
+        await self.presenter.follow(game)
+        await self.pages.sync(seated.key)  # a page opened through another process
+        return self.presenter.hand_key(game, user) == key
 
-
-def seats_of(service: GameService, game_id: int) -> list[Seat]:
-    live = service.live(game_id)
-    return live.seats if live is not None else []
-
-
-def _card(text: str) -> Card | None:
-    try:
-        return Card.parse(text)
-    except ValueError:
-        return None
-
-
-async def player_seat(query: CallbackQuery, service: GameService, game: int) -> int | None:
-    """The presser's seat in the game; answers and gives None when they do not play in it
-    (or there is no such game: forged data, or a game that ended long ago). A game
-    another bot process started is loaded here first."""
-    if service.live(game) is None:
-        await service.catch_up(game)
-    seat = seat_of(service, game, query.from_user.id)
-    if seat is None:
-        key = "not_your_game" if service.live(game) is not None else "no_game"
-        await query.answer(t(lang_of(query.from_user.language_code), f"answer.{key}"))
-    return seat
-
-
-def fresh(presenter: Presenter, game: int, user: int, key: str) -> bool:
-    """Whether the press came from the hand as it would be drawn now."""
-    return presenter.hand_key(game, user) == key
-
-
-async def fresh_here(
-    service: GameService, presenter: Presenter, game: int, user: int, key: str
-) -> bool:
-    """``fresh``, once more after catching up when not: the hand may have been drawn by
-    another bot process at a version this one has not heard of yet (or this process,
-    which does not show the games, has drawn none of the game's hands)."""
-    if fresh(presenter, game, user, key):
-        return True
-    if not await service.catch_up(game):
-        return False
-    await presenter.follow(game)
-    await presenter.hand_pages.load((game, user))  # a page opened through another process
-    return fresh(presenter, game, user, key)
-
-
-async def make_move(
-    query: CallbackQuery,
-    service: GameService,
-    presenter: Presenter,
-    game: int,
-    seat: int,
-    text: str,
-    *,
-    key: str | None = None,
-    version: int | None = None,
-    cheat: bool = False,
-) -> None:
-    """Make the move and answer the press: silently when made (an accusation with its
-    result), with the reason when not. ``key``: the press's hand key, which must still be
-    the hand's (another player's move that left the hand as it was does not make it
-    stale); ``version``: the exact version instead. A made move closes the player's pages."""
-    lang, user = lang_of(query.from_user.language_code), query.from_user.id
-    for _ in range(3):  # the game may move on between the check and the move
-        if key is not None and not await fresh_here(service, presenter, game, user, key):
+    async def move(
+        self,
+        query: CallbackQuery,
+        seated: Seated,
+        action: Action,
+        *,
+        key: str | None = None,
+        version: int | None = None,
+        cheat: bool = False,
+    ) -> None:
+        """Make the move and answer the press: silently when made (an accusation with its
+        result), with the reason when not. ``key``: the press's hand key, which must still
+        be the hand's (another player's move that left the hand as it was does not make
+        it stale); ``version``: the exact version instead. A made move closes the
+        player's pages."""
+        lang = seated.lang
+        for _ in range(TRIES):  # the game may move on between the check and the move
+            if key is not None and not await self.fresh(seated, key):
+                await query.answer(t(lang, "answer.stale"))
+                return
+            live = self.service.live(seated.game_id) or seated.live
+            v = len(live.state.history) if version is None else version
+            try:
+                update = await self.service.act(seated.game_id, action, v, cheat=cheat)
+                break
+            except Refused as e:
+                if e.reason is Refusal.STALE and version is None:
+                    continue
+                await query.answer(t(lang, f"answer.{refusal_answer(e.reason)}"))
+                return
+        else:
             await query.answer(t(lang, "answer.stale"))
             return
-        v = len(current(service, game).history) if version is None else version
-        try:
-            update = await service.act(game, seat, text, v, cheat=cheat)
-            break
-        except Refused as e:
-            if e.reason == "stale" and version is None:
-                continue
-            answer = {"stale": "stale", "over": "game_over", "no_game": "game_over"}
-            await query.answer(t(lang, f"answer.{answer.get(e.reason, 'not_now')}"))
+        await self.pages.moved(seated.key, update.version)
+        mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seated.seat]
+        if mine:
+            names = seat_names(lang, seated.live.seats)
+            await query.answer(accusation_answer(lang, names[mine[0].accused], mine[0].exposed))
             return
-    else:
-        await query.answer(t(lang, "answer.stale"))
-        return
-    pages = presenter.hand_pages
-    if (game, user) in pages.pages or (game, user) in pages.picking:
-        pages.forget((game, user))
-        await pages.save((game, user), len(current(service, game).history))  # closed
-    mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seat]
-    if mine:
-        names = seat_names(lang, seats_of(service, game))
-        await query.answer(accusation_answer(lang, names[mine[0].accused], mine[0].exposed))
-        return
-    await query.answer()
+        await query.answer()
+
+    async def page(
+        self, query: CallbackQuery, seated: Seated, key: str, tap: Callable[[], Tap]
+    ) -> None:
+        """Open the page a press asked for (``tap``, asked once the press is known to come
+        from the hand as drawn now), or answer why not."""
+        lang = seated.lang
+        if not await self.fresh(seated, key):
+            await query.answer(t(lang, "answer.stale"))
+            return
+        match tap():
+            case Show(page):
+                await self.pages.show(seated.key, page, len(seated.state.history))
+                await self.relay.hand(seated.game_id, seated.user_id)
+                await query.answer()
+            case NotMarkable(card):
+                await query.answer(t(lang, "answer.not_markable", card=card_label(card, lang)))
+            case _:
+                await query.answer(t(lang, "answer.not_now"))
+
+
+def refusal_answer(reason: Refusal) -> str:
+    """The text key of the answer to a move the service refused."""
+    match reason:
+        case Refusal.STALE:
+            return "stale"
+        case Refusal.OVER | Refusal.NO_GAME:
+            return "game_over"
+        case _:
+            return "not_now"
 
 
 async def move_button(
-    query: CallbackQuery, callback_data: MoveCb, service: GameService, presenter: Presenter
+    query: CallbackQuery, callback_data: MoveCb, seated: Seated, hands: Hands
 ) -> None:
-    game = callback_data.game
-    seat = await player_seat(query, service, game)
-    if seat is None:
+    """One exact move: «Беру», «Бито», «Пас», a transfer, an opening of marked cards..."""
+    action = parse_action(seated.seat, callback_data.a)
+    if action is None:
+        await query.answer(t(seated.lang, "answer.not_now"))
         return
-    await make_move(query, service, presenter, game, seat, callback_data.a, key=callback_data.k)
-
-
-async def card_button(
-    query: CallbackQuery,
-    callback_data: CardCb,
-    service: GameService,
-    presenter: Presenter,
-    relay: Relay,
-) -> None:
-    lang = lang_of(query.from_user.language_code)
-    game, user = callback_data.game, query.from_user.id
-    seat = await player_seat(query, service, game)
-    if seat is None:
-        return
-    now = await fresh_here(service, presenter, game, user, callback_data.k)
-    if service.live(game) is None:  # catching up found it ended (its table closed)
-        await query.answer(t(lang, "answer.game_over"))
-        return
-    state = current(service, game)
-    if not now and not callback_data.meant:  # nothing a tap could play when drawn
-        await query.answer(t(lang, "answer.stale"))
-        return
-    if callback_data.card == "-":  # back from choosing a target
-        presenter.picking.pop((game, user), None)
-        await presenter.hand_pages.save((game, user), len(state.history))
-        await relay.hand(game, user)
-        await query.answer()
-        return
-    card = _card(callback_data.card)
-    if card is None:
-        await query.answer(t(lang, "answer.not_now"))
-        return
-    moves = [a for a in state.legal_actions(seat) if a.cards[:1] == (card,) and is_tap(a)]
-    if not now and (
-        not moves or not all(still_meant(state, a, callback_data.meant) for a in moves)
-    ):  # a double tap, or the tap would now mean another move than the player saw
-        await query.answer(t(lang, "answer.stale"))
-        return
-    if not moves:
-        names = seat_names(lang, seats_of(service, game))
-        await query.answer(why_not(lang, state.view(seat), card, names))
-        return
-    if len(moves) > 1:  # the card beats several attack cards: ask which
-        presenter.picking[(game, user)] = card
-        await presenter.hand_pages.save((game, user), len(state.history))
-        await relay.hand(game, user)
-        await query.answer(t(lang, "answer.choose_target"))
-        return
-    version = len(state.history)
-    await make_move(query, service, presenter, game, seat, moves[0].text, version=version)
+    await hands.move(query, seated, action, key=callback_data.k)
 
 
 async def cheat_button(
-    query: CallbackQuery, callback_data: CheatCb, service: GameService, presenter: Presenter
+    query: CallbackQuery, callback_data: CheatCb, seated: Seated, hands: Hands
 ) -> None:
     """A cheat from the defender's cheat page; the service takes nothing else as one."""
-    game = callback_data.game
-    seat = await player_seat(query, service, game)
-    if seat is None:
+    action = parse_action(seated.seat, callback_data.a)
+    if action is None:
+        await query.answer(t(seated.lang, "answer.not_now"))
         return
-    text, key = callback_data.a, callback_data.k
-    await make_move(query, service, presenter, game, seat, text, key=key, cheat=True)
+    await hands.move(query, seated, action, key=callback_data.k, cheat=True)
 
 
-async def page_button(
-    query: CallbackQuery,
-    callback_data: PageCb,
-    service: GameService,
-    presenter: Presenter,
-    relay: Relay,
+async def card_button(
+    query: CallbackQuery, callback_data: CardCb, seated: Seated, hands: Hands
 ) -> None:
-    """Opens «⋯», the marking of cards for an opening (or marks one), the cheat page (or
-    a card's targets on it), the choice of whom to accuse, or goes back to the hand:
-    only when the page has something to press."""
-    lang = lang_of(query.from_user.language_code)
-    game, user = callback_data.game, query.from_user.id
-    seat = await player_seat(query, service, game)
-    if seat is None:
+    """A tap on a card: the move it makes, or the choice of its target."""
+    lang = seated.lang
+    fresh = await hands.fresh(seated, callback_data.k)
+    live = hands.service.live(seated.game_id)
+    if live is None:  # catching up found it ended (its table closed)
+        await query.answer(t(lang, "answer.game_over"))
         return
-    if not await fresh_here(service, presenter, game, user, callback_data.k):
-        await query.answer(t(lang, "answer.stale"))
-        return
-    state = current(service, game)
-    name, card = callback_data.page, _card(callback_data.card) if callback_data.card else None
-    marked: tuple[Card, ...] = ()
-    if name == "mark":
-        can = markable(state.view(seat))
-        shown = presenter.pages.get((game, user))
-        marked = shown.marked if shown is not None and shown.name == "mark" else ()
-        if card is not None and card not in can:
-            await query.answer(t(lang, "answer.not_markable", card=card_label(card, lang)))
-            return
-        if card is not None:
-            marked = _toggled(marked, card)
-        ok = bool(can)
-    elif name == "cheat":
-        cheats = state.cheat_actions(seat)
-        if card is not None:
-            cheats = [a for a in cheats if a.cards[0] == card]
-        ok = bool(cheats)
-    elif name == "accuse":
-        ok = any(a.kind == ACCUSE for a in state.legal_actions(seat))
-    else:
-        ok = name in ("hand", "more")
-    if not ok:
+    card = parse_card(callback_data.card)
+    if card is None:
         await query.answer(t(lang, "answer.not_now"))
         return
-    presenter.picking.pop((game, user), None)
-    if name == "hand":
-        presenter.pages.pop((game, user), None)
-    else:
-        presenter.pages[(game, user)] = Page(state.bouts, name, card, marked)
-    await presenter.hand_pages.save((game, user), len(state.history))
-    await relay.hand(game, user)
+    match card_tap(live.state, seated.seat, card, callback_data.meant, fresh=fresh):
+        case Stale():
+            await query.answer(t(lang, "answer.stale"))
+        case NotPlayable(card):
+            names = seat_names(lang, live.seats)
+            await query.answer(why_not(lang, live.state.view(seated.seat), card, names))
+        case ChooseTarget(card):
+            await hands.pages.pick(seated.key, card, len(live.state.history))
+            await hands.relay.hand(seated.game_id, seated.user_id)
+            await query.answer(t(lang, "answer.choose_target"))
+        case Play(action, version):
+            await hands.move(query, seated, action, version=version)
+
+
+async def cancel_target(
+    query: CallbackQuery, callback_data: CardCb, seated: Seated, hands: Hands
+) -> None:
+    """«Назад» from choosing a card's target."""
+    if not await hands.fresh(seated, callback_data.k):
+        await query.answer(t(seated.lang, "answer.stale"))
+        return
+    await hands.pages.pick(seated.key, None, len(seated.state.history))
+    await hands.relay.hand(seated.game_id, seated.user_id)
     await query.answer()
 
 
-def _toggled(marked: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    """The marks after a tap on ``card``: off if it was marked, else on; a card of
-    another rank starts the marks again (one opening has one rank)."""
-    if card in marked:
-        return tuple(c for c in marked if c != card)
-    return (*[c for c in marked if c.rank == card.rank], card)
+async def back_to_hand(
+    query: CallbackQuery, callback_data: PageCb, seated: Seated, hands: Hands
+) -> None:
+    await hands.page(query, seated, callback_data.k, lambda: Show(None))
+
+
+async def open_more(
+    query: CallbackQuery, callback_data: PageCb, seated: Seated, hands: Hands
+) -> None:
+    """«⋯»: «Сдаться»."""
+    await hands.page(
+        query, seated, callback_data.k, lambda: Show(Page(seated.state.bouts, PageName.MORE))
+    )
+
+
+async def mark_card(
+    query: CallbackQuery, callback_data: PageCb, seated: Seated, hands: Hands
+) -> None:
+    """«Несколько карт», or a card marked (or unmarked) on that page."""
+    card = parse_card(callback_data.card) if callback_data.card else None
+    shown = hands.pages.shown
+    await hands.page(
+        query,
+        seated,
+        callback_data.k,
+        lambda: mark_tap(seated.state, seated.seat, card, shown(seated.key)),
+    )
+
+
+async def open_cheats(
+    query: CallbackQuery, callback_data: PageCb, seated: Seated, hands: Hands
+) -> None:
+    """The defender's cheat page, or a card's targets on it."""
+    card = parse_card(callback_data.card) if callback_data.card else None
+    await hands.page(
+        query, seated, callback_data.k, lambda: cheat_tap(seated.state, seated.seat, card)
+    )
+
+
+async def open_accuse(
+    query: CallbackQuery, callback_data: PageCb, seated: Seated, hands: Hands
+) -> None:
+    """The choice of whom to accuse."""
+    await hands.page(query, seated, callback_data.k, lambda: accuse_tap(seated.state, seated.seat))
 
 
 def router() -> Router:
     """A fresh router with this module's handlers (one per dispatcher)."""
     r = Router(name="play")
+    r.callback_query.middleware(SeatMiddleware())
     r.callback_query.register(move_button, MoveCb.filter())
+    r.callback_query.register(cancel_target, CardCb.filter(F.card == "-"))
     r.callback_query.register(card_button, CardCb.filter())
     r.callback_query.register(cheat_button, CheatCb.filter())
-    r.callback_query.register(page_button, PageCb.filter())
+    pages: dict[PageName, Callable[..., Awaitable[None]]] = {
+        PageName.HAND: back_to_hand,
+        PageName.MORE: open_more,
+        PageName.MARK: mark_card,
+        PageName.CHEAT: open_cheats,
+        PageName.ACCUSE: open_accuse,
+    }
+    for name, handler in pages.items():
+        r.callback_query.register(handler, PageCb.filter(F.page == name))
     return r
