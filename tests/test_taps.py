@@ -22,7 +22,7 @@ from bot.taps import (
     toggled,
 )
 from engine import Action, Card
-from engine.actions import BEAT, OPEN, THROW
+from engine.actions import ACCUSE, BEAT, OPEN, THROW
 from tests.helpers import game, play
 
 C = Card.parse
@@ -94,7 +94,11 @@ def test_the_cheat_page_lists_the_defenders_cheats_and_accusing_follows_the_rule
     assert cheat_tap(state, 1, C("8D")) == Show(Page(state.bouts, PageName.CHEAT, C("8D")))
     assert cheat_tap(state, 1, C("KH")) == NotNow()  # beats honestly: no cheat with it
     assert cheat_tap(state, 0, None) == NotNow()  # only the defender cheats
-    assert accuse_tap(state, 1) == NotNow()  # nothing to accuse of before a beat
+    accusers = [s for s in range(3) if any(a.kind == ACCUSE for a in state.legal_actions(s))]
+    assert accusers  # with the option, someone may say «Антимухлёж» now
+    for seat in range(3):
+        page = Show(Page(state.bouts, PageName.ACCUSE)) if seat in accusers else NotNow()
+        assert accuse_tap(state, seat) == page
 
 
 def test_forged_texts_parse_to_nothing() -> None:
