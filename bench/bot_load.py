@@ -307,8 +307,7 @@ async def bot_side(
         presses, fake_limited, world_cpu = ended
         collections.close()
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
-        stopping = getattr(app.service, "stop", None)  # no more timeouts: only what is due
-        await (stopping() if stopping else app.service.timers.stop())
+        await app.service.stop()  # no more timeouts: only what is due
         await app.presenter.idle()
         await asyncio.wait_for(app.outbox.drain(), 120)
         watch.measuring = False

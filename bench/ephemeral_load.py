@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bench.load_world import group_id, ms
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from bot.emulator import TOKEN, FakeChat, FakeTelegram, FakeUser, RateLimits, choose
 from bot.emulator.playing import ephemeral_hand, hand_key, hand_message
@@ -157,7 +157,7 @@ async def set_up(tg: FakeTelegram, app: App, tables: int) -> list[tuple[FakeChat
         await tg.send_text(users[0], group, "/durak")
         lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
         for user in users:
-            join = LobbyCb(table=i + 1, op="join").pack()
+            join = LobbyCb(table=i + 1, op=LobbyOp.JOIN).pack()
             await (await tg.press(user, lobby, join))
         seats.append((group, users))
     await app.service.idle()

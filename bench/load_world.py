@@ -363,14 +363,13 @@ async def running_bot(
         for user in (u for i in range(load.tables) for u in load.users(i)):
             await UserRepo.upsert(c, user, f"Игрок {user}")
             await UserRepo.set_can_message(c, user, True)
-    notify = app.service.notify
-    assert notify is not None
+    shown = app.presenter.on_update
 
-    async def observed(update: Update) -> None:
+    async def observed(update: Update) -> None:  # each committed step, as it is shown
         watching.on_update(update)
-        await notify(update)
+        await shown(update)
 
-    app.service.notify = observed
+    app.presenter.on_update = observed  # type: ignore[method-assign]
     await app.start()
     try:
         async with receiving(app, conn):

@@ -43,10 +43,10 @@ def percentile(values: list[float], q: float) -> float:
 
 async def play(service: GameService, game: int, latencies: list[float], think: float) -> None:
     rng = random.Random(game)
-    while not service.games[game].state.is_over:
+    while (live := service.live(game)) is not None and not live.state.is_over:
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
-        state = service.games[game].state
+        state = live.state
         seat, text = next_move(state)
         started = time.perf_counter()
         try:

@@ -18,14 +18,16 @@ from aiogram.types import (
     ErrorEvent,
 )
 
-from service import Clock, GameService
+from service import Clock, GameService, LiveGames, SystemClock
 from service.logctx import log_scope
+from service.records import Records
 from service.tables import Tables
 from service.thinking import Thinker
 from storage.db import Database
 
 from . import webhook
 from .config import Config
+from .delivery import Alone, Delivery, Poster, Shared
 from .hand_pages import HandPages, SharedPages
 from .handlers import routers
 from .handlers.play import Hands
@@ -34,8 +36,7 @@ from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
 from .outbox import Outbox
 from .presenter import Presenter
-from .relay import Relay
-from .sending import Sending
+from .reach import Reach
 from .session import JsonSession
 
 log = logging.getLogger(__name__)
@@ -72,8 +73,10 @@ class App:
     """Everything the running bot holds; ``start``/``stop`` around receiving updates."""
 
     def __init__(self, config: Config, db: Database, clock: Clock | None = None) -> None:
+        """Every object is built here, whole, in the order they depend on each other."""
         self.config = config
         self.db = db
+        clock = clock or SystemClock()
         session = JsonSession(limit=CONNECTIONS)
         if config.api_base:
             api = TelegramAPIServer.from_base(config.api_base)
@@ -81,28 +84,29 @@ class App:
         self.bot = Bot(
             config.token, session=session, default=DefaultBotProperties(parse_mode="HTML")
         )
-        self.service = GameService(
-            db, clock=clock, thinker=Thinker(config.bot_workers), pause=config.bot_pause
-        )
-        self.outbox = Outbox(self.bot, config.limits, on_blocked=self._blocked)
-        self.tables = Tables(db, self.service)
-        pages = SharedPages(db) if config.shared else HandPages()
-        self.presenter = Presenter(
-            self.tables.records, self.service, self.outbox, pages, config.zone
-        )
-        self.outbox.on_replaced = self.presenter.replaced
-        self.service.notify = self.presenter.on_update
+        records = Records(db)
+        reach = Reach(records)
+        self.outbox = Outbox(self.bot, config.limits, on_blocked=reach.refused)
+        games = LiveGames()  # held by the game service, read by the presenter
         lease = db.sending_lease() if config.shared else None
-        self.sending = None if lease is None else Sending(lease, self.service, self.presenter)
-        # the lobby messages and command replies: through the lease holder's outbox too
-        self.relay = Relay(self.outbox, self.tables, self.presenter)
-        self.tables.lobbies = self.relay  # each lobby change's message
-        if self.sending is not None:  # one of several processes: the lease holder shows
-            self.service.notify = self.sending.notify
-            self.service.follower.on_moved = self.sending.moved
-            sending = self.sending
-            self.relay.share(db, lambda: sending.held)
-            sending.on_gained = self.relay.wake
+        pages = HandPages() if lease is None else SharedPages(db)
+        self.presenter = Presenter(records, games, clock, self.outbox, pages, reach, config.zone)
+        poster = Poster(self.outbox, records, self.presenter)
+        # alone, or one of several processes where the holder of the lease shows
+        self.delivery: Delivery = (
+            Alone(poster, self.presenter)
+            if lease is None
+            else Shared(db, lease, poster, self.presenter)
+        )
+        self.service = GameService(
+            db,
+            games=games,
+            clock=clock,
+            listener=self.delivery,
+            thinker=Thinker(config.bot_workers),
+            pause=config.bot_pause,
+        )
+        self.tables = Tables(db, self.service, lobbies=self.delivery, records=records)
         self.dp = Dispatcher(disable_fsm=True)
         self.dp.include_routers(*routers())
         self.dp.errors.register(self._error)
@@ -112,12 +116,12 @@ class App:
             observer.middleware(ScopeMiddleware())
         self.dp.workflow_data.update(
             tables=self.tables,
-            records=self.tables.records,
+            records=records,
             service=self.service,
             outbox=self.outbox,
-            relay=self.relay,
+            relay=self.delivery,
             presenter=self.presenter,
-            hands=Hands(self.service, self.presenter, pages, self.relay),
+            hands=Hands(self.service, self.presenter, pages, self.delivery),
         )
 
     @classmethod
@@ -128,17 +132,10 @@ class App:
     async def start(self) -> None:
         restored = await self.service.restore()
         log.info("restored %s running games", restored)
-        if self.sending is None:  # (else the holder of the sending lease does, see there)
-            for game_id in self.service.game_ids():
-                self.presenter.redraw(game_id)  # edits only what differs: "not modified" is fine
         await self._tell_broken()
         self.presenter.start()
         self.service.start()
-        if self.config.shared:  # other processes move games too: keep up with them
-            self.service.follow()
-        if self.sending is not None:
-            self.sending.start()
-        self.relay.start()
+        self.delivery.start(self.service)
         await self.set_commands()
         if not self.config.webhook_url:  # back to polling: getUpdates fails while one is set
             await self.bot.delete_webhook()
@@ -177,17 +174,15 @@ class App:
             if not await self.inflight.settle(SHUTDOWN_WAIT):
                 log.warning("stopping with %s updates still in hand", self.inflight.count)
             await self.service.stop()
-            await self.relay.halt()
+            await self.delivery.halt()
             self.presenter.nudges.close()
             try:  # what the last moves changed reaches the players, unless Telegram stalls
-                await asyncio.wait_for(self.relay.drawn(), SHUTDOWN_WAIT)
+                await asyncio.wait_for(self.delivery.drawn(), SHUTDOWN_WAIT)
                 await asyncio.wait_for(self.presenter.idle(), SHUTDOWN_WAIT)
                 await asyncio.wait_for(self.outbox.drain(), SHUTDOWN_WAIT)
             except TimeoutError:
                 log.warning("stopping with messages still to send")
-            await self.relay.stop()  # (forgets what was sent: the next holder sends the rest)
-            if self.sending is not None:  # only now: the next holder starts where this ended
-                await self.sending.stop()  # (and would show a just-ended game's result again)
+            await self.delivery.stop()  # (forgets what was sent: the next holder sends the rest)
             await self.presenter.stop()
             await self.outbox.close()
             await self.bot.session.close()
@@ -215,16 +210,12 @@ class App:
         """The games that could not be restored: their groups and players are told."""
         for broken in self.service.broken:
             lang = await self.tables.lang(broken.chat_id)
-            await self.relay.send(broken.chat_id, t(lang, "closed.broken"))
+            await self.delivery.send(broken.chat_id, t(lang, "closed.broken"))
             for user_id in broken.user_ids:
                 user = await self.tables.records.user(user_id)
                 if user is not None and user.can_message:
-                    await self.relay.send(user_id, t(user.lang, "closed.broken"))
+                    await self.delivery.send(user_id, t(user.lang, "closed.broken"))
         self.service.broken.clear()
-
-    async def _blocked(self, user_id: int) -> None:
-        self.presenter.set_blocked(user_id, True)
-        await self.tables.records.set_can_message(user_id, False)
 
     async def _error(self, event: ErrorEvent) -> bool:
         """Log a handler's failure (with the ids of its table and game) and carry on."""

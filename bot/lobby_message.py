@@ -1,6 +1,5 @@
 """The lobby message: what it shows (its settings and seats, or one of its rules pages)
-and how it is posted or edited (``handlers.lobby`` directly, ``bot.relay`` for the
-process that sends for several)."""
+and how it is posted or edited (``bot.delivery``)."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ import asyncio
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
-from service.tables import Tables
+from service.records import Records
 from storage.repos import TableRecord
 
 from . import render, rules_text
@@ -17,15 +16,16 @@ from .outbox import Outbox, Rendered
 
 
 async def lobby_content(
-    tables: Tables, table: TableRecord, page: str | None, hands: EphemeralHands | None
+    records: Records, table: TableRecord, page: str | None, hands: EphemeralHands | None
 ) -> Rendered:
     """The lobby in the table's language; ``page`` shows one of its rules pages instead
     (``rules`` or ``house``). ``hands``: the lobby says where the cards will be shown
     (in the group, or in the private chat)."""
-    lang = await tables.lang(table.chat_id)
+    chat = await records.chat(table.chat_id)
+    lang = chat.lang if chat else "ru"
     if page is not None:
         return rules_text.rules_page(lang, table, page)
-    creator = await tables.records.user(table.creator_id)
+    creator = await records.user(table.creator_id)
     text, markup = render.lobby(lang, table, creator.name if creator else "?")
     if hands is not None:
         text += "\n\n" + await hands.mode_line(lang, table.chat_id, table.creator_id)
@@ -34,7 +34,7 @@ async def lobby_content(
 
 def put_lobby(
     outbox: Outbox,
-    tables: Tables,
+    records: Records,
     table: TableRecord,
     text: str,
     markup: InlineKeyboardMarkup | None,
@@ -49,7 +49,7 @@ def put_lobby(
         async def noted() -> Message | None:
             sent = await sending
             if sent is not None:
-                await tables.records.set_lobby_message(table.id, sent.message_id, summary=False)
+                await records.set_lobby_message(table.id, sent.message_id, summary=False)
             return sent
 
         return asyncio.ensure_future(noted())

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from aiogram.types import Message
 
 from engine import State
-from service import GameService
+from service import Clock, Games
 
 from .i18n import t
 from .outbox import Outbox, Rendered
@@ -52,16 +52,18 @@ def waiting_turn(state: State, seat: int) -> Turn | None:
 class Nudges:
     def __init__(
         self,
-        service: GameService,
+        games: Games,
+        clock: Clock,
         outbox: Outbox,
         lang: Callable[[int, int], str],
-        blocked: set[int],
+        blocked: Callable[[int], bool],
         delivered: Callable[[int, int], bool],
     ) -> None:
-        """``lang(game, user)``: the language of the user's hand; ``blocked``: the users
-        who blocked the bot (no notice is sent to them); ``delivered(game, user)``:
-        whether their hand as it is now has reached them."""
-        self.service, self.outbox, self.lang, self.blocked = service, outbox, lang, blocked
+        """``lang(game, user)``: the language of the user's hand; ``blocked(user)``:
+        whether the user cannot be written to privately (no notice is sent to them);
+        ``delivered(game, user)``: whether their hand as it is now has reached them."""
+        self.games, self.clock = games, clock
+        self.outbox, self.lang, self.blocked = outbox, lang, blocked
         self.delivered = delivered
         self.delay = DELAY
         self._shown: dict[tuple[int, int], _Nudge] = {}  # (game, user) -> their turn's
@@ -85,10 +87,10 @@ class Nudges:
     def update(self, game_id: int) -> None:
         """After a commit: start the wait for each person the game now waits for, and
         take back the notices of those who have moved."""
-        live = None if self._closed else self.service.live(game_id)
+        live = None if self._closed else self.games.live(game_id)
         users = [(s, i.user_id) for s, i in enumerate(live.seats) if i.human] if live else []
         for seat, user in users:
-            if user is None or user in self.blocked:
+            if user is None or self.blocked(user):
                 continue
             assert live is not None
             turn = None if live.state.is_over else waiting_turn(live.state, seat)
@@ -129,11 +131,11 @@ class Nudges:
             return
 
         def render() -> Rendered | None:
-            live = self.service.live(game_id)
+            live = self.games.live(game_id)
             if self._shown.get((game_id, user)) is not nudge or live is None:
                 return None  # they moved while it waited for its slot
-            deadline = self.service.deadline(game_id)
-            left = 0 if deadline is None else max(0, round(deadline - self.service.clock.now()))
+            deadline = self.games.deadline(game_id)
+            left = 0 if deadline is None else max(0, round(deadline - self.clock.now()))
             key = "hand.nudge_attack" if nudge.turn[1] == "attack" else "hand.nudge_defend"
             return t(self.lang(game_id, user), key, n=left), None
 

@@ -51,7 +51,6 @@ from .outbox_jobs import (
     Job,
     Render,
     Rendered,
-    Replaced,
     gone_message,
     remember,
     seen,
@@ -59,7 +58,7 @@ from .outbox_jobs import (
 )
 from .pacing import WORTH_A_WAIT, Limits, Rate
 
-__all__ = ["Blocked", "Limits", "Outbox", "Render", "Rendered", "Replaced"]
+__all__ = ["Blocked", "Limits", "Outbox", "Render", "Rendered"]
 log = logging.getLogger(__name__)
 
 
@@ -69,12 +68,10 @@ class Outbox:
         bot: Bot,
         limits: Limits | None = None,
         *,
-        on_replaced: Replaced | None = None,
         on_blocked: Blocked | None = None,
     ) -> None:
         self.bot = bot
         self.limits = limits or Limits()
-        self.on_replaced = on_replaced
         self.on_blocked = on_blocked
         self.rate = Rate(self.limits.per_second, self.limits.max_per_second)
         self.retries = 0  # 429s received
@@ -174,7 +171,7 @@ class Outbox:
 
     def assume_busy(self) -> None:
         """Another process may have just sent to any chat (the last holder of the sending
-        lease, ``bot.sending``): pace every chat as if it had just used up its burst,
+        lease, ``bot.delivery.holder``): pace every chat as if it had just used up its burst,
         and every group as if it had just been sent to, so that the two processes'
         calls together keep Telegram's limits."""
         self._busy_since = time.monotonic()
@@ -425,9 +422,4 @@ class Outbox:
             return None
         if old != new.message_id:
             remember(chat.moved, old, new.message_id)
-        if self.on_replaced is not None:
-            try:
-                await self.on_replaced(chat.id, old, new.message_id)
-            except Exception:
-                log.exception("chat %s: noting the new message %s failed", chat.id, new.message_id)
         return new

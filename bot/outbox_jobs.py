@@ -29,7 +29,6 @@ from aiogram.types import InlineKeyboardMarkup, Message
 
 Rendered = tuple[str, InlineKeyboardMarkup | None]
 Render = Callable[[], Rendered | None]  # None: nothing to show (any more)
-Replaced = Callable[[int, int, int], Awaitable[None]]  # chat, old message id, new message id
 Blocked = Callable[[int], Awaitable[None]]  # a private chat whose user blocked the bot
 MEMORY = 16  # messages per chat whose content is remembered
 T = TypeVar("T")

@@ -20,7 +20,7 @@ from datetime import datetime, tzinfo
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
-from service import GameService, LiveGame, TableSettings, Update
+from service import Clock, Games, LiveGame, TableSettings, Update
 from service.logctx import log_scope
 from service.records import Records
 from service.series import pogony_pairs, series_score
@@ -32,6 +32,7 @@ from .ephemeral import EphemeralHands, cards_button
 from .hand_pages import HandPages
 from .nudges import Nudges
 from .outbox import Outbox, Rendered
+from .reach import Reach
 from .render_hand import Drawn, hand, retimed
 
 __all__ = ["Presenter"]
@@ -65,19 +66,23 @@ class Presenter:
     def __init__(
         self,
         records: Records,
-        service: GameService,
+        games: Games,
+        clock: Clock,
         outbox: Outbox,
         pages: HandPages,
+        reach: Reach,
         zone: tzinfo | None = None,
     ) -> None:
         """``pages``: the hands' pages other than the hand (read here, changed by the
-        handlers through their owner's verbs)."""
+        handlers through their owner's verbs); ``reach``: who cannot be written to
+        privately."""
         self.records = records
-        self.service = service
+        self.games = games  # the running games, as the game service holds them
+        self.clock = clock
         self.outbox = outbox
         self.zone = zone or zone_from_env()
         self.hand_pages = pages
-        self._blocked: set[int] = set()  # users who blocked the bot: their hands are not sent
+        self.reach = reach
         self.styled = True  # the server keeps button styles (else: marks in the labels)
         self._games: dict[int, Shown] = {}
         self._followed: dict[int, Shown] = {}  # games another process shows (``follow``)
@@ -87,13 +92,13 @@ class Presenter:
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
-        self.nudges = Nudges(service, outbox, self._lang, self._blocked, self.hand_delivered)
+        self.nudges = Nudges(games, clock, outbox, self._lang, reach.blocked, self.hand_delivered)
         self.ephemeral = EphemeralHands(outbox)  # hands shown in the group
         self._running = False
 
     async def on_update(self, update: Update) -> None:
         """Called by the service after each commit; never blocks the game."""
-        live = self.service.live(update.game_id)
+        live = self.games.live(update.game_id)
         seats = live.seats if live else []
         for action, auto in update.actions:  # made by the person's own press
             seat = seats[action.seat] if action.seat < len(seats) else None
@@ -101,13 +106,10 @@ class Presenter:
                 self.nudges.moved(seat.user_id)
         self._mark(update.game_id, None)
 
-    def set_blocked(self, user_id: int, blocked: bool) -> None:
-        """The user blocked the bot (a 403), or started it again: their private hands
-        are not sent (or are sent again)."""
-        if blocked:
-            self._blocked.add(user_id)
-        else:
-            self._blocked.discard(user_id)
+    def redraw_all(self) -> None:
+        """Show every game held again (``redraw``)."""
+        for game_id in self.games.ids():
+            self._mark(game_id, None)
 
     def redraw(self, game_id: int) -> None:
         """Show the table and every hand again (after a restart: the keyboards the
@@ -117,7 +119,7 @@ class Presenter:
     def refresh(self, game_id: int, user_id: int) -> None:
         """Show the user's hand again (a page or a target choice changed). A finished
         game's hands stay as they are."""
-        live = self.service.live(game_id)
+        live = self.games.live(game_id)
         if live is not None and not live.state.is_over:
             self._mark(game_id, user_id)
 
@@ -157,10 +159,10 @@ class Presenter:
 
     async def follow(self, game_id: int) -> None:
         """Read what the keys of a game's hands need where another process shows the
-        game (``bot.sending``), so that a press from a hand it drew is checked here as
+        game (``bot.delivery.holder``), so that a press from a hand it drew is checked here as
         that process draws the hand (the languages and the seated, read once; kept
         apart from the games this process shows: their message ids are not read)."""
-        live = self.service.live(game_id)
+        live = self.games.live(game_id)
         if live is None or game_id in self._games or game_id in self._followed:
             return
         table = await self.records.table(live.table_id)
@@ -172,7 +174,7 @@ class Presenter:
                 user = await self.records.user(uid)
                 game.langs[uid] = user.lang if user else "ru"
         game.seated = {uid for s in table.seats if (uid := s.user_id) is not None}
-        for gone in [g for g in self._followed if self.service.live(g) is None]:
+        for gone in [g for g in self._followed if self.games.live(g) is None]:
             del self._followed[gone]
         self._followed[game_id] = game
 
@@ -194,14 +196,6 @@ class Presenter:
         while self._workers or self._noting:
             await asyncio.gather(*self._workers.values(), *self._noting, return_exceptions=True)
 
-    async def replaced(self, chat_id: int, old: int, new: int) -> None:
-        """The outbox had to send a new message instead of editing ``old`` in ``chat_id``
-        (message ids are per chat: only that chat's message is meant)."""
-        for game_id, game in list(self._games.items()):
-            for who, message_id in list(game.ids.items()):
-                if message_id == old and (game.chat_id if who is None else who) == chat_id:
-                    await self._remember(game_id, game, who, new)
-
     # --- the workers ----------------------------------------------------------------
 
     def _mark(self, game_id: int, what: Who) -> None:
@@ -217,7 +211,7 @@ class Presenter:
         try:
             while game_id in self._news:
                 news = self._news.pop(game_id)
-                live = self.service.live(game_id)
+                live = self.games.live(game_id)
                 with log_scope(table=live.table_id if live else None, game=game_id):
                     try:
                         await self._show(game_id, news)
@@ -228,7 +222,7 @@ class Presenter:
             del self._workers[game_id]
 
     async def _show(self, game_id: int, news: set[Who]) -> None:
-        live = self.service.live(game_id)
+        live = self.games.live(game_id)
         if live is not None and live.state.is_over:
             # a newer game was started at its table (this process took over from the one
             # that showed this one, and heard of its end late): the table message is the
@@ -248,7 +242,7 @@ class Presenter:
             if (uid := info.user_id) is not None
             and info.human
             and (everything or uid in news)
-            and uid not in self._blocked  # sending would only get 403s
+            and not self.reach.blocked(uid)  # sending would only get 403s
         ]
         for who in shown:
             if game.ids.get(who) is not None:
@@ -269,7 +263,9 @@ class Presenter:
         message_id = game.ids.get(who)
         chat = game.chat_id if who is None else who
         if who is None:
-            return self.outbox.show(chat, message_id, lambda: self._render(game_id, game, None))
+            future = self.outbox.show(chat, message_id, lambda: self._render(game_id, game, None))
+            self._follow_replaced(game_id, game, who, message_id, future)
+            return future
         handed: list[Drawn] = []  # what this job rendered (the outbox may ask twice)
 
         def render() -> Rendered | None:
@@ -299,7 +295,32 @@ class Presenter:
 
         future = self.outbox.show(chat, message_id, render)
         future.add_done_callback(done)
+        self._follow_replaced(game_id, game, who, message_id, future)
         return future
+
+    def _follow_replaced(
+        self,
+        game_id: int,
+        game: Shown,
+        who: Who,
+        message_id: int | None,
+        future: asyncio.Future[Message | None],
+    ) -> None:
+        """An edit the outbox had to send as a new message (the old one could no longer
+        be edited): the new one is noted as the game's."""
+
+        def done(future: asyncio.Future[Message | None]) -> None:
+            sent = None if future.cancelled() else future.result()
+            if message_id is None or sent is None or sent.message_id == message_id:
+                return
+            task = asyncio.create_task(
+                self._remember(game_id, game, who, sent.message_id), name=f"note-{game_id}"
+            )
+            self._noting.add(task)
+            task.add_done_callback(self._noting.discard)
+
+        if message_id is not None:
+            future.add_done_callback(done)
 
     def _new(self, game_id: int, game: Shown, who: Who) -> None:
         """Send the message; its id is noted when it has gone (the worker goes on)."""
@@ -326,7 +347,7 @@ class Presenter:
     ) -> None:
         """The hands shown in the group (``bot.ephemeral``): edited, or pushed at a turn."""
         humans = {s.user_id for s in live.seats if s.human and s.user_id is not None}
-        off = self._blocked & humans  # the bot cannot write to them privately (a 403 says)
+        off = {u for u in humans if self.reach.blocked(u)}  # (a 403 said so)
         eph = self.ephemeral
         wanted = bool(off) or any((game_id, uid) in eph.players for uid in humans)
         admin = wanted and await eph.is_admin(game.chat_id)
@@ -341,7 +362,7 @@ class Presenter:
         if who is not None:
             drawn = self._hand(game_id, game, who)
             return None if drawn is None else (drawn.text, drawn.markup)
-        live = self.service.live(game_id)
+        live = self.games.live(game_id)
         if live is None:
             return None  # the table was closed
         state = live.state
@@ -357,15 +378,15 @@ class Presenter:
     ) -> Drawn | None:
         """The hand as it would be drawn now; ``any_seconds``: for its key only, so one
         drawn with other seconds left will do."""
-        live = self.service.live(game_id)
+        live = self.games.live(game_id)
         if live is None:
             return None  # the table was closed
         state = live.state
         seat = next(s for s, info in enumerate(live.seats) if info.user_id == who)
         page, picking = self.hand_pages.current((game_id, who), state, seat)
         lang = game.langs.get(who, "ru")
-        deadline = self.service.deadline(game_id)
-        seconds = None if deadline is None else round(deadline - self.service.clock.now())
+        deadline = self.games.deadline(game_id)
+        seconds = None if deadline is None else round(deadline - self.clock.now())
         names = render.seat_names(lang, live.seats)
         leave = live.table_id if who in game.seated else None
         drawn_from = (id(state), len(state.history), page, picking, leave, self.styled, *names)
@@ -400,7 +421,7 @@ class Presenter:
 
     def _deadline(self, game_id: int) -> datetime | None:
         """When the current move's time runs out, in the configured zone."""
-        deadline = self.service.deadline(game_id)
+        deadline = self.games.deadline(game_id)
         return None if deadline is None else datetime.fromtimestamp(deadline, self.zone)
 
     # --- what rendering needs -----------------------------------------------------
@@ -424,9 +445,9 @@ class Presenter:
                     user = await self.records.user(uid)
                     game.langs[uid] = user.lang if user else "ru"
                     if user is not None and not user.can_message:  # plays from the group:
-                        self._blocked.add(uid)  # a private hand would get a 403 (until /start)
+                        self.reach.set(uid, True)  # a private hand would get a 403 (until /start)
                     game.ids[uid] = await self.records.hand_message(game_id, uid)
-            for gone in [g for g in self._games if self.service.live(g) is None]:
+            for gone in [g for g in self._games if self.games.live(g) is None]:
                 self._forget(gone)  # closed tables' games: no news comes for them
             self._games[game_id] = game
         game.settings = table.settings

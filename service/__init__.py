@@ -4,15 +4,20 @@ and only then reports what happened. Also the move timers and the ratings."""
 from storage.repos import Seat, TableSettings
 
 from .clock import Clock, FakeClock, SystemClock
-from .games import GameService, Refusal, Refused, Update
+from .games import GameService, Refusal, Refused
 from .live import LiveGame
+from .news import Listener, Update
+from .registry import Games, LiveGames
 from .timers import Timers
 
 __all__ = [
     "Clock",
     "FakeClock",
     "GameService",
+    "Games",
+    "Listener",
     "LiveGame",
+    "LiveGames",
     "Refusal",
     "Refused",
     "Seat",

@@ -18,8 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 from engine import Action, State, View
 from engine.actions import DONE, PASS
@@ -27,12 +26,13 @@ from engine.bots import make_bot
 from engine.players import Player
 from storage.repos import Seat
 
+from .live import LiveGame
 from .logctx import log_scope
+from .registry import LiveGames
 from .thinking import Thinker, ThinkingFailed
 
-if TYPE_CHECKING:
-    from .games import GameService
-    from .live import LiveGame
+# (game, live, version, action, auto): the move made if the game is still at that version
+Step = Callable[[int, LiveGame, int, Action, bool], Awaitable[bool]]
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +42,14 @@ MAX_FAILURES = 5  # steps in a row that raised; then the move's timer takes over
 class Autoplay:
     def __init__(
         self,
-        service: GameService,
+        games: LiveGames,
+        step: Step,
         thinker: Thinker | None,
         player_for: Callable[[Seat], Player],
         pause: tuple[float, float],
     ) -> None:
-        self.service = service
+        self._held = games
+        self._step = step
         self.thinker = thinker
         self.player_for = player_for
         self.pause = pause
@@ -81,7 +83,7 @@ class Autoplay:
         failures = 0
         try:
             while True:
-                live = self.service.games.get(game_id)
+                live = self._held.live(game_id)
                 if live is None or live.state.is_over:
                     return
                 version = len(live.state.history)
@@ -97,7 +99,7 @@ class Autoplay:
                         await asyncio.sleep(min(30.0, 0.5 * 2**failures))
                         continue
                 unchanged = len(live.state.history) == version
-                if not moved and unchanged and self.service.games.get(game_id) is live:
+                if not moved and unchanged and self._held.holds(game_id, live):
                     return  # a person must act now
         finally:
             if self._tasks.get(game_id) is asyncio.current_task():
@@ -114,7 +116,7 @@ class Autoplay:
             wait = live.moved_at + self._rng.uniform(*self.pause) - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-        return await self.service.step(game_id, live, version, action, auto)
+        return await self._step(game_id, live, version, action, auto)
 
     async def _choose(self, live: LiveGame) -> tuple[Action, bool] | None:
         """The first automatic move: a person's forced word, else a computer seat's

@@ -17,18 +17,18 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine import State
-from storage.db import Listener
+from storage.db import Database
+from storage.db import Listener as Notifications
 from storage.repos import GameRecord, GameRepo, TableRepo
 
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
+from .registry import LiveGames
 from .restore import load, snapshot_of
 
-if TYPE_CHECKING:
-    from .games import GameService
+Arm = Callable[[int, LiveGame, float | None], None]  # (game, live, deadline): its timer
 
 log = logging.getLogger(__name__)
 
@@ -38,30 +38,40 @@ ADOPT_AFTER = 10.0  # seconds a version stands before the computer players are l
 
 class Follower:
     def __init__(
-        self, service: GameService, *, poll: float = POLL, adopt_after: float = ADOPT_AFTER
+        self,
+        db: Database,
+        games: LiveGames,
+        *,
+        arm: Arm,
+        kick: Callable[[int], None],
+        moved: Callable[[int], None],
+        poll: float = POLL,
+        adopt_after: float = ADOPT_AFTER,
     ) -> None:
-        self.service = service
+        """``arm``: set (or cancel) a game's timer; ``kick``: let its computer players
+        look at it; ``moved``: told of each game this cache took from the database at a
+        new version, or let go as its table was closed (the layer that shows the games
+        shows it, or forgets it)."""
+        self._held = games
         self.poll = poll
         self.adopt_after = adopt_after
-        self._games = GameRepo(service.db)
-        self._tables = TableRepo(service.db)
-        self._listener: Listener | None = None
+        self._arm = arm
+        self._kick = kick
+        self._on_moved = moved
+        self._games = GameRepo(db)
+        self._tables = TableRepo(db)
+        self._listener: Notifications | None = None
         self._task: asyncio.Task[None] | None = None
         self._pending: dict[int, asyncio.Task[None]] = {}  # game -> its catch-up
         self._again: set[int] = set()  # games heard of since their catch-up began
         self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._adopted: dict[int, int] = {}  # game -> the version adopted
-        # told of each game this cache took from the database at a new version, or let
-        # go as its table was closed (the process that shows the games shows it, or
-        # forgets it: ``bot.sending``)
-        self.on_moved: Callable[[int], None] | None = None
 
     # ------------------------------------------------------------ catching up
 
     async def catch_up(self, game_id: int) -> bool:
         """Load the game as the database has it; False when it does not run (any more)."""
-        service = self.service
-        live = service.games.get(game_id)
+        live = self._held.live(game_id)
         if live is not None:
             async with live.lock:
                 return await self.reload(game_id, live)
@@ -72,13 +82,10 @@ class Follower:
         if table is None or table.status == "closed":
             return False
         state = await self._state(record)
-        if game_id in service.games:  # loaded meanwhile
+        if self._held.live(game_id) is not None:  # loaded meanwhile
             return True
-        for old_id, old in list(service.games.items()):  # one game per table (as create_game)
-            if old.table_id == record.table_id and old.state.is_over:
-                del service.games[old_id]
         live = LiveGame(state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed))
-        service.games[game_id] = live
+        self._held.hold(game_id, live)
         self._arm(game_id, live, record.deadline)
         log.info("game %s: followed from the database at version %s", game_id, record.version)
         self._moved(game_id)
@@ -86,12 +93,10 @@ class Follower:
 
     async def reload(self, game_id: int, live: LiveGame) -> bool:
         """Under the game's lock: its cache as the database has it."""
-        service = self.service
         record = await self._games.get(game_id)
         if record is None or (record.status == "over" and record.outcome is None):
-            service.timers.cancel(game_id)  # ended unfinished: its table was closed
-            if service.games.get(game_id) is live:
-                del service.games[game_id]
+            self._arm(game_id, live, None)  # ended unfinished: its table was closed
+            if self._held.let_go(game_id, live):
                 self._moved(game_id)  # (its hands in the group go where they are shown)
             return False
         if record.version != len(live.state.history):
@@ -100,21 +105,19 @@ class Follower:
             live.moved_at = asyncio.get_running_loop().time()
             self._moved(game_id)
         if live.state.is_over and any(  # heard of its end after a newer game's start
-            g > game_id and other.table_id == live.table_id for g, other in service.games.items()
+            g > game_id for g in self._held.of_table(live.table_id)
         ):
-            service.timers.cancel(game_id)
-            if service.games.get(game_id) is live:  # one game per table (as create_game)
-                del service.games[game_id]
+            self._arm(game_id, live, None)
+            self._held.let_go(game_id, live)  # one game per table (as create_game)
             return False
         self._arm(game_id, live, record.deadline)
         return not live.state.is_over
 
     def _moved(self, game_id: int) -> None:
-        if self.on_moved is not None:
-            try:
-                self.on_moved(game_id)
-            except Exception:
-                log.exception("game %s: telling of its move failed", game_id)
+        try:
+            self._on_moved(game_id)
+        except Exception:
+            log.exception("game %s: telling of its move failed", game_id)
 
     async def _state(self, record: GameRecord) -> State:
         """The game's state: its snapshot, or what its action log rebuilds."""
@@ -123,18 +126,11 @@ class Follower:
             state, _ = load(record, await self._games.actions(record.id))
         return state
 
-    def _arm(self, game_id: int, live: LiveGame, deadline: float | None) -> None:
-        timers = self.service.timers
-        if deadline is None or live.state.is_over:
-            timers.cancel(game_id)
-        else:
-            timers.arm(game_id, len(live.state.history), deadline)
-
     # ---------------------------------------------------------------- hearing
 
     def heard(self, game_id: int, version: int) -> None:
         """A step committed somewhere (perhaps here): catch up if this cache is behind."""
-        live = self.service.games.get(game_id)
+        live = self._held.live(game_id)
         if live is not None and version >= 0 and len(live.state.history) >= version:
             return  # this process made it, or has already caught up
         if live is None and version < 0:
@@ -159,16 +155,12 @@ class Follower:
     async def sync(self) -> int:
         """Catch up every game whose version here differs from the database's (or that
         ended there); returns how many."""
-        service = self.service
         versions = await self._games.versions()
+        held = dict(self._held.items())
         behind = [
-            g
-            for g, v in versions.items()
-            if g not in service.games or len(service.games[g].state.history) != v
+            g for g, v in versions.items() if g not in held or len(held[g].state.history) != v
         ]
-        gone = [
-            g for g, live in service.games.items() if g not in versions and not live.state.is_over
-        ]
+        gone = [g for g, live in held.items() if g not in versions and not live.state.is_over]
         for game_id in behind + gone:
             try:
                 with log_scope(game=game_id):
@@ -186,7 +178,7 @@ class Follower:
                 self._seen[game_id] = (version, now)
             elif now - seen[1] >= self.adopt_after and self._adopted.get(game_id) != version:
                 self._adopted[game_id] = version
-                self.service.autoplay.kick(game_id)
+                self._kick(game_id)
         for game_id in [g for g in self._seen if g not in versions]:
             self._seen.pop(game_id, None)
             self._adopted.pop(game_id, None)

@@ -17,7 +17,6 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine import Action, Event, IllegalAction, Rules, State
@@ -31,6 +30,8 @@ from .clock import Clock, SystemClock
 from .follow import Follower
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
+from .news import Listener, Update
+from .registry import LiveGames
 from .restore import Broken, rebuild, restore_games
 from .steps import Behind, Unclaimed, write_step
 from .thinking import Thinker
@@ -60,20 +61,6 @@ class Refused(Exception):
         self.reason = reason
 
 
-@dataclass
-class Update:
-    """What one committed step did: the new version and the events, in order."""
-
-    game_id: int
-    version: int
-    events: list[Event]
-    state: State
-    actions: list[tuple[Action, bool]] = field(default_factory=list)
-
-
-Notify = Callable[[Update], Awaitable[None]]
-
-
 def _player(seat: Seat) -> Player:
     """The computer player for a bot seat, or the stand-in for an idle human («Новичок»)."""
     return make_bot(seat.level or "novice")
@@ -84,25 +71,32 @@ class GameService:
         self,
         db: Database,
         *,
+        games: LiveGames | None = None,
         clock: Clock | None = None,
-        notify: Notify | None = None,
+        listener: Listener | None = None,
         player_for: Callable[[Seat], Player] | None = None,
         thinker: Thinker | None = None,
         pause: tuple[float, float] = (0.0, 0.0),
     ) -> None:
-        """``thinker``: the worker processes «Опытный» and «Мастер» think in (without
+        """``games``: where the running games are held (the presenter reads them too;
+        only this service and its helpers change them); ``listener``: told of every
+        step committed here, and of games moved elsewhere (the layer that shows them);
+        ``thinker``: the worker processes «Опытный» and «Мастер» think in (without
         one they think on the loop's thread: tests and tools only); ``player_for``:
         the in-process players instead (tests); ``pause``: seconds between two
         computer moves of a game (a range to draw from)."""
         self.db = db
         self.clock = clock or SystemClock()
-        self.notify = notify
-        self.games: dict[int, LiveGame] = {}
+        self._listener = listener
+        self._held = LiveGames() if games is None else games
         self.broken: list[Broken] = []  # games ``restore`` could not load
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)  # tests fix the deal
-        self.timers = Timers(self.clock, self._on_timer)
-        self.autoplay = Autoplay(self, thinker, player_for or _player, pause)
-        self.follower = Follower(self)  # other processes' steps (started by ``follow``)
+        self._timers = Timers(self.clock, self._on_timer)
+        self.autoplay = Autoplay(self._held, self.step, thinker, player_for or _player, pause)
+        # other processes' steps (started by ``follow``)
+        self.follower = Follower(
+            db, self._held, arm=self._arm, kick=self.autoplay.kick, moved=self._moved
+        )
         self._tables = TableRepo(db)
         self._games = GameRepo(db)
 
@@ -113,13 +107,14 @@ class GameService:
         A deadline that passed while the bot was down fires at the next ``fire_due``.
         Each game on its own: one that cannot be loaded is ended, its table goes back
         to the lobby, and it is listed in ``broken`` for the players to be told."""
-        return await restore_games(self)
+        self.broken = await restore_games(self.db, self._held, self._arm)
+        return len(self._held)
 
     def start(self) -> None:
         """Fire the timers from now on, and let the computer players of the restored
         games move (a crash may have come between a person's move and theirs)."""
-        self.timers.start()
-        for game_id in self.games:
+        self._timers.start()
+        for game_id in self._held.ids():
             self.autoplay.kick(game_id)
 
     async def idle(self) -> None:
@@ -134,20 +129,24 @@ class GameService:
 
     async def stop(self) -> None:
         await self.follower.stop()
-        await self.timers.stop()
+        await self._timers.stop()
         await self.autoplay.stop()
 
+    async def fire_due(self) -> int:
+        """Fire every move timer whose deadline has passed, now, and wait for them;
+        returns how many (tests and tools: the timers fire by themselves once started)."""
+        return await self._timers.fire_due()
+
     # -------------------------------------------------------------- queries
-    # What the other layers may read of the running games: nothing outside this
-    # class touches ``games`` or ``timers``.
+    # What the other layers may read of the running games (held in ``LiveGames``).
 
     def live(self, game_id: int) -> LiveGame | None:
         """A running (or just finished) game as last committed; read-only for callers."""
-        return self.games.get(game_id)
+        return self._held.live(game_id)
 
     def seat_of(self, game_id: int, user_id: int) -> int | None:
         """The person's seat in the running game (None: they do not play in it)."""
-        live = self.games.get(game_id)
+        live = self._held.live(game_id)
         for seat, info in enumerate(live.seats if live is not None else ()):
             if info.user_id == user_id and info.human:
                 return seat
@@ -155,14 +154,11 @@ class GameService:
 
     def game_of(self, table_id: int) -> int | None:
         """The id of the table's running game, if one is being played."""
-        for game_id, live in self.games.items():
-            if live.table_id == table_id and not live.state.is_over:
-                return game_id
-        return None
+        return self._held.running(table_id)
 
     def game_ids(self) -> list[int]:
         """Every game held in memory (running, or just finished)."""
-        return list(self.games)
+        return self._held.ids()
 
     async def table_in_chat(self, chat_id: int) -> int | None:
         """The id of the chat's open table."""
@@ -171,15 +167,13 @@ class GameService:
 
     def games_of(self, table_id: int) -> list[int]:
         """The table's games held in memory (running or just finished)."""
-        return [g for g, live in self.games.items() if live.table_id == table_id]
+        return self._held.of_table(table_id)
 
     def holds_cards(self, table_id: int, user_id: int) -> bool:
         """Whether the user still plays (holds cards) in the table's running game."""
         game_id = self.game_of(table_id)
-        if game_id is None:
-            return False
-        live = self.games[game_id]
-        return any(
+        live = None if game_id is None else self._held.live(game_id)
+        return live is not None and any(
             info.user_id == user_id and not live.state.place[seat]
             for seat, info in enumerate(live.seats)
         )
@@ -187,30 +181,25 @@ class GameService:
     def deadline(self, game_id: int) -> float | None:
         """When the game's current move times out (epoch seconds), if a timer is set
         for the state as it is now."""
-        armed = self.timers.deadline(game_id)
-        live = self.games.get(game_id)
-        if armed is None or live is None or armed[1] != len(live.state.history):
-            return None
-        return armed[0]
+        return self._held.deadline(game_id)
 
     async def end_table(self, table_id: int) -> None:
         """The table was closed: its running game ends unfinished (stored as over, with
         no outcome), its timer is cancelled and it leaves memory."""
         for game_id in self.games_of(table_id):
-            live = self.games[game_id]
+            live = self._held.live(game_id)
+            if live is None:
+                continue
             async with live.lock:
-                self.timers.cancel(game_id)
+                self._arm(game_id, live, None)
                 if not live.state.is_over:
                     async with self.db.tx() as c:
                         await GameRepo.abandon(c, game_id)
-                if self.games.get(game_id) is live:  # (a step that found it over let it go)
-                    del self.games[game_id]
+                self._held.let_go(game_id, live)  # (a step that found it over let it go)
 
     def chat_moved(self, old: int, new: int) -> None:
         """A group became a supergroup: its running games now belong to the new chat id."""
-        for live in self.games.values():
-            if live.chat_id == old:
-                live.chat_id = new
+        self._held.chat_moved(old, new)
 
     async def rebuild_from_log(self, game_id: int) -> State:
         """The game rebuilt from (rules, seed, action log) alone."""
@@ -281,12 +270,8 @@ class GameService:
                     await along(c)
         except Conflict:
             raise Refused(Refusal.PLAYING, "the table plays a game already") from None
-        # The table's finished games leave memory (their rows stay): one game per table.
-        for old_id, old in list(self.games.items()):
-            if old.table_id == table_id and old.state.is_over:
-                del self.games[old_id]
         live = LiveGame(state, table_id, table.chat_id, seats, bots_seed(seed))
-        self.games[game_id] = live
+        self._held.hold(game_id, live)  # (the table's finished games leave memory)
         with log_scope(table=table_id, game=game_id):
             log.info("game %s started", game_id)  # never the seed: it gives away every hand
             async with live.lock:
@@ -306,9 +291,9 @@ class GameService:
         """Make ``action`` (its seat's move) against the version its player saw.
         ``cheat``: the move is one of the defender's cheats (option ``cheating``); an
         honest move is refused then, and a cheat is refused without it."""
-        live = self.games.get(game_id)
+        live = self._held.live(game_id)
         if live is None and await self.catch_up(game_id):  # started by another process
-            live = self.games.get(game_id)
+            live = self._held.live(game_id)
         if live is None:
             raise Refused(Refusal.NO_GAME, "this game is not running")
         with log_scope(table=live.table_id, game=game_id):
@@ -326,7 +311,7 @@ class GameService:
         cheat: bool,
     ) -> Update:
         async with live.lock:
-            if self.games.get(game_id) is not live:  # its table was closed meanwhile
+            if not self._held.holds(game_id, live):  # its table was closed meanwhile
                 raise Refused(Refusal.NO_GAME, "this game is not running")
             state = live.state
             if state.is_over:
@@ -352,7 +337,7 @@ class GameService:
                 raise Refused(Refusal.STALE, "the game has moved on since") from None
 
     async def _on_timer(self, game_id: int, version: int) -> None:
-        live = self.games.get(game_id)
+        live = self._held.live(game_id)
         if live is None:
             return
         with log_scope(table=live.table_id, game=game_id):
@@ -362,7 +347,7 @@ class GameService:
     async def _timeout(self, game_id: int, live: LiveGame, version: int) -> None:
         async with live.lock:
             state = live.state
-            if self.games.get(game_id) is not live or state.is_over:
+            if not self._held.holds(game_id, live) or state.is_over:
                 return  # its table was closed, or the game is over
             if len(state.history) != version:
                 return  # a move was made in time: this timer is stale
@@ -380,9 +365,9 @@ class GameService:
             try:
                 await self._commit(game_id, live, trial, events, done, timeout=True)
             except Unclaimed:  # not due there, or another process is firing it now
-                armed, now = self.timers.deadline(game_id), self.clock.now()
+                armed, now = self._timers.deadline(game_id), self.clock.now()
                 if armed is not None and armed[1] == version and armed[0] <= now:
-                    self.timers.arm(game_id, version, now + CLAIM_RETRY)  # if it dies
+                    self._timers.arm(game_id, version, now + CLAIM_RETRY)  # if it dies
             except Behind:  # a move was made in time, elsewhere
                 pass
 
@@ -392,7 +377,7 @@ class GameService:
         """A computer player's move decided at ``version``: made and committed if the
         game is still there (False: it moved on, decide again)."""
         async with live.lock:
-            if self.games.get(game_id) is not live or len(live.state.history) != version:
+            if not self._held.holds(game_id, live) or len(live.state.history) != version:
                 return False
             trial = live.state.copy()
             events = trial.apply(action, auto=auto)
@@ -428,19 +413,33 @@ class GameService:
         live.moved_at = asyncio.get_running_loop().time()
         if timeout:  # claimed and committed here: it fires nowhere else
             log.info("game %s: the deadline at version %s fired", game_id, version - len(done))
-        if deadline is None:
-            self.timers.cancel(game_id)
-        else:
-            self.timers.arm(game_id, version, deadline)
+        self._arm(game_id, live, deadline)
         update = Update(game_id, version, events, state, done)
-        if self.notify is not None:
+        if self._listener is not None:
             try:
-                await self.notify(update)
+                await self._listener.news(update)
             except Exception:
                 log.exception("game %s: notifying version %s failed", game_id, version)
         return update
 
+    def _arm(self, game_id: int, live: LiveGame, deadline: float | None) -> None:
+        """The game's timer for the state held now (None: no move is timed)."""
+        live.deadline = None if live.state.is_over else deadline
+        if live.deadline is None:
+            self._timers.cancel(game_id)
+        else:
+            self._timers.arm(game_id, len(live.state.history), live.deadline)
+
+    def _moved(self, game_id: int) -> None:
+        if self._listener is not None:
+            self._listener.moved(game_id)
+
     # ------------------------------------------------------ other processes
+
+    async def catch_up_all(self) -> int:
+        """Catch up every game whose version here differs from the database's (or that
+        ended there); returns how many."""
+        return await self.follower.sync()
 
     async def catch_up(self, game_id: int) -> bool:
         """Load the game as the database has it, when another process may have moved it

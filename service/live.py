@@ -20,6 +20,7 @@ class LiveGame:
     bots_seed: int = 0  # the computer players' decisions are seeded from it
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # this process's steps
     moved_at: float = 0.0  # loop time of the last committed step (the autoplay's pace)
+    deadline: float | None = None  # when the current move times out (epoch seconds)
 
 
 def bots_seed(seed: int) -> int:

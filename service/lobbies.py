@@ -1,4 +1,4 @@
-"""What a lobby change must show: its lobby message (``bot.relay`` sends it)."""
+"""What a lobby change must show: its lobby message (``bot.delivery`` shows it)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class Shown:
     start follows: alone the lobby is shown only if that start does not happen
     (``Tables.start_full``); where several processes run the row is written all the same
     (its process may die before the start), and the holder draws it a moment later, once
-    the game has most likely started (``bot.relay.FULL_WAIT``), and only while ``lobby``,
+    the game has most likely started (``bot.delivery.shared.FULL_WAIT``), and only while ``lobby``,
     the lobby message as the change read it, is still the table's (else a game started
     and ended meanwhile: its result is the lobby now)."""
 
@@ -50,7 +50,7 @@ class Shown:
 
 
 class Lobbies(Protocol):
-    """Where lobby messages go (``bot.relay``): what a change must show is written in its
+    """Where lobby messages go (``bot.delivery``): what a change must show is written in its
     transaction (where several processes send through one) and sent after its commit."""
 
     async def written(self, c: Tx, shown: Shown) -> None: ...

@@ -8,17 +8,18 @@ reported as broken, and the service ends it and reopens its table's lobby.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine import Rules, SnapshotError, State, replay
+from storage.db import Database
 from storage.repos import ActionRecord, GameRecord, GameRepo, TableRepo
 
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
+from .registry import LiveGames
 
-if TYPE_CHECKING:
-    from .games import GameService
+Arm = Callable[[int, LiveGame, float | None], None]  # (game, live, deadline): its timer
 
 log = logging.getLogger(__name__)
 
@@ -69,24 +70,26 @@ def load(record: GameRecord, log: list[ActionRecord]) -> tuple[State, str | None
     return rebuild(record, log), problem
 
 
-async def restore_games(service: GameService) -> int:
-    """Load every running game into ``service`` and re-arm its stored deadline; returns
-    their number (``GameService.restore``)."""
-    for game_id, table_id in await GameRepo(service.db).running_ids():
+async def restore_games(db: Database, held: LiveGames, arm: Arm) -> list[Broken]:
+    """Load every running game into ``held`` and re-arm its stored deadline (``arm``);
+    returns the games that could not be loaded: each is ended, and its table goes back
+    to the lobby (``GameService.restore``)."""
+    broken = []
+    for game_id, table_id in await GameRepo(db).running_ids():
         with log_scope(table=table_id, game=game_id):
             try:
-                await _restore(service, game_id, table_id)
+                await _restore(db, held, arm, game_id, table_id)
             except Exception:
                 log.exception("game %s cannot be restored: it ends here", game_id)
                 try:
-                    await _give_up(service, game_id, table_id)
+                    broken += await _give_up(db, game_id, table_id)
                 except Exception:
                     log.exception("game %s could not even be ended", game_id)
-    return len(service.games)
+    return broken
 
 
-async def _restore(service: GameService, game_id: int, table_id: int) -> None:
-    db, games = service.db, GameRepo(service.db)
+async def _restore(db: Database, held: LiveGames, arm: Arm, game_id: int, table_id: int) -> None:
+    games = GameRepo(db)
     table = await TableRepo(db).get(table_id)
     if table is None or table.status == "closed":  # closed while it was being moved
         async with db.tx() as c:
@@ -107,18 +110,18 @@ async def _restore(service: GameService, game_id: int, table_id: int) -> None:
                 deadline_for=record.deadline_for,
             )
     live = LiveGame(state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed))
-    service.games[game_id] = live
-    if record.deadline is not None:
-        service.timers.arm(game_id, len(state.history), record.deadline)
+    held.hold(game_id, live)
+    arm(game_id, live, record.deadline)
 
 
-async def _give_up(service: GameService, game_id: int, table_id: int) -> None:
+async def _give_up(db: Database, game_id: int, table_id: int) -> list[Broken]:
     """End a game that cannot be loaded: its table goes back to the lobby, and its
-    players are listed in ``service.broken`` to be told."""
-    async with service.db.tx() as c:
+    players are returned to be told."""
+    async with db.tx() as c:
         await GameRepo.abandon(c, game_id)
         await TableRepo.update(c, table_id, status="lobby")
-    table = await TableRepo(service.db).get(table_id)
-    if table is not None:
-        users = tuple(s.user_id for s in table.seats if s.user_id)
-        service.broken.append(Broken(game_id, table_id, table.chat_id, users))
+    table = await TableRepo(db).get(table_id)
+    if table is None:
+        return []
+    users = tuple(s.user_id for s in table.seats if s.user_id)
+    return [Broken(game_id, table_id, table.chat_id, users)]

@@ -9,17 +9,13 @@ back and the service reloads the game (``GameService.catch_up``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine import Action, State
 from storage.db import Tx
 from storage.repos import GameRepo, TableRepo
 
+from .live import LiveGame
 from .rating import record_game
 from .series import pogony_pairs, series_after
-
-if TYPE_CHECKING:
-    from .live import LiveGame
 
 
 class Behind(Exception):

@@ -76,12 +76,20 @@ def locked(
 class TableBase:
     """The storage and locks of the tables, and what their operations all do."""
 
-    def __init__(self, db: Database, games: GameService) -> None:
+    def __init__(
+        self,
+        db: Database,
+        games: GameService,
+        *,
+        lobbies: Lobbies | None = None,
+        records: Records | None = None,
+    ) -> None:
+        """``lobbies``: where each change's lobby message goes (none: tests)."""
         self.db = db
         self.games = games
-        self.lobbies: Lobbies | None = None  # each change's lobby message (none: tests)
+        self.lobbies = lobbies
         self._repo = TableRepo(db)
-        self.records = Records(db)  # people, chats, statistics, message ids
+        self.records = records or Records(db)  # people, chats, statistics, message ids
         self._locks: dict[int, asyncio.Lock] = {}  # table id -> its lock (see ``locked``)
         # person id -> the lock their joins take turns on (gone once no join holds it)
         self._joining: weakref.WeakValueDictionary[int, asyncio.Lock] = (

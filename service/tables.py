@@ -20,8 +20,9 @@ from storage.repos import (
     UserRepo,
 )
 
-from .games import Refusal, Refused, Update
+from .games import Refusal, Refused
 from .lobbies import Said, Shown
+from .news import Update
 from .series import series_start
 from .table_base import Moved, Person, TableError, locked
 from .table_settings import BOT_LEVELS, TableSettingsOps, bot_seat, rules_for, settings_problem

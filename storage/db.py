@@ -216,7 +216,7 @@ class Database:
         raise NotImplementedError
 
     def sending_lease(self) -> Lease | None:
-        """The role of the one process that shows the games (``bot.sending``); None where
+        """The role of the one process that shows the games (``bot.delivery.holder``); None where
         only one process can use the database (SQLite)."""
         return None
 

@@ -1,5 +1,5 @@
 """What several bot processes share of their messages: those waiting for the process
-that sends for all (``bot.relay``), written by any process, read in id order and deleted
+that sends for all (``bot.delivery.shared``), written by any process, read in id order and deleted
 once sent by the one holding the sending lease; and each hand's open page
 (``bot.hand_pages``). The bodies are the bot's own (JSON); nothing here knows Telegram."""
 

@@ -42,7 +42,7 @@ async def settle(app: App) -> None:
     """Wait until the computer players have made their moves and every committed step
     has been rendered and sent."""
     await app.service.idle()
-    await app.relay.drawn()
+    await app.delivery.drawn()
     await app.presenter.idle()
     await app.outbox.drain()
 

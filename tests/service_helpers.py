@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from engine import Action, Rules, State
 from engine.players import GreedyPlayer
-from service import Clock, FakeClock, GameService, Seat, Update
+from service import Clock, FakeClock, GameService, Listener, LiveGames, Seat, Update
 from service.autoplay import forced_word
 from storage.db import Database
 from storage.repos import ChatRepo, TableRepo, TableSettings, UserRepo
@@ -15,10 +16,17 @@ from tests.backends import db_target
 CHAT = -1001
 
 
-async def open_service(path: Path, clock: Clock | None = None) -> GameService:
-    """The service on the database ``path`` names (on the test's backend, see backends)."""
+async def open_service(
+    path: Path,
+    clock: Clock | None = None,
+    *,
+    games: LiveGames | None = None,
+    listener: Listener | None = None,
+) -> GameService:
+    """The service on the database ``path`` names (on the test's backend, see backends);
+    ``games`` and ``listener`` as ``GameService`` takes them."""
     db = await Database.open(await db_target(path))
-    return GameService(db, clock=clock or FakeClock())
+    return GameService(db, games=games, clock=clock or FakeClock(), listener=listener)
 
 
 async def new_table(service: GameService, users: int = 2, chat: int = CHAT) -> int:
@@ -69,10 +77,32 @@ async def play_moves(service: GameService, game_id: int, limit: int) -> int:
     players' moves after each); returns how many."""
     for made in range(limit):
         await service.idle()
-        state = service.games[game_id].state
-        if state.is_over:
+        live = service.live(game_id)
+        if live is None or live.state.is_over:
             return made
+        state = live.state
         seat, text = next_move(state)
         await service.act(game_id, Action.from_text(seat, text), len(state.history))
     await service.idle()
     return limit
+
+
+class Heard:
+    """A game service's listener that keeps what it is told (``GameService(listener=)``)."""
+
+    def __init__(self, each: Callable[[Update], None] | None = None) -> None:
+        self.updates: list[Update] = []
+        self.moved_games: list[int] = []
+        self._each = each
+
+    async def news(self, update: Update) -> None:
+        self.updates.append(update)
+        if self._each is not None:
+            self._each(update)
+
+    def moved(self, game_id: int) -> None:
+        self.moved_games.append(game_id)
+
+    def timeouts(self) -> list[int]:
+        """The versions at which the service committed a timeout."""
+        return [u.version for u in self.updates if u.actions and all(auto for _, auto in u.actions)]

@@ -16,23 +16,13 @@ from service import GameService, Seat, Update
 from service.thinking import Thinker
 from storage.repos import GameRepo
 from tests.autoplay_helpers import GatedThinker, deal_where, has_pair
-from tests.service_helpers import humans, new_table, next_move, open_service, play_moves
+from tests.service_helpers import Heard, humans, new_table, next_move, open_service, play_moves
 from tests.thinking_targets import signed
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
 MASTERS = [Seat("bot", "Мастер 1", level="master"), Seat("bot", "Мастер 2", level="master")]
 WORDS = (DONE, PASS)
-
-
-def listen(service: GameService) -> list[Update]:
-    published: list[Update] = []
-
-    async def notify(update: Update) -> None:
-        published.append(update)
-
-    service.notify = notify
-    return published
 
 
 async def start_with(
@@ -44,12 +34,14 @@ async def start_with(
 
 async def test_a_persons_move_is_published_before_any_bot_thinks_it_over(tmp_path: Path) -> None:
     thinker = GatedThinker()
-    service = GameService((await open_service(tmp_path / "a.sqlite3")).db, thinker=thinker)
-    published = listen(service)
+    heard = Heard()
+    db = (await open_service(tmp_path / "a.sqlite3")).db
+    service = GameService(db, thinker=thinker, listener=heard)
+    published = heard.updates
     rules = Rules(players=3, deck=36)
     seed = deal_where(rules, lambda s: s.attacker == 0)
     game = await start_with(service, rules, seed, [humans(1)[0], *MASTERS])
-    opening = service.games[game].state.legal_actions(0)[0]
+    opening = service.live(game).state.legal_actions(0)[0]
 
     update = await service.act(game, Action.from_text(0, opening.text), 0)
     assert update.version == 1 and update.actions == [(opening, False)]
@@ -65,7 +57,7 @@ async def test_a_persons_move_is_published_before_any_bot_thinks_it_over(tmp_pat
     assert all(len(u.actions) == 1 for u in later)
     # Her only moves in between: the words said for her («Бито»/«Пас» with nothing to add).
     assert all(a.seat != 0 or (auto and a.kind in WORDS) for u in later for a, auto in u.actions)
-    turn = service.games[game].state.turn()
+    turn = service.live(game).state.turn()
     assert turn is not None and 0 in turn.seats  # they stopped where the person must act
     await service.db.close()
 
@@ -76,7 +68,7 @@ async def test_a_decision_made_stale_by_a_persons_move_is_made_again(tmp_path: P
     rules = Rules(players=2, deck=36)
     seed = deal_where(rules, lambda s: s.attacker == 0 and has_pair(s, 0))
     game = await start_with(service, rules, seed, [humans(1)[0], MASTERS[0]])
-    state = service.games[game].state
+    state = service.live(game).state
     hand = [c for c in state.view(0).hand if c.suit != state.trump]
     first, second = next((a, b) for a in hand for b in hand if a != b and a.rank == b.rank)
 
@@ -104,14 +96,14 @@ async def test_a_thinking_bot_does_not_hold_up_another_game(tmp_path: Path) -> N
     other = await start_with(service, rules, 5, humans(2), chat=-1002)
     moves = 0
     for _ in range(20):  # play_moves would wait for the slow game too: step by hand
-        state = service.games[other].state
+        state = service.live(other).state
         seat, text = next_move(state)
         await service.act(other, Action.from_text(seat, text), len(state.history))
         moves += 1
-    assert moves == 20 and len(service.games[slow].state.history) == 0
+    assert moves == 20 and len(service.live(slow).state.history) == 0
     thinker.gate.set()
     await service.idle()
-    assert len(service.games[slow].state.history) >= 1
+    assert len(service.live(slow).state.history) >= 1
     await service.db.close()
 
 
@@ -119,19 +111,15 @@ async def test_computer_moves_come_a_pause_apart_and_a_press_is_never_delayed(
     tmp_path: Path,
 ) -> None:
     db = (await open_service(tmp_path / "p.sqlite3")).db
-    service = GameService(db, pause=(0.15, 0.15))
     loop = asyncio.get_running_loop()
     times: list[tuple[float, Update]] = []
-
-    async def notify(update: Update) -> None:
-        times.append((loop.time(), update))
-
-    service.notify = notify
+    heard = Heard(lambda update: times.append((loop.time(), update)))
+    service = GameService(db, pause=(0.15, 0.15), listener=heard)
     novice = Seat("bot", "Новичок 1", level="novice")
     game = await start_with(service, Rules(players=2, deck=36), 3, [humans(1)[0], novice])
     for _ in range(12):
         await service.idle()
-        state = service.games[game].state
+        state = service.live(game).state
         if state.is_over:
             break
         seat, text = next_move(state)
@@ -157,6 +145,6 @@ async def test_thinking_bots_think_in_worker_processes(tmp_path: Path) -> None:
     await play_moves(service, game, 4)
     pids = {int(p.name) for p in folder.iterdir()}
     assert pids and os.getpid() not in pids  # every decision in another process
-    assert any(a.seat == 1 for a in service.games[game].state.history)
+    assert any(a.seat == 1 for a in service.live(game).state.history)
     await service.stop()
     await service.db.close()

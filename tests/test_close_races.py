@@ -29,10 +29,10 @@ async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path)
     tables = Tables(service.db, service)
     table = await new_table(service)
     game = (await service.create_game(table, Rules(players=2, deck=36), humans(2), 3)).game_id
-    state = service.games[game].state
+    state = service.live(game).state
     seat = state.turn().seats[0]  # type: ignore[union-attr]
     move = state.legal_actions(seat)[0].text
-    live = service.games[game]
+    live = service.live(game)
     async with live.lock:  # a computer move is being committed
         closing = asyncio.create_task(tables.close(table))
         await asyncio.sleep(0.05)

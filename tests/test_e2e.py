@@ -50,7 +50,7 @@ async def test_a_full_two_player_game(tmp_path: Path) -> None:
             assert game_over(tg, group)
             summary = tg.latest_message(group)
             assert [t for t, _ in tg.keyboard(summary)[0]] == ["Ещё партию"]
-            game = app.service.games[1].state
+            game = app.service.live(1).state
             assert game.is_over and len(game.history) > 10
             await tg.send_text(boris, group, "стата")
             stats = await tg.wait_for_message(group, lambda m: "Статистика чата" in m.text)
@@ -100,7 +100,7 @@ async def test_forged_and_foreign_presses_get_polite_answers_and_change_nothing(
             for user in (anna, boris):
                 await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
             await settle(app)
-            before = app.service.games[1].state.to_dict()
+            before = app.service.live(1).state.to_dict()
             owner, hand = next(
                 (u, h) for u in (anna, boris) if choose(tg, h := hand_message(tg, u))
             )
@@ -117,5 +117,5 @@ async def test_forged_and_foreign_presses_get_polite_answers_and_change_nothing(
             stale = LobbyCb(table=1, op="set", arg="deck").pack()  # a lobby button, now gone
             settings = await (await tg.press(boris, lobby, stale, forge=True))
             assert settings.text == "Это может только создатель стола."
-            assert app.service.games[1].state.to_dict() == before
+            assert app.service.live(1).state.to_dict() == before
         assert tg.unanswered_callbacks() == []

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.app import App
 from bot.callbacks import LobbyCb
 from engine import Rules
@@ -40,7 +42,9 @@ async def press_hand(tg: FakeTelegram, app: App, user: FakeUser) -> None:
     await shown(app)
 
 
-async def test_the_press_comes_first_and_the_bots_one_step_each(tmp_path: Path) -> None:
+async def test_the_press_comes_first_and_the_bots_one_step_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, vika = tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")
         with_bots = tg.add_group(-100, "С ботами", members=[anna])
@@ -51,14 +55,13 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(tmp_path: Path) 
             thinker = GatedThinker()
             app.service.autoplay.thinker = thinker
             published: list[Update] = []
-            notify = app.service.notify
-            assert notify is not None
+            shown = app.presenter.on_update
 
             async def recording(update: Update) -> None:
                 published.append(update)
-                await notify(update)
+                await shown(update)
 
-            app.service.notify = recording
+            monkeypatch.setattr(app.presenter, "on_update", recording)
             rules = Rules(players=3, deck=36)
             app.service.new_seed = lambda: deal_where(rules, lambda s: s.attacker == 0)
             lobby = await open_table(tg, app, with_bots, anna)
@@ -75,7 +78,7 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(tmp_path: Path) 
 
             await press_hand(tg, app, anna)  # Аня opens; the bots cannot think yet
             await asyncio.wait_for(thinker.thinking.wait(), 5)
-            state = app.service.games[game].state
+            state = app.service.live(game).state
             assert len(state.history) == 1 and state.history[0].seat == 0
             card = state.history[0].cards[0].label()
             assert card in tg.latest_message(with_bots).text  # the move is on the table
@@ -93,8 +96,8 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(tmp_path: Path) 
                     message = hand_message(tg, user)
                     if message is not None and choose(tg, message) is not None:
                         await press_hand(tg, app, user)
-            assert len(app.service.games[other].state.history) >= 6
-            assert len(app.service.games[game].state.history) == 1
+            assert len(app.service.live(other).state.history) >= 6
+            assert len(app.service.live(game).state.history) == 1
 
             thinker.gate.set()
             await settle(app)

@@ -61,7 +61,7 @@ async def opened_bout(
     assert "Правила: Переводной с мухлежом" in message.text
     assert "мухлёж и «Антимухлёж»" in message.text
     await seat_everyone(tg, app, group, users)
-    state = app.service.games[1].state
+    state = app.service.live(1).state
     attacker, defender = users[state.attacker], users[state.defender]
     hand = hand_message(tg, attacker)
     opening = next(d for t, d in hand_buttons(hand) if t.startswith("• "))
@@ -88,7 +88,7 @@ async def test_a_cheat_from_the_hand_keyboard_is_caught_with_antimukhlyozh(
             tg.start_private(user)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             attacker, defender = await opened_bout(tg, app, group, users)
-            live = app.service.games[1]
+            live = app.service.live(1)
             hand = hand_message(tg, defender)
             assert await press(tg, app, defender, hand, data_of(hand, "🤫 Мухлёж")) == ""
             assert hand_message(tg, defender) is hand  # the keyboard was edited in place
@@ -144,7 +144,7 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(tmp_path:
             assert await press(tg, app, attacker, mine, accuse, forge=True) == (
                 "Кнопка устарела: игра уже ушла дальше."
             )
-            state = app.service.games[1].state
+            state = app.service.live(1).state
             fresh = MoveCb(game=1, a=f"accuse {state.defender}", k=hand_key(mine))
             assert await press(tg, app, attacker, mine, fresh.pack(), forge=True) == (
                 "Сейчас так сходить нельзя."
@@ -152,7 +152,7 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(tmp_path:
             theirs = hand_message(tg, defender)
             assert f"🕵 Антимухлёж: {accuser}" in labels(theirs)  # the defender is not barred
             assert await press(tg, app, defender, theirs, data_of(theirs, "Беру")) == ""
-            while app.service.games[1].state.table:  # the attacker lets the bout end
+            while app.service.live(1).state.table:  # the attacker lets the bout end
                 await press(tg, app, attacker, mine, data_of(mine, "Пас"))
             opening = next(d for t, d in hand_buttons(mine) if t.startswith("• "))
             await press(tg, app, attacker, mine, opening)  # a new bout: the right is back
@@ -168,7 +168,7 @@ async def test_stale_and_forged_cheats_and_pages_change_nothing(tmp_path: Path) 
             tg.start_private(user)
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             attacker, defender = await opened_bout(tg, app, group, users)
-            live = app.service.games[1]
+            live = app.service.live(1)
             before = live.state.to_dict()
             cheat = live.state.cheat_actions(live.state.defender)[0].text
             a_seat = live.state.attacker
@@ -215,7 +215,7 @@ async def test_a_computer_player_catches_a_cheat_and_the_table_says_so(tmp_path:
                 await press(tg, app, anna, message, data)
             await seat_everyone(tg, app, group, [anna])
             await press(tg, app, anna, tg.latest_message(group), lobby("bot"))
-            live = app.service.games[1]
+            live = app.service.live(1)
             assert live.state.defender == 0 and live.state.table
             hand = hand_message(tg, anna)
             await press(tg, app, anna, hand, data_of(hand, "🤫 Мухлёж"))

@@ -29,7 +29,7 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(tmp_path: Pa
             await (await tg.press(users[0], lobby, LobbyCb(table=1, op="back").pack()))
             await settle(app)
             await seat_everyone(tg, app, group, users)
-            live = app.service.games[1]
+            live = app.service.live(1)
             for _ in range(300):  # greedy honest moves until a beat ends a bout
                 if live.state.closing or live.state.outcome is not None:
                     break

@@ -43,8 +43,8 @@ async def test_a_perevodnoy_game_with_transfers(tmp_path: Path) -> None:
             assert "Переводной · " in tg.latest_message(group).text
             await seat_everyone(tg, app, group, users)
             await play_to_the_end(tg, app, group, users, ("↪ ", *PRIORITY))
-            history = app.service.games[1].state.history
-            assert app.service.games[1].state.rules.mode == "perevodnoy"
+            history = app.service.live(1).state.history
+            assert app.service.live(1).state.rules.mode == "perevodnoy"
             assert any(a.kind == "x" for a in history), "nobody transferred"
         assert tg.unanswered_callbacks() == []
 
@@ -67,10 +67,10 @@ async def test_a_pairs_game_with_two_bots(tmp_path: Path) -> None:
             for _ in range(2):
                 await press_lobby(tg, anna, group, "bot")
             await settle(app)
-            state = app.service.games[1].state
+            state = app.service.live(1).state
             assert state.rules.teams and state.n == 4
             await play_to_the_end(tg, app, group, [anna, boris])
-            outcome = app.service.games[1].state.outcome
+            outcome = app.service.live(1).state.outcome
             assert outcome is not None
             assert outcome.draw or sorted(s % 2 for s in outcome.fools) in ([0, 0], [1, 1])
 
@@ -85,9 +85,9 @@ async def test_timeouts_hand_the_seat_to_a_bot_and_back(tmp_path: Path) -> None:
             idle = None
             for _ in range(6):
                 clock.advance(30)
-                await app.service.timers.fire_due()
+                await app.service.fire_due()
                 await settle(app)
-                state = app.service.games[1].state
+                state = app.service.live(1).state
                 idle = next((s for s in range(2) if state.idle(s)), None)
                 if idle is not None:
                     break
@@ -100,7 +100,7 @@ async def test_timeouts_hand_the_seat_to_a_bot_and_back(tmp_path: Path) -> None:
             back = next(d for row in tg.keyboard(hand) for t, d in row if t == "Вернуть управление")
             await (await tg.press(user, hand, back))
             await settle(app)
-            assert not app.service.games[1].state.idle(idle)
+            assert not app.service.live(1).state.idle(idle)
             assert "Вернуть управление" not in str(tg.keyboard(hand_message(tg, user)))
 
 
@@ -113,7 +113,7 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -
             await seat_everyone(tg, app, group, [anna, boris])
             for _ in range(6):
                 await play_round(tg, app, [anna, boris])
-            before = app.service.games[1].state.to_dict()
+            before = app.service.live(1).state.to_dict()
             hands = {u.id: hand_message(tg, u).message_id for u in (anna, boris)}
             drawn = {u.id: hand_message(tg, u).reply_markup for u in (anna, boris)}
         for user in (anna, boris):  # as if an older version of the bot had drawn them
@@ -121,7 +121,7 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -
                 {"text": "6♠", "callback_data": "c:1:0:6S"}
             ]]}  # fmt: skip
         async with running_bot(tg, db) as app:  # a new process on the same file
-            assert app.service.games[1].state.to_dict() == before
+            assert app.service.live(1).state.to_dict() == before
             await settle(app)
             for user in (anna, boris):  # drawn again at the start, before anyone moves
                 assert hand_message(tg, user).reply_markup == drawn[user.id]
@@ -141,11 +141,11 @@ async def test_the_summary_keeps_the_series_score(tmp_path: Path) -> None:
             wins = {"Аня": 0, "Борис": 0}
             for game in (1, 2):
                 for _ in range(400):
-                    if app.service.games[game].state.is_over:
+                    if app.service.live(game).state.is_over:
                         break
                     await play_round(tg, app, [anna, boris])
                 await settle(app)
-                live = app.service.games[game]
+                live = app.service.live(game)
                 outcome = live.state.outcome
                 assert outcome is not None
                 for seat, info in enumerate(live.seats):  # a draw: both won (service.series)

@@ -67,7 +67,7 @@ async def test_a_hand_the_move_left_as_it_was_is_not_edited_and_still_counts(
             assert (await (await tg.press(users[0], tg.latest_message(group), seats))).text
             await settle(app)
             await seat_everyone(tg, app, group, users)
-            live = app.service.games[1]
+            live = app.service.live(1)
             found = quiet_opening(live.state)
             assert found is not None
             opening, beat, third = found
@@ -120,12 +120,12 @@ async def test_a_press_for_a_game_that_does_not_exist_says_so(tmp_path: Path) ->
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
             hand = hand_message(tg, anna)
-            before = app.service.games[1].state.to_dict()
+            before = app.service.live(1).state.to_dict()
             for game in (2, 10**12):
                 data = MoveCb(game=game, a="take", k=hand_key(hand)).pack()
                 answer = await (await tg.press(anna, hand, data, forge=True))
                 assert answer.text == "Такой партии нет — возможно, она уже закончилась."
-            assert app.service.games[1].state.to_dict() == before
+            assert app.service.live(1).state.to_dict() == before
         assert tg.unanswered_callbacks() == []
 
 
@@ -156,7 +156,7 @@ async def noticed_game(
     app.service.new_seed = lambda: PAIR_SEED
     await open_table(tg, app, group, users[0])
     await seat_everyone(tg, app, group, users)
-    live = app.service.games[1]
+    live = app.service.live(1)
     user = {u.id: u for u in users}
     attacker, defender = (
         user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
@@ -291,7 +291,7 @@ async def test_several_cards_of_one_rank_open_with_one_extra_tap_each(tmp_path: 
             app.service.new_seed = lambda: PAIR_SEED
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
-            live = app.service.games[1]
+            live = app.service.live(1)
             single = pair_opening(live.state)
             assert single is not None
             pair = [c for c in live.state.view(single.seat).hand if c.rank == single.cards[0].rank]
@@ -322,7 +322,7 @@ async def test_where_the_server_drops_button_styles_playable_cards_are_marked(
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
-            live = app.service.games[1]
+            live = app.service.live(1)
             attacker = anna if live.seats[live.state.attacker].user_id == anna.id else boris
             hand = hand_message(tg, attacker)
 

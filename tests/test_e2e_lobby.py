@@ -31,15 +31,15 @@ BOTH_LANGUAGES = ("Побить", "Beat", "• ", "Бито", "Done", "Пас", 
 async def finish(tg: FakeTelegram, app, game_id: int, users, priority=PRIORITY) -> None:
     """Play the game to its end (whatever the group's language)."""
     for _ in range(400):
-        if app.service.games[game_id].state.is_over:
+        if app.service.live(game_id).state.is_over:
             break
         await play_round(tg, app, users, priority)
     await settle(app)
-    assert app.service.games[game_id].state.is_over
+    assert app.service.live(game_id).state.is_over
 
 
 def whose_turn(app) -> int:
-    return app.service.games[1].state.turn().seats[0]
+    return app.service.live(1).state.turn().seats[0]
 
 
 async def press(tg: FakeTelegram, user, message, data: str, *, forge: bool = False) -> str:
@@ -66,7 +66,7 @@ async def test_the_creator_chooses_the_bots_strength(tmp_path: Path) -> None:
             await seat_everyone(tg, app, group, [anna])
             await press(tg, anna, lobby, LobbyCb(table=1, op="bot").pack())  # the table is full
             await settle(app)
-            live = app.service.games[1]
+            live = app.service.live(1)
             assert live.seats[1] == Seat("bot", "Мастер 1", level="master")
             assert "Мастер 1" in tg.latest_message(group).text  # the table message
             for _ in range(3):
@@ -108,23 +108,23 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tmp_path: Pat
             await press(tg, users[0], lobby, LobbyCb(table=1, op="set", arg="seats").pack())
             await seat_everyone(tg, app, group, users)
             for attempt in range(1, 10):  # deals are random: until one player is out first
-                live = app.service.games[attempt].state
+                live = app.service.live(attempt).state
                 before = live.to_dict()
                 table_message = tg.latest_message(group)  # its lobby keyboard is gone
                 answer = await press(tg, users[0], table_message, LEAVE, forge=True)
                 assert answer.startswith("Пока у вас на руках карты, выйти из-за стола нельзя")
-                assert app.service.games[attempt].state.to_dict() == before
+                assert app.service.live(attempt).state.to_dict() == before
                 for _ in range(400):
                     if live.is_over or any(live.place):
                         break
                     await play_round(tg, app, users)
-                    live = app.service.games[attempt].state
+                    live = app.service.live(attempt).state
                 if not live.is_over:
                     break
                 summary = tg.latest_message(group)
                 await press(tg, users[0], summary, LobbyCb(table=1, op="again").pack())
                 await settle(app)
-            game = app.service.games[attempt]
+            game = app.service.live(attempt)
             out_id = next(game.seats[s].user_id for s in range(3) if game.state.place[s])
             out = next(u for u in users if u.id == out_id)
             players = [u for u in users if u is not out]
@@ -145,7 +145,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tmp_path: Pat
             summary = tg.latest_message(group)
             await press(tg, players[0], summary, LobbyCb(table=1, op="again").pack())
             await settle(app)
-            assert app.service.games[attempt + 1].state.n == 2  # «Ещё партию» without them
+            assert app.service.live(attempt + 1).state.n == 2  # «Ещё партию» without them
         assert tg.unanswered_callbacks() == []
 
 

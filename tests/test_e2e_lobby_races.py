@@ -54,7 +54,7 @@ async def test_a_double_press_of_start_or_play_again_starts_one_game(tmp_path: P
             presses = [await tg.press(anna, lobby, start) for _ in range(2)]
             answers = sorted([(await p).text or "" for p in presses])
             await settle(app)
-            assert answers == ["", PLAYING] and list(app.service.games) == [1]
+            assert answers == ["", PLAYING] and app.service.game_ids() == [1]
             await play_to_the_end(tg, app, group, [anna, boris])
             summary = tg.latest_message(group)
             again = LobbyCb(table=1, op="again").pack()
@@ -62,7 +62,7 @@ async def test_a_double_press_of_start_or_play_again_starts_one_game(tmp_path: P
             answers = sorted([(await p).text or "" for p in presses])
             await settle(app)
             # One new game; the finished one has left memory (its rows stay).
-            assert answers == ["", PLAYING] and list(app.service.games) == [2]
+            assert answers == ["", PLAYING] and app.service.game_ids() == [2]
             assert await GameRepo(app.db).get(3) is None
         assert tg.unanswered_callbacks() == []
 
@@ -82,7 +82,7 @@ async def test_a_refused_automatic_start_says_why_and_keeps_the_seat(tmp_path: P
             answer = await (await tg.press(boris, lobby, join))
             await settle(app)
             assert answer.text == "Так нельзя: такое сочетание правил не играется"
-            assert answer.show_alert and not app.service.games
+            assert answer.show_alert and not app.service.game_ids()
             assert "Борис" in lobby.text and lobby.keyboard
         assert tg.unanswered_callbacks() == []
 

@@ -28,7 +28,7 @@ async def test_my_statistics_in_the_private_chat_and_in_the_group(tmp_path: Path
             await (await tg.press(anna, tg.latest_message(group), bot_seat))
             await settle(app)
             await play_to_the_end(tg, app, group, [anna])
-            outcome = app.service.games[1].state.outcome
+            outcome = app.service.live(1).state.outcome
             assert outcome is not None
 
             await tg.send_text(anna, anna, "Моя стата")

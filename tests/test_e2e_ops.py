@@ -87,13 +87,13 @@ async def test_removing_the_bot_closes_the_table_and_leaves_the_group_alone(
                 lambda: all("удалили" in tg.latest_message(u).text for u in (anna, boris)),
                 what="the hands to say why",
             )
-            assert app.service.games == {} and app.service.timers.deadline(1) is None
+            assert app.service.game_ids() == [] and app.service.deadline(1) is None
             for user in (anna, boris):  # each hand message says why and has no buttons
                 last = tg.latest_message(user)
                 assert "удалили из группы «Друзья»" in last.text and not last.keyboard
             assert tg.latest_message(anna).message_id == hand.message_id
             clock.advance(120)
-            await app.service.timers.fire_due()
+            await app.service.fire_due()
             await settle(app)
             assert calls_since(tg, mark, group.id) == []
             await tg.send_text(anna, group, "правила")  # removed: nothing reaches the bot
@@ -122,11 +122,11 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_the_game_ends(
                     break
                 if not await play_round(tg, app, [anna]):  # Boris's moves time out
                     clock.advance(31)
-                    await app.service.timers.fire_due()
+                    await app.service.fire_due()
                     await settle(app)
             assert game_over(tg, group)
-            state = app.service.games[1].state
-            seat = next(i for i, s in enumerate(app.service.games[1].seats) if s.user_id == 2)
+            state = app.service.live(1).state
+            seat = next(i for i, s in enumerate(app.service.live(1).seats) if s.user_id == 2)
             assert state.idle(seat), "a bot did not take over Boris's seat"
             shown = [text for m in tg.messages(group) for text, _ in [*m.history, (m.text, None)]]
             assert any("🤖 играет бот" in (text or "") for text in shown)
@@ -143,14 +143,14 @@ async def test_stopping_a_running_game_tells_the_players(tmp_path: Path) -> None
             assert table_message.text.startswith("⏳ ")  # a move with its seconds
             await tg.send_text(boris, group, "/stop")
             await tg.wait_for_message(group, lambda m: "Закрыть стол может его создатель" in m.text)
-            assert app.service.games
+            assert app.service.game_ids()
             await tg.send_text(anna, group, "/stop")
             await tg.wait_for_message(group, lambda m: m.text == "Стол закрыт.")
             await tg.wait_for(
                 lambda: all("закрыли" in tg.latest_message(u).text for u in (anna, boris)),
                 what="the hands to say why",
             )
-            assert app.service.games == {}
+            assert app.service.game_ids() == []
             assert not tg.latest_message(boris).keyboard
             await settle(app)
             # the group's table message says so too (before: it kept showing the move)

@@ -76,7 +76,7 @@ async def test_a_game_with_a_preset_chosen_in_the_lobby(tmp_path: Path) -> None:
                 "Чтобы играть иначе, нажмите «Правила…» и выберите «Классику»."
             )
             await seat_everyone(tg, app, group, [anna, boris])
-            rules = app.service.games[1].state.rules
+            rules = app.service.live(1).state.rules
             assert rules.single_card_opening and rules.no_trump_opener == "random"
             assert "Правила: DURAKA.NET" in tg.latest_message(group).text
             await tg.send_text(boris, group, "/rules")
@@ -113,14 +113,14 @@ async def test_the_next_game_of_durak_online_opens_against_the_last_fool(tmp_pat
             table_message = tg.latest_message(group)
             assert "Правила: Дурак онлайн — подкидывают по кругу" in table_message.text
             await play_to_the_end(tg, app, group, users)
-            first = app.service.games[1].state.outcome
+            first = app.service.live(1).state.outcome
             assert first.fools == (2,) and first.pogony == (1,)
             summary = tg.latest_message(group)
             assert "Дурак — Вика" in summary.text
             assert "🎖 Вика получает погоны — вешает Борис" in summary.text
             await press(tg, users[1], summary, lobby("again"))
             await settle(app)
-            second = app.service.games[2].state
+            second = app.service.live(2).state
             assert (second.attacker, second.defender, second.last_fool) == (1, 2, 2)
             assert second.pogony_ranks == (4, 5, 4)  # Борис's pogony are sevens now
             assert "Ходит Борис" in tg.latest_message(group).text
@@ -146,7 +146,7 @@ async def test_a_transfer_by_showing_a_trump_from_the_hand_keyboard(tmp_path: Pa
             await settle(app)
             assert rules_for((await app.tables.get(1)).settings, 2).transfer_by_trump_show
             await seat_everyone(tg, app, group, [anna, boris])
-            live = app.service.games[1]
+            live = app.service.live(1)
             for _ in range(40):  # a player shows a trump as soon as their keyboard offers it
                 if any(a.kind == "s" for a in live.state.history):
                     break

@@ -61,7 +61,7 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(tmp_path: Pa
             app.service.new_seed = lambda: SEED
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
-            live = app.service.games[1]
+            live = app.service.live(1)
             found = scenario(live.state)
             assert found is not None
             opening, throw, beat = found

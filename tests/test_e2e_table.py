@@ -83,7 +83,7 @@ async def test_a_lobby_a_newcomer_by_link_and_a_three_player_game(tmp_path: Path
             await play_to_the_end(tg, app, group, [anna, boris, vika])
             await settle(app)
             table, summary = results(tg, group)
-            outcome = app.service.games[1].state.outcome
+            outcome = app.service.live(1).state.outcome
             if not outcome.draw:
                 fool = ("Аня", "Борис", "Вика")[outcome.fools[0]]
                 assert f"{fool} — " in table.text and table.text.count("🃏 дурак") == 1
@@ -114,7 +114,7 @@ async def test_a_pairs_game_shows_the_teams_and_the_winning_team(tmp_path: Path)
             await play_to_the_end(tg, app, group, users)
             await settle(app)
             table, summary = results(tg, group)
-            outcome = app.service.games[1].state.outcome
+            outcome = app.service.live(1).state.outcome
             if not outcome.draw:
                 won = "Борис + Гена" if 0 in outcome.fools else "Аня + Вика"
                 assert summary.text.startswith(f"🃏 Партия окончена. Победили {won}, в дураках")

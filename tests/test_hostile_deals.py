@@ -47,12 +47,12 @@ async def deal_and_check(
     assert not leaked, logged
 
     await play_moves(service, games[0], 12)
-    state = service.games[games[0]].state
+    state = service.live(games[0]).state
     assert (await service.rebuild_from_log(games[0])).to_dict() == state.to_dict()
     again = GameService(await Database.open(tmp_path / "d.sqlite3"))  # as after a restart
     try:
         assert await again.restore() == len(games)
-        assert again.games[games[0]].state.to_dict() == state.to_dict()
+        assert again.live(games[0]).state.to_dict() == state.to_dict()
         rebuilt = await again.rebuild_from_log(games[0])
         assert rebuilt.to_dict() == state.to_dict()
     finally:

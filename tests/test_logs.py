@@ -76,7 +76,7 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
             await seat_everyone(tg, app, group, [anna, boris])
             await play_round(tg, app, [anna, boris])
             clock.advance(31)
-            await app.service.timers.fire_due()
+            await app.service.fire_due()
             await settle(app)
             app.dp.callback_query.register(boom, F.data.startswith("c:"))
             answer = await (

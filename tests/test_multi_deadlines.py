@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from engine import Action, Rules
-from service import FakeClock, GameService, Update
+from service import FakeClock, GameService
 from storage.db import Database
 from storage.repos import GameRepo
 from tests.backends import PgDatabases
-from tests.service_helpers import humans, new_table, next_move, open_service, start
+from tests.service_helpers import Heard, humans, new_table, next_move, open_service, start
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -23,32 +23,24 @@ RULES = Rules(players=2, deck=36)
 
 
 @pytest.fixture
-async def pair(tmp_path: Path, backend: str) -> AsyncIterator[tuple[GameService, GameService]]:
+async def pair(
+    tmp_path: Path, backend: str
+) -> AsyncIterator[tuple[GameService, GameService, Heard, Heard]]:
+    """Two processes on one database, and what each one's service told its listener."""
     clock = FakeClock()  # one time for both processes, as on one machine
-    a = await open_service(tmp_path / "shared.sqlite3", clock)
-    b = await open_service(tmp_path / "shared.sqlite3", clock)
-    yield a, b
+    heard_a, heard_b = Heard(), Heard()
+    a = await open_service(tmp_path / "shared.sqlite3", clock, listener=heard_a)
+    b = await open_service(tmp_path / "shared.sqlite3", clock, listener=heard_b)
+    yield a, b, heard_a, heard_b
     for service in (a, b):
         await service.stop()
         await service.db.close()
 
 
-def timeouts(service: GameService) -> list[int]:
-    """The versions at which this process committed a timeout."""
-    made: list[int] = []
-
-    async def notify(update: Update) -> None:
-        if update.actions and all(auto for _, auto in update.actions):
-            made.append(update.version)
-
-    service.notify = notify
-    return made
-
-
 async def test_a_deadline_both_processes_hold_fires_once(
-    pair: tuple[GameService, GameService],
+    pair: tuple[GameService, GameService, Heard, Heard],
 ) -> None:
-    a, b = pair
+    a, b, heard_a, heard_b = pair
     clock = a.clock
     assert isinstance(clock, FakeClock)
     games = []
@@ -58,48 +50,48 @@ async def test_a_deadline_both_processes_hold_fires_once(
     await a.idle()
     assert await b.follower.sync() == 3  # b follows a's games and arms their deadlines
     assert all(b.deadline(g) == a.deadline(g) is not None for g in games)
-    made_a, made_b = timeouts(a), timeouts(b)
     clock.advance(RULES.move_seconds)
-    await asyncio.gather(a.timers.fire_due(), b.timers.fire_due())
+    await asyncio.gather(a.fire_due(), b.fire_due())
     await asyncio.gather(a.idle(), b.idle())
     await b.follower.sync()
     await a.follower.sync()
+    made_a, made_b = heard_a.timeouts(), heard_b.timeouts()
     assert len(made_a) + len(made_b) == 3, (made_a, made_b)
     for game in games:
         log = await GameRepo(a.db).actions(game)
         assert [r.auto for r in log] == [True]  # one timeout each, never two
-        assert a.games[game].state == b.games[game].state
+        assert a.live(game).state == b.live(game).state
     # A process whose row was claimed by the other looks again a second later, and
     # finds the deadline moved on: nothing fires twice.
     clock.advance(1.0)
-    await asyncio.gather(a.timers.fire_due(), b.timers.fire_due())
-    assert len(made_a) + len(made_b) == 3
+    await asyncio.gather(a.fire_due(), b.fire_due())
+    assert len(heard_a.timeouts()) + len(heard_b.timeouts()) == 3
     for game in games:
         assert len(await GameRepo(a.db).actions(game)) == 1
 
 
 async def test_a_process_that_did_not_make_the_move_fires_its_deadline(
-    pair: tuple[GameService, GameService],
+    pair: tuple[GameService, GameService, Heard, Heard],
 ) -> None:
-    a, b = pair
+    a, b, _, _ = pair
     clock = a.clock
     assert isinstance(clock, FakeClock)
     game = (await start(a, RULES, 8, humans(2))).game_id
     await a.idle()
     await b.follower.sync()
-    seat, text = next_move(a.games[game].state)
-    await a.act(game, Action.from_text(seat, text), len(a.games[game].state.history))
+    seat, text = next_move(a.live(game).state)
+    await a.act(game, Action.from_text(seat, text), len(a.live(game).state.history))
     await a.idle()
-    version = len(a.games[game].state.history)
+    version = len(a.live(game).state.history)
     await a.stop()  # a dies: its timers with it
     await b.follower.sync()  # b hears of the move (here: reads it)
-    assert len(b.games[game].state.history) == version and b.deadline(game) is not None
+    assert len(b.live(game).state.history) == version and b.deadline(game) is not None
     clock.advance(RULES.move_seconds)
-    assert await b.timers.fire_due() == 1
+    assert await b.fire_due() == 1
     await b.idle()  # the words said for a player after it, if any
     log = await GameRepo(b.db).actions(game)
     assert len(log) > version and log[version].auto
-    assert len(b.games[game].state.history) == len(log)
+    assert len(b.live(game).state.history) == len(log)
 
 
 async def test_a_deadline_locked_by_another_process_is_skipped_not_waited_for(
@@ -144,18 +136,18 @@ async def test_a_step_reaches_another_process_by_notification(
         game = (await start(a, RULES, 12, humans(2))).game_id
         for _ in range(2):
             await a.idle()
-            state = a.games[game].state
+            state = a.live(game).state
             seat, text = next_move(state)
             await a.act(game, Action.from_text(seat, text), len(state.history))
             await a.idle()
-            want = a.games[game].state
+            want = a.live(game).state
             for _ in range(100):
                 live = b.live(game)
                 if live is not None and live.state == want:
                     break
                 await asyncio.sleep(0.05)
             assert b.live(game) is not None and b.live(game).state == want
-        await a.end_table(a.games[game].table_id)
+        await a.end_table(a.live(game).table_id)
         for _ in range(100):
             if b.live(game) is None:
                 break

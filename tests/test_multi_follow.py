@@ -62,11 +62,11 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
         assert now and now != pids  # listening again, on a new connection
         b.follower.poll = 3600.0  # from here on only what it hears
         await asyncio.sleep(0.3)  # the loop's last short sleep
-        state = a.games[game].state
+        state = a.live(game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), len(state.history))
         await a.idle()
-        want = a.games[game].state
+        want = a.live(game).state
         await until(lambda: b.live(game) is not None and b.live(game).state == want, "heard")
     finally:
         for service in (a, b):
@@ -92,20 +92,20 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
             reads += 1
             loaded = await real(game_id)
             if reads == 1:
-                state = a.games[game].state
+                state = a.live(game).state
                 seat, text = next_move(state)
                 await a.act(game, Action.from_text(seat, text), len(state.history))
-                b.follower.heard(game, len(a.games[game].state.history))
+                b.follower.heard(game, len(a.live(game).state.history))
             return loaded
 
         b.follower.catch_up = slow  # type: ignore[method-assign]
-        state = a.games[game].state
+        state = a.live(game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), len(state.history))
-        b.follower.heard(game, len(a.games[game].state.history))
+        b.follower.heard(game, len(a.live(game).state.history))
         await until(lambda: reads >= 2 and not b.follower._pending, "the second read")
         await a.idle()
-        assert b.live(game) is not None and b.live(game).state == a.games[game].state
+        assert b.live(game) is not None and b.live(game).state == a.live(game).state
     finally:
         for service in (a, b):
             await service.stop()

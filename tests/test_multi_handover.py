@@ -1,4 +1,4 @@
-"""What a new holder of the sending lease (``bot.sending``) must know when it takes over
+"""What a new holder of the sending lease (``bot.delivery.holder``) must know when it takes over
 from another bot process on one PostgreSQL database: which game of a table is the newest,
 and what the processes that got the updates learned (the bot made an administrator, a
 table closed by /stop)."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.callbacks import CardsCb, LobbyCb, LobbyOp
+from bot.delivery import Shared
 from engine import Action
 from storage.outgoing import OutgoingRepo
 from tests.backends import PgDatabases
@@ -54,10 +55,10 @@ async def three_processes(tg: FakeTelegram, url: str) -> tuple[Process, Process,
     """The holder of the lease; one that gets the updates and never holds it; and one
     waiting to take over."""
     holder = await start_process(tg, url)
-    await tg.wait_for(lambda: holder.app.sending is not None and holder.app.sending.held)
+    await tg.wait_for(lambda: holder.app.delivery.holder.held)
     other, heir = await start_process(tg, url), await start_process(tg, url)
-    assert other.app.sending is not None
-    await other.app.sending.stop()  # it never shows the games
+    assert isinstance(other.app.delivery, Shared)
+    await other.app.delivery.holder.stop()  # it never shows the games
     return holder, other, heir
 
 
@@ -97,7 +98,7 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
 
                 await holder.stop()  # the heir takes over: its cache holds both games
                 running.remove(holder)
-                await tg.wait_for(lambda: heir.app.sending is not None and heir.app.sending.held)
+                await tg.wait_for(lambda: heir.app.delivery.holder.held)
                 await settled(heir.app, other.app)
             again = [m for m in tg.messages(group) if m.text == summary.text]
             assert again == [summary], again  # before: posted again
@@ -192,7 +193,7 @@ async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
                 await surrender(other.app, first)
                 await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
                 old = summaries(tg, group)[0]
-                await holder.app.relay.halt()  # it takes the start's row only later
+                await holder.app.delivery.halt()  # it takes the start's row only later
                 await (await tg.press(boris, old, AGAIN))  # «Ещё партию»: a new game...
                 await tg.wait_for(lambda: other.app.service.game_ids() not in ([], [first]))
                 second = other.app.service.game_ids()[0]
@@ -200,7 +201,7 @@ async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
                 await tg.wait_for(lambda: len(summaries(tg, group)) == 2, what="its result")
                 new = summaries(tg, group)[1]
                 posted = len([c for c in seen.calls if c[0] == "SendMessage"])
-                holder.app.relay.start()
+                holder.app.delivery.start(holder.app.service)
                 await tg.wait_for(lambda: _none_waiting(holder), what="the start's row sent")
                 await settled(holder.app, other.app)
             assert summaries(tg, group) == [new]  # the old result lost «Ещё партию» only

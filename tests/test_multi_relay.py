@@ -1,5 +1,5 @@
 """Lobby messages and command replies among several bot processes on one PostgreSQL
-database (``bot.relay``): whichever process gets the update, the one holding the
+database (``bot.delivery.shared``): whichever process gets the update, the one holding the
 sending lease sends them, through its own outbox; with no holder they wait in the
 database until one takes the lease."""
 
@@ -11,7 +11,19 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import LobbyCb, LobbyOp
-from bot.relay import Post, markup_json
+from bot.delivery.posts import (
+    Admin,
+    Closed,
+    Edit,
+    Hand,
+    Lobby,
+    Post,
+    Send,
+    from_json,
+    keyboard,
+    markup_json,
+    to_json,
+)
 from storage.lease import PgLease
 from storage.outgoing import OutgoingRepo
 from storage.postgres import SENDING_KEY
@@ -81,7 +93,7 @@ async def test_the_lobby_and_replies_of_another_process_are_sent_by_the_holder(
                 await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
             assert not sent[other.address].calls, sent[other.address].calls  # it sent nothing
             assert sent[holder.address].calls["SendMessage"] >= 3  # lobby, stats, lobby
-            assert holder.app.relay.relayed >= 5 and other.app.relay.relayed == 0
+            assert holder.app.delivery.relayed >= 5 and other.app.delivery.relayed == 0
         assert tg.too_many_requests_sent == 0
 
 
@@ -105,7 +117,8 @@ async def test_what_waits_for_a_holder_is_sent_once_a_process_takes_the_lease(
                 await tg.send_text(anna, group, "/rules")
                 await tg.wait_for(lambda: _waiting(process.app.db, 4), what="the rules waiting")
                 assert tg.count("sendMessage") == 0  # nobody sends while the lease is away
-                real, failed = process.app.tables.record, []
+                records = process.app.presenter.records  # (the delivery's too)
+                real, failed = records.table, []
 
                 async def hiccup(table_id: int) -> Any:  # the lobby's first read fails
                     if not failed:
@@ -113,10 +126,10 @@ async def test_what_waits_for_a_holder_is_sent_once_a_process_takes_the_lease(
                         raise ConnectionError("the database went away for a moment")
                     return await real(table_id)
 
-                process.app.tables.record = hiccup  # type: ignore[method-assign]
+                records.table = hiccup  # type: ignore[method-assign]
                 await away.close()  # its holder died: this process takes the lease, and sends
                 await tg.wait_for(lambda: _waiting(process.app.db, 0), what="every row sent")
-            assert process.app.sending is not None and process.app.sending.held
+            assert process.app.delivery.holder.held
             sent = [m for m in tg.messages(group) if m.from_user.is_bot]
             assert failed == [1]  # tried again, and the reply after it waited its turn:
             assert len(sent) == 2 and "Стол для игры" in (sent[0].text or ""), sent  # in order
@@ -134,11 +147,29 @@ def test_a_post_keeps_its_text_and_keyboard_through_the_database() -> None:
             [InlineKeyboardButton(text="Правила", url="https://t.me/durak_bot?start=x")],
         ]
     )
-    keys = markup_json(markup)
-    post = Post("send", -100, text="<b>Стол</b>", markup=keys, thread_id=7, reply_to=3)
-    again = Post.from_json(post.to_json())
-    assert again == post and again.keyboard() == markup
-    assert Post.from_json(Post("edit", 5, 9, None).to_json()).keyboard() is None
+    post = Send(-100, "<b>Стол</b>", markup_json(markup), thread_id=7, reply_to=3)
+    again = from_json(to_json(post))
+    assert again == post and isinstance(again, Send) and keyboard(again.markup) == markup
+    posts: list[Post] = [
+        Edit(5, 9),
+        Lobby(-100, 3, "rules", new=True, full=True, message_id=8),
+        Closed(-100, 3, "closed.stopped", "Друзья", 4),
+        Hand(2, 4),
+        Admin(-100, True),
+    ]
+    assert [from_json(to_json(p)) for p in posts] == posts
+
+
+def test_the_rows_of_an_older_bot_still_read() -> None:
+    """The bodies as the bot wrote them before its posts were typed records."""
+    rows = {
+        '{"kind": "hand", "chat_id": 2, "game_id": 4}': Hand(2, 4),
+        '{"kind": "closed", "chat_id": -100, "table_id": 3, "closed": "closed.stopped", '
+        '"title": "Друзья", "game_id": 4}': Closed(-100, 3, "closed.stopped", "Друзья", 4),
+        '{"kind": "lobby", "chat_id": -100, "table_id": 3, "new": true}': Lobby(-100, 3, new=True),
+        '{"kind": "edit", "chat_id": 5, "message_id": 9}': Edit(5, 9),
+    }
+    assert {body: from_json(body) for body in rows} == rows
 
 
 def _data(message: FakeMessage | None, page: str) -> str | None:

@@ -8,7 +8,6 @@ import asyncio
 import itertools
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from aiogram.types import Chat, InlineKeyboardMarkup, Message
@@ -17,16 +16,25 @@ from bot.callbacks import PageName
 from bot.hand_pages import HandPages, Page
 from bot.outbox import Render
 from bot.presenter import Presenter
+from bot.reach import Reach
 from engine import Action, Rules, State
-from service import Update
+from service import FakeClock, GameService, LiveGames, Update
 from service.records import Records
+from storage.db import Database
 from storage.repos import UserRepo
-from tests.service_helpers import humans, new_table, next_move, open_service, play_moves
+from tests.backends import db_target
+from tests.service_helpers import humans, new_table, next_move, play_moves
 
 
 def presenter_with(show: Any) -> Presenter:
-    service = SimpleNamespace(live=lambda game_id: None)
-    presenter = Presenter(records=None, service=service, outbox=None, pages=HandPages())  # type: ignore[arg-type]
+    presenter = Presenter(
+        records=None,  # type: ignore[arg-type]
+        games=LiveGames(),
+        clock=FakeClock(),
+        outbox=None,  # type: ignore[arg-type]
+        pages=HandPages(),
+        reach=Reach(None),  # type: ignore[arg-type]
+    )
     presenter._show = show  # type: ignore[method-assign]
     return presenter
 
@@ -102,12 +110,15 @@ class Outbox:
         self.gate = asyncio.Event()
         self.held, self.failing = held, failing
         self._ids = itertools.count(100)
+        self.edits: dict[tuple[int, int], asyncio.Future[Message | None]] = {}
+        self.lost: set[tuple[int, int]] = set()  # messages that can no longer be edited
 
     def show(self, chat_id: int, message_id: int | None, render: Render) -> Any:
         if message_id is None:
             return asyncio.ensure_future(self._send(chat_id, render))
         self.queued[(chat_id, message_id)] = render
-        return asyncio.get_running_loop().create_future()
+        future = self.edits[(chat_id, message_id)] = asyncio.get_running_loop().create_future()
+        return future
 
     def send(self, chat_id: int, text: str, markup: Any = None) -> Any:
         return asyncio.ensure_future(self._send(chat_id, lambda: (text, markup)))
@@ -135,11 +146,16 @@ class Outbox:
         self.drawn_at.append(self.version())
 
     def flush(self) -> None:
-        """Every chat's slot comes: each queued message is rendered and sent."""
-        for (chat_id, _), render in self.queued.items():
-            content = render()
+        """Every chat's slot comes: each queued message is rendered and sent (a lost one
+        as a new message, as the real outbox does)."""
+        for (chat_id, message_id), render in self.queued.items():
+            content, shown = render(), None
             if content is not None:
                 self._note("edit", chat_id, content[1])
+                new = next(self._ids) if (chat_id, message_id) in self.lost else message_id
+                chat = Chat(id=chat_id, type="private")
+                shown = Message(message_id=new, date=datetime.now(UTC), chat=chat, text="")
+            self.edits.pop((chat_id, message_id)).set_result(shown)
         self.queued.clear()
 
     def versions(self, chat_id: int) -> list[int]:
@@ -151,33 +167,55 @@ class Outbox:
         ]
 
 
-async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int]:
-    service = await open_service(tmp_path / "db.sqlite3")
-    presenter = Presenter(Records(service.db), service, outbox, HandPages())  # type: ignore[arg-type]
-    outbox.version = lambda: max(len(g.state.history) for g in service.games.values())
-    service.notify = presenter.on_update
+class Shows:
+    """The game service's listener: its news straight to the presenter."""
+
+    def __init__(self, presenter: Presenter) -> None:
+        self.presenter = presenter
+
+    async def news(self, update: Update) -> None:
+        await self.presenter.on_update(update)
+
+    def moved(self, game_id: int) -> None:
+        self.presenter.redraw(game_id)
+
+
+async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int, GameService]:
+    games, clock = LiveGames(), FakeClock()
+    db = await Database.open(await db_target(tmp_path / "db.sqlite3"))
+    records = Records(db)
+    presenter = Presenter(
+        records,
+        games,
+        clock,
+        outbox,
+        HandPages(),
+        Reach(records),  # type: ignore[arg-type]
+    )
+    service = GameService(db, games=games, clock=clock, listener=Shows(presenter))
+    outbox.version = lambda: max(len(games.live(g).state.history) for g in games.ids())  # type: ignore[union-attr]
     presenter.start()
     table_id = await new_table(service)
     async with service.db.tx() as c:  # they started the bot: their hands come privately
         for user in (1, 2):
             await UserRepo.set_can_message(c, user, True)
     update = await service.create_game(table_id, Rules(), humans(2), seed=3)
-    return presenter, update.game_id
+    return presenter, update.game_id, service
 
 
 async def test_an_edit_shows_the_state_at_its_slot_not_at_the_move(tmp_path: Path) -> None:
     outbox = Outbox()
-    presenter, game = await running(tmp_path, outbox)
+    presenter, game, service = await running(tmp_path, outbox)
     await presenter.idle()
     outbox.flush()
     for _ in range(3):  # three moves before the hands' slots come
-        state = presenter.service.games[game].state
+        state = service.live(game).state
         seat, text = next_move(state)
-        await presenter.service.act(game, Action.from_text(seat, text), len(state.history))
-        await presenter.service.idle()  # the words said for a player with nothing to add
+        await service.act(game, Action.from_text(seat, text), len(state.history))
+        await service.idle()  # the words said for a player with nothing to add
         await presenter.idle()
     outbox.flush()
-    version = len(presenter.service.games[game].state.history)
+    version = len(service.live(game).state.history)
     for user in (1, 2):
         assert outbox.versions(user) == [0, version]  # nothing in between, nothing twice
     await presenter.stop()
@@ -186,11 +224,11 @@ async def test_an_edit_shows_the_state_at_its_slot_not_at_the_move(tmp_path: Pat
 
 async def test_a_hand_is_sent_once_and_never_shown_older_than_before(tmp_path: Path) -> None:
     outbox = Outbox(held=1)
-    presenter, game = await running(tmp_path, outbox)
+    presenter, game, service = await running(tmp_path, outbox)
     await asyncio.sleep(0.05)  # the first news waits to send the hand of user 1
-    state = presenter.service.games[game].state
+    state = service.live(game).state
     seat, text = next_move(state)
-    await presenter.service.act(game, Action.from_text(seat, text), len(state.history))
+    await service.act(game, Action.from_text(seat, text), len(state.history))
     presenter.refresh(game, 1)  # a press that changes the hand's page
     outbox.gate.set()
     await presenter.idle()
@@ -204,7 +242,7 @@ async def test_a_hand_is_sent_once_and_never_shown_older_than_before(tmp_path: P
 
 async def test_a_failed_send_is_tried_again_at_the_next_news(tmp_path: Path) -> None:
     outbox = Outbox(failing=2)
-    presenter, game = await running(tmp_path, outbox)
+    presenter, game, _ = await running(tmp_path, outbox)
     await presenter.idle()
     assert not [p for p in outbox.sent if p[1] == 2]
     presenter.refresh(game, 2)  # the same hand as before: still never shown
@@ -216,26 +254,37 @@ async def test_a_failed_send_is_tried_again_at_the_next_news(tmp_path: Path) -> 
 
 async def test_a_replaced_message_is_the_one_of_its_chat(tmp_path: Path) -> None:
     outbox = Outbox()
-    presenter, game = await running(tmp_path, outbox)
+    presenter, game, service = await running(tmp_path, outbox)
     await presenter.idle()
-    shown = presenter._games[game]
-    shown.ids[1] = shown.ids[2] = 555  # message ids are per chat: both may be 555
-    await presenter.replaced(2, 555, 777)
-    assert shown.ids[1] == 555 and shown.ids[2] == 777
-    presenter.refresh(game, 1)
-    presenter.refresh(game, 2)
+    records = Records(service.db)
+    hands = {user: await records.hand_message(game, user) for user in (1, 2)}
+    assert None not in hands.values()
+    outbox.lost.add((2, hands[2]))  # the second one's hand can no longer be edited
+
+    async def move() -> None:
+        state = service.live(game).state
+        seat, text = next_move(state)
+        await service.act(game, Action.from_text(seat, text), len(state.history))
+        await presenter.idle()
+
+    await move()
+    outbox.flush()  # sent anew (as the outbox does), and noted as the game's
+    await asyncio.sleep(0.01)  # (the futures' callbacks)
     await presenter.idle()
-    assert set(outbox.queued) == {(1, 555), (2, 777)}
+    new = await records.hand_message(game, 2)
+    assert new not in (None, hands[2]) and await records.hand_message(game, 1) == hands[1]
+    await move()
+    assert {(c, m) for c, m in outbox.queued if c > 0} == {(1, hands[1]), (2, new)}
     await presenter.stop()
     await presenter.records.db.close()
 
 
 async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
     outbox = Outbox()
-    presenter, game = await running(tmp_path, outbox)
+    presenter, game, service = await running(tmp_path, outbox)
     await presenter.idle()
     await presenter.hand_pages.show((game, 1), Page(0, PageName.ACCUSE), 0)
-    await play_moves(presenter.service, game, 1000)
+    await play_moves(service, game, 1000)
     await presenter.idle()
     assert presenter.hand_pages.shown((game, 1)) is None
     assert not any([presenter._games, presenter._news])
@@ -251,11 +300,11 @@ async def test_a_finished_game_leaves_no_entries(tmp_path: Path) -> None:
 
 async def test_a_new_message_waiting_for_its_slot_holds_up_no_other_hand(tmp_path: Path) -> None:
     outbox = Outbox(held=1)  # user 1's first hand waits, as in a 429 back-off
-    presenter, game = await running(tmp_path, outbox)
+    presenter, game, service = await running(tmp_path, outbox)
     await asyncio.sleep(0.05)
-    state = presenter.service.games[game].state
+    state = service.live(game).state
     seat, text = next_move(state)
-    await presenter.service.act(game, Action.from_text(seat, text), len(state.history))
+    await service.act(game, Action.from_text(seat, text), len(state.history))
     await asyncio.sleep(0.05)
     assert not outbox.gate.is_set() and any(chat == 2 for chat, _ in outbox.queued)
     outbox.gate.set()

@@ -48,7 +48,7 @@ def test_a_snapshot_without_its_seed_raises_a_snapshot_error_saying_so() -> None
 async def test_each_game_is_restored_on_its_own(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite3"
     first, (lost_seed, stale, hopeless) = await three_games(path)
-    before = {g: first.games[g].state for g in (lost_seed, stale, hopeless)}
+    before = {g: first.live(g).state for g in (lost_seed, stale, hopeless)}
     record = await GameRepo(first.db).get(lost_seed)
     assert record is not None
     snapshot = dict(record.snapshot)
@@ -63,9 +63,9 @@ async def test_each_game_is_restored_on_its_own(tmp_path: Path) -> None:
 
     second = await open_service(path)
     assert await second.restore() == 2
-    assert second.games[lost_seed].state == before[lost_seed]  # rebuilt from the log
-    assert second.games[stale].state == before[stale]
-    assert hopeless not in second.games
+    assert second.live(lost_seed).state == before[lost_seed]  # rebuilt from the log
+    assert second.live(stale).state == before[stale]
+    assert hopeless not in second.game_ids()
     assert [(b.game_id, b.user_ids) for b in second.broken] == [(hopeless, ())]
     record = await GameRepo(second.db).get(lost_seed)
     assert record is not None and State.from_dict(record.snapshot) == before[lost_seed]
@@ -74,7 +74,7 @@ async def test_each_game_is_restored_on_its_own(tmp_path: Path) -> None:
     table = await TableRepo(second.db).open_in_chat(-1003)
     assert table is not None and table.status == "lobby"  # a new game can start there
     await play_moves(second, stale, 1000)  # the others play on
-    assert second.games[stale].state.is_over
+    assert second.live(stale).state.is_over
     await second.db.close()
 
 
@@ -93,7 +93,7 @@ async def test_a_game_whose_log_cannot_be_replayed_ends_and_its_players_are_told
             for group, users, table in ((broken, [anna, boris], 1), (fine, [vika, gleb], 2)):
                 await open_table(tg, app, group, users[0])
                 await seat_everyone(tg, app, group, users, table=table)
-            games = {app.service.games[g].table_id: g for g in app.service.games}
+            games = {app.service.live(g).table_id: g for g in app.service.game_ids()}
             await damage(app.service, "UPDATE games SET snapshot = '{}' WHERE id = ?", games[1])
             await damage(
                 app.service,
@@ -104,7 +104,7 @@ async def test_a_game_whose_log_cannot_be_replayed_ends_and_its_players_are_told
             await settle(app)
         async with running_bot(tg, path) as app:
             await settle(app)
-            assert games[1] not in app.service.games and games[2] in app.service.games
+            assert games[1] not in app.service.game_ids() and games[2] in app.service.game_ids()
             said = "Партию не удалось восстановить"
             assert said in tg.latest_message(broken).text
             for user in (anna, boris):

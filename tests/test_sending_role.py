@@ -15,6 +15,7 @@ from typing import Any
 from bot import webhook
 from bot.app import App
 from bot.config import Config
+from bot.delivery import Shared
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
     TOKEN,
@@ -77,8 +78,8 @@ async def start_process(tg: FakeTelegram, url: str) -> Process:
     )
     limits = replace(config.limits, per_chat=0.0, group_per_minute=10**6)
     app = await App.create(replace(config, limits=limits, bot_pause=(0.0, 0.0)))
-    assert app.sending is not None
-    app.sending.period = 0.05
+    assert isinstance(app.delivery, Shared)
+    app.delivery.holder.period = 0.05
     calls = Calls()
     app.bot.session.middleware(calls)
     stack = AsyncExitStack()
@@ -132,12 +133,12 @@ async def two_processes(tg: FakeTelegram, url: str) -> list[Process]:
     """Two processes on the database, the one holding the sending lease first."""
     both = [await start_process(tg, url), await start_process(tg, url)]
     try:
-        await tg.wait_for(lambda: any(p.app.sending.held for p in both if p.app.sending))
+        await tg.wait_for(lambda: any(p.app.delivery.holder.held for p in both))
     except BaseException:
         for process in both:
             await process.stop()
         raise
-    return both if both[0].app.sending and both[0].app.sending.held else both[::-1]
+    return both if both[0].app.delivery.holder.held else both[::-1]
 
 
 @asynccontextmanager
@@ -159,7 +160,7 @@ async def test_only_the_lease_holder_shows_the_games_and_another_takes_over(
         anna, boris, group = two_friends(tg)
         async with both_running(tg, url) as both:
             holder, other = both
-            assert other.app.sending is not None and not other.app.sending.held
+            assert not other.app.delivery.holder.held
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await open_table(tg, other.app, group, anna)
                 await seat_everyone(tg, other.app, group, [anna, boris])
@@ -173,8 +174,8 @@ async def test_only_the_lease_holder_shows_the_games_and_another_takes_over(
 
                 await holder.stop()  # the holder goes: the other takes the lease
                 both.remove(holder)
-                await tg.wait_for(lambda: other.app.sending.held, timeout=5)
-                assert other.app.sending.taken == 1
+                await tg.wait_for(lambda: other.app.delivery.holder.held, timeout=5)
+                assert other.app.delivery.holder.taken == 1
                 await settled(other.app)
                 assert other.calls.shown["hand"] > 0  # every running game shown again
                 before = other.calls.shown.total()

@@ -89,7 +89,7 @@ async def test_a_game_starts_with_the_seated_players(tables: Tables) -> None:
         await tables.start(table.id, BORIS)
     update = await tables.start(table.id, ANNA)
     assert update.state.rules.players == 2
-    assert [s.kind for s in tables.games.games[update.game_id].seats] == ["human", "bot"]
+    assert [s.kind for s in tables.games.live(update.game_id).seats] == ["human", "bot"]
     assert (await tables.get(table.id)).status == "playing"
     with refused("cannot_leave"):
         await tables.leave(table.id, ANNA)
@@ -101,7 +101,7 @@ async def test_closing_a_table_stops_its_game(tables: Tables) -> None:
     await tables.join(table.id, BORIS)
     update = await tables.start(table.id, ANNA)
     await tables.close(table.id)
-    assert update.game_id not in tables.games.games
+    assert update.game_id not in tables.games.game_ids()
     with refused("no_table"):
         await tables.get(table.id)
     assert await tables.games.restore() == 0
@@ -184,7 +184,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tables: Table
     people = {p.id: p for p in (ANNA, BORIS, VIKA)}
     for _ in range(20):  # deals are random: play games until one ends with a player out first
         game_id = (await tables.start(table.id, ANNA)).game_id
-        live = tables.games.games[game_id]
+        live = tables.games.live(game_id)
         before = live.state.to_dict()
         for seat in range(3):
             with refused("cannot_leave"):
@@ -222,7 +222,7 @@ async def test_concurrent_presses_neither_lose_a_seat_nor_start_two_games(
     assert sum(isinstance(r, Update) for r in results) == 1
     refusal = next(r for r in results if isinstance(r, TableError))
     assert refusal.code == "playing"
-    assert len(tables.games.games) == 1
+    assert len(tables.games.game_ids()) == 1
 
 
 async def test_one_person_joining_two_tables_at_once_gets_one_seat(tables: Tables) -> None:

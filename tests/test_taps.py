@@ -54,9 +54,7 @@ def test_an_old_tap_counts_while_it_means_the_move_it_meant_when_drawn() -> None
     play(state, "0 a 7S")
     throw = tap_meaning(state, THROW)
     play(state, "1 d 9S>7S")  # the defender beat meanwhile: a throw-in still means one
-    assert card_tap(state, 0, C("7D"), throw, fresh=False) == Play(
-        Action(0, THROW, (C("7D"),)), 2
-    )
+    assert card_tap(state, 0, C("7D"), throw, fresh=False) == Play(Action(0, THROW, (C("7D"),)), 2)
 
 
 def test_a_double_tap_or_a_tap_from_a_hand_with_nothing_to_play_is_stale() -> None:

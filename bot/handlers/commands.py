@@ -26,10 +26,10 @@ from service.records import Records
 from service.tables import Person, TableError, Tables
 from storage.repos import Standing, Stats, TableRecord
 
+from ..delivery import Delivery
 from ..i18n import t
 from ..people import person
 from ..presenter import Presenter
-from ..relay import Relay
 from ..rules_text import explained
 from .lobby import error_text, seat_taken
 
@@ -46,7 +46,7 @@ async def start(
     command: CommandObject,
     tables: Tables,
     records: Records,
-    relay: Relay,
+    relay: Delivery,
     presenter: Presenter,
     bot: Bot,
 ) -> None:
@@ -57,7 +57,7 @@ async def start(
     who = person(message.from_user)
     await tables.remember(who)
     await records.set_can_message(who.id, True)
-    presenter.set_blocked(who.id, False)
+    presenter.reach.set(who.id, False)
     await hand_again(tables, relay, who.id)  # one played from the group has it now
     payload = command.args or ""
     if payload.startswith("join_"):
@@ -72,7 +72,7 @@ async def join_by_link(
     payload: str,
     tables: Tables,
     records: Records,
-    relay: Relay,
+    relay: Delivery,
     bot: Bot,
 ) -> None:
     """A seat at the table whose join token the link carries, for a member of its group
@@ -108,7 +108,7 @@ async def join_by_link(
         await relay.reply(message, escape(error_text(who.lang, refused)))
 
 
-async def hand_again(tables: Tables, relay: Relay, user_id: int) -> None:
+async def hand_again(tables: Tables, relay: Delivery, user_id: int) -> None:
     """The user's hand in their running game is shown (again) in the private chat."""
     table = await tables.table_of(user_id)
     game = tables.game_of(table.id) if table is not None else None
@@ -132,12 +132,12 @@ async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
     return None
 
 
-async def private_help(message: Message, relay: Relay) -> None:
+async def private_help(message: Message, relay: Delivery) -> None:
     lang = person(message.from_user).lang if message.from_user else "ru"
     await relay.reply(message, t(lang, "help.private"))
 
 
-async def group_help(message: Message, tables: Tables, relay: Relay) -> None:
+async def group_help(message: Message, tables: Tables, relay: Delivery) -> None:
     """/help (or /start) in a group: the commands and words the bot answers there."""
     await relay.reply(message, t(await group_lang(message, tables), "help.group"))
 
@@ -148,7 +148,7 @@ async def group_lang(message: Message, tables: Tables) -> str:
     return await tables.lang(message.chat.id, default=asker)
 
 
-async def rules(message: Message, tables: Tables, relay: Relay) -> None:
+async def rules(message: Message, tables: Tables, relay: Delivery) -> None:
     """/rules: the rules of the chat's table (of its running game), or the main ones."""
     lang = await group_lang(message, tables)
     table = await tables.in_chat(message.chat.id)
@@ -166,7 +166,7 @@ async def stop(
     message: Message,
     tables: Tables,
     records: Records,
-    relay: Relay,
+    relay: Delivery,
     bot: Bot,
     presenter: Presenter,
 ) -> None:
@@ -220,7 +220,7 @@ async def migrated(message: Message, records: Records, service: GameService) -> 
 
 
 async def membership(
-    update: ChatMemberUpdated, tables: Tables, records: Records, relay: Relay
+    update: ChatMemberUpdated, tables: Tables, records: Records, relay: Delivery
 ) -> None:
     """The bot was removed from a group: close its table cleanly. Made or unmade an
     administrator: it may (or may no longer) show hands there when it likes."""
@@ -238,13 +238,13 @@ async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presen
     can = update.new_chat_member.status not in ("left", "kicked")
     await records.set_can_message(update.chat.id, can)
     if can:
-        presenter.set_blocked(update.chat.id, False)
+        presenter.reach.set(update.chat.id, False)
     else:
-        presenter.set_blocked(update.chat.id, True)
+        presenter.reach.set(update.chat.id, True)
     log.info("user %s %s the bot", update.chat.id, "unblocked" if can else "blocked")
 
 
-async def chat_stats(message: Message, tables: Tables, records: Records, relay: Relay) -> None:
+async def chat_stats(message: Message, tables: Tables, records: Records, relay: Delivery) -> None:
     """The chat's best players by rating (the rating's conservative estimate, mu - 3 sigma)."""
     lang = await group_lang(message, tables)
     top = await records.chat_top(message.chat.id)
@@ -270,7 +270,7 @@ async def chat_stats(message: Message, tables: Tables, records: Records, relay: 
     await relay.reply(message, "\n".join(lines))
 
 
-async def my_stats(message: Message, records: Records, relay: Relay) -> None:
+async def my_stats(message: Message, records: Records, relay: Delivery) -> None:
     """In the private chat: the user's results in every chat, with their place there."""
     if message.from_user is None:
         return
@@ -286,7 +286,9 @@ async def my_stats(message: Message, records: Records, relay: Relay) -> None:
     await relay.reply(message, "\n".join(lines))
 
 
-async def my_chat_stats(message: Message, tables: Tables, records: Records, relay: Relay) -> None:
+async def my_chat_stats(
+    message: Message, tables: Tables, records: Records, relay: Delivery
+) -> None:
     """In a group: the user's results in this chat."""
     if message.from_user is None:
         return

@@ -15,10 +15,10 @@ from storage.repos import TableRecord
 
 from .. import render
 from ..callbacks import LobbyCb, LobbyOp
+from ..delivery import Delivery
 from ..i18n import t
 from ..people import deep_link, person
 from ..presenter import Presenter
-from ..relay import Relay
 
 log = logging.getLogger(__name__)
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -39,7 +39,7 @@ def error_text(lang: str, e: TableError) -> str:
     return t(lang, f"answer.{e.code}", **{k: v for k, v in params.items() if k != "chat_id"})
 
 
-async def open_table(message: Message, tables: Tables, relay: Relay) -> None:
+async def open_table(message: Message, tables: Tables, relay: Delivery) -> None:
     """/durak: a new table, or the chat's table as /settings shows it (never a second
     full lobby whose buttons could not work during a game)."""
     if message.from_user is None:
@@ -53,7 +53,7 @@ async def open_table(message: Message, tables: Tables, relay: Relay) -> None:
     log.info("chat %s: table %s open", message.chat.id, table.id)  # (its lobby posted)
 
 
-async def show_settings(message: Message, tables: Tables, relay: Relay) -> None:
+async def show_settings(message: Message, tables: Tables, relay: Delivery) -> None:
     """/settings: the lobby posted anew at the bottom of the chat, with the creator's
     buttons; during a game, the settings in words; without a table, how to open one."""
     table = await tables.in_chat(message.chat.id)
@@ -65,7 +65,7 @@ async def show_settings(message: Message, tables: Tables, relay: Relay) -> None:
     await show_again(relay, tables, table)
 
 
-async def show_again(relay: Relay, tables: Tables, table: TableRecord) -> None:
+async def show_again(relay: Delivery, tables: Tables, table: TableRecord) -> None:
     """The open table once more: the lobby posted anew at the bottom of the chat (the
     older one says it moved), or the settings in words during a game."""
     lang = await tables.lang(table.chat_id)
@@ -111,7 +111,7 @@ async def join(
     pressed: TableRecord,
     who: Person,
     tables: Tables,
-    relay: Relay,
+    relay: Delivery,
     presenter: Presenter,
     bot: Bot,
 ) -> None:
@@ -142,7 +142,7 @@ async def seated_answer(
 
 
 async def leave(
-    query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables, relay: Relay
+    query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables, relay: Delivery
 ) -> None:
     table = await tables.leave(pressed.id, who)
     if table.status != "playing":
@@ -181,7 +181,7 @@ async def rules_page(
     pressed: TableRecord,
     who: Person,
     tables: Tables,
-    relay: Relay,
+    relay: Delivery,
 ) -> None:
     """A rules page of the lobby, or back from one: only their changer opens them."""
     table = await tables.get(pressed.id)
@@ -228,7 +228,7 @@ async def again(query: CallbackQuery, pressed: TableRecord, who: Person, tables:
 async def join_from_group(
     query: CallbackQuery,
     tables: Tables,
-    relay: Relay,
+    relay: Delivery,
     presenter: Presenter,
     bot: Bot,
     pressed: TableRecord,

@@ -18,11 +18,11 @@ from service import GameService, Refusal, Refused
 
 from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName
 from ..card_labels import card_label
+from ..delivery import Delivery
 from ..hand_answers import why_not
 from ..hand_pages import HandPages, Page
 from ..i18n import t
 from ..presenter import Presenter
-from ..relay import Relay
 from ..render import seat_names
 from ..render_cheating import accusation_answer
 from ..taps import (
@@ -51,9 +51,10 @@ class Hands:
     keys, the pages' owner and where a hand is shown again (from the workflow data)."""
 
     def __init__(
-        self, service: GameService, presenter: Presenter, pages: HandPages, relay: Relay
+        self, service: GameService, presenter: Presenter, pages: HandPages, delivery: Delivery
     ) -> None:
-        self.service, self.presenter, self.pages, self.relay = service, presenter, pages, relay
+        self.service, self.presenter, self.pages = service, presenter, pages
+        self.delivery = delivery
 
     async def fresh(self, seated: Seated, key: str) -> bool:
         """Whether the press came from the hand as it would be drawn now; once more
@@ -122,7 +123,7 @@ class Hands:
         match tap():
             case Show(page):
                 await self.pages.show(seated.key, page, len(seated.state.history))
-                await self.relay.hand(seated.game_id, seated.user_id)
+                await self.delivery.hand(seated.game_id, seated.user_id)
                 await query.answer()
             case NotMarkable(card):
                 await query.answer(t(lang, "answer.not_markable", card=card_label(card, lang)))
@@ -185,7 +186,7 @@ async def card_button(
             await query.answer(why_not(lang, live.state.view(seated.seat), card, names))
         case ChooseTarget(card):
             await hands.pages.pick(seated.key, card, len(live.state.history))
-            await hands.relay.hand(seated.game_id, seated.user_id)
+            await hands.delivery.hand(seated.game_id, seated.user_id)
             await query.answer(t(lang, "answer.choose_target"))
         case Play(action, version):
             await hands.move(query, seated, action, version=version)
@@ -199,7 +200,7 @@ async def cancel_target(
         await query.answer(t(seated.lang, "answer.stale"))
         return
     await hands.pages.pick(seated.key, None, len(seated.state.history))
-    await hands.relay.hand(seated.game_id, seated.user_id)
+    await hands.delivery.hand(seated.game_id, seated.user_id)
     await query.answer()
 
 

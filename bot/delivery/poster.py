@@ -1,0 +1,84 @@
+"""Showing a post (``posts``) through this process's outbox: the one place that knows
+how each kind is drawn, whichever process asked for it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from aiogram.types import Message
+
+from service.records import Records
+from storage.records import TableRecord
+
+from ..closing import show_closed
+from ..lobby_message import lobby_content, put_lobby
+from ..outbox import Outbox
+from ..presenter import Presenter
+from .posts import Admin, Closed, Edit, Hand, Lobby, Post, Send, keyboard
+
+log = logging.getLogger(__name__)
+
+Sending = asyncio.Future[Any]
+
+
+class Poster:
+    def __init__(self, outbox: Outbox, records: Records, presenter: Presenter) -> None:
+        self.outbox = outbox
+        self.records = records
+        self.presenter = presenter
+
+    async def deliver(self, post: Post) -> Sending | None:
+        """Queue the post in the outbox (None: nothing to wait for)."""
+        match post:
+            case Send(chat_id, text, markup, thread_id, reply_to):
+                return self.outbox.send(
+                    chat_id, text, keyboard(markup), thread_id=thread_id, reply_to=reply_to
+                )
+            case Edit(chat_id, message_id, text, markup):
+                return self.outbox.edit(chat_id, message_id, text, keyboard(markup))
+            case Lobby(_, table_id, page, new, full, message_id):
+                table = await self.records.table(table_id)
+                if table is None or (full and table.lobby_message_id != message_id):
+                    return None  # (a game started from that lobby, and ended: its result shows)
+                return await self.lobby(table, page, new=new)
+            case Closed(_, table_id, why, title, game_id):
+                table = await self.records.table(table_id)
+                if table is None:
+                    return None
+                sending = await show_closed(self.outbox, self.records, table, why, title, game_id)
+                return asyncio.gather(*sending) if sending else None
+            case Hand(user_id, game_id):
+                user = await self.records.user(user_id)
+                if user is not None and user.can_message:  # (started the bot in another process)
+                    self.presenter.reach.set(user_id, False)
+                await self.presenter.hand_pages.sync((game_id, user_id))
+                self.presenter.refresh(game_id, user_id)
+                return None
+            case Admin(chat_id, admin):
+                self.presenter.ephemeral.status_changed(chat_id, admin)
+                return None
+
+    async def lobby(
+        self, table: TableRecord, page: str | None, *, new: bool
+    ) -> asyncio.Future[Message | None] | None:
+        """Queue the lobby message as the table is now (None: nothing to send)."""
+        lobby = table.lobby_message_id
+        if table.status == "playing":  # started: a summary loses «Ещё партию» (else the
+            if table.lobby_is_summary and lobby is not None:  # game shows in it now)
+                return self.outbox.edit(table.chat_id, lobby, None)
+            return None
+        if table.status != "lobby":
+            return None  # closed
+        hands = self.presenter.ephemeral
+        text, markup = await lobby_content(self.records, table, page, hands)
+        now = await self.records.table(table.id)  # (drawing may have waited for Telegram)
+        if now is None or _lobby(now) != _lobby(table):  # closed, a game started (or even
+            return None  # ended) meanwhile, or a change came that draws the lobby itself
+        return put_lobby(self.outbox, self.records, table, text, markup, new=new)
+
+
+def _lobby(table: TableRecord) -> tuple[object, ...]:
+    """What a lobby message is drawn from, and whether a game was played since."""
+    return table.status, table.seats, table.settings_version, table.lobby_is_summary, table.series

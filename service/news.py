@@ -1,0 +1,31 @@
+"""What the game service tells the layer that shows the games (``Listener``), given to it
+when it is built: each step committed here, and each game whose cache moved otherwise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from engine import Action, Event, State
+
+
+@dataclass
+class Update:
+    """What one committed step did: the new version and the events, in order."""
+
+    game_id: int
+    version: int
+    events: list[Event]
+    state: State
+    actions: list[tuple[Action, bool]] = field(default_factory=list)
+
+
+class Listener(Protocol):
+    async def news(self, update: Update) -> None:
+        """A step was committed here (a move, a timeout, a computer's move)."""
+        ...
+
+    def moved(self, game_id: int) -> None:
+        """The game was caught up from the database at a new version (another process
+        moved it), or let go (its table was closed)."""
+        ...
