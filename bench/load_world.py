@@ -383,7 +383,7 @@ async def running_bot(
 async def receiving(app: App, conn: Connection) -> AsyncIterator[None]:
     """The bot's long poll, or its webhook server (whose URL the world is sent)."""
     if app.config.webhook_url:
-        async with webhook.listening(app) as port:
+        async with webhook.listening(app.config, app.dp, app.bot) as port:
             conn.send(f"http://127.0.0.1:{port}{app.config.webhook_path}")
             yield
         return

@@ -30,7 +30,7 @@ import asyncpg
 
 from engine import Action, Rules, State
 from service import FakeClock, GameService, Refused
-from storage.db import Database
+from storage.connect import open_database
 from tests.service_helpers import humans, new_table, next_move
 
 RULES = Rules(players=2, deck=36)
@@ -83,7 +83,7 @@ async def create(service: GameService, games: int) -> list[int]:
 
 
 async def run(games: int, target: str, think: float) -> list[float]:
-    db = await Database.open(target)
+    db = await open_database(target)
     service = GameService(db, clock=FakeClock())
     ids = await create(service, games)
     latencies: list[float] = []
@@ -141,7 +141,7 @@ def share(target: str, ids: list[int]) -> tuple[list[float], float, float]:
 
 
 async def _share(target: str, ids: list[int]) -> tuple[list[float], float, float]:
-    db = await Database.open(target, shared=True)
+    db = await open_database(target, shared=True)
     service = GameService(db, clock=FakeClock())
     for game in ids:
         await service.catch_up(game)
@@ -156,7 +156,7 @@ async def _share(target: str, ids: list[int]) -> tuple[list[float], float, float
 
 
 async def processes_run(target: str, games: int, processes: int) -> None:
-    db = await Database.open(target)
+    db = await open_database(target)
     ids = await create(GameService(db, clock=FakeClock()), games)
     await db.close()
     parts = [ids[i::processes] for i in range(processes)]

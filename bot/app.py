@@ -23,6 +23,7 @@ from service.logctx import log_scope
 from service.records import Records
 from service.tables import Tables
 from service.thinking import Thinker
+from storage.connect import open_database
 from storage.db import Database
 
 from . import webhook
@@ -126,7 +127,7 @@ class App:
 
     @classmethod
     async def create(cls, config: Config, clock: Clock | None = None) -> App:
-        db = await Database.open(config.db_path, exclusive=not config.shared, shared=config.shared)
+        db = await open_database(config.db_path, exclusive=not config.shared, shared=config.shared)
         return cls(config, db, clock)
 
     async def start(self) -> None:
@@ -150,7 +151,7 @@ class App:
         try:
             await self.start()
             if self.config.webhook_url:
-                async with webhook.listening(self):
+                async with webhook.listening(self.config, self.dp, self.bot):
                     await asyncio.Event().wait()
             else:
                 polling = asyncio.create_task(self.dp.start_polling(self.bot, handle_signals=False))

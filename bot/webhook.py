@@ -11,14 +11,12 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
 
-from aiogram import Bot
+from aiogram import Bot, Dispatcher
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 
-if TYPE_CHECKING:
-    from .app import App
+from .config import Config
 
 log = logging.getLogger(__name__)
 
@@ -32,11 +30,10 @@ class _Handler(SimpleRequestHandler):
 
 
 @asynccontextmanager
-async def listening(app: App) -> AsyncIterator[int]:
+async def listening(config: Config, dp: Dispatcher, bot: Bot) -> AsyncIterator[int]:
     """Serve the webhook route, then point Telegram at it; yields the local port."""
-    config = app.config
     assert config.webhook_url is not None
-    handler = _Handler(app.dp, app.bot, secret_token=config.webhook_secret)
+    handler = _Handler(dp, bot, secret_token=config.webhook_secret)
     server = web.Application()
     # The route only, not handler.register(): the App closes the bot's session itself.
     server.router.add_post(config.webhook_path, handler.handle)
@@ -45,10 +42,10 @@ async def listening(app: App) -> AsyncIterator[int]:
     try:
         await web.TCPSite(runner, config.webhook_host, config.webhook_port).start()
         port = int(runner.addresses[0][1])
-        await app.bot.set_webhook(
+        await bot.set_webhook(
             config.webhook_url,
             secret_token=config.webhook_secret,
-            allowed_updates=app.dp.resolve_used_update_types(),
+            allowed_updates=dp.resolve_used_update_types(),
         )
         log.info(
             "webhook %s set; listening on %s:%s%s",

@@ -1,6 +1,6 @@
 """The database: SQLite (a file, the embedded default) or PostgreSQL (a server).
 
-``Database.open(target)`` takes a file path or a ``postgresql://`` URL and
+``storage.connect.open_database(target)`` takes a file path or a ``postgresql://`` URL and
 migrates the schema. Both backends speak the same SQL (SQLite's dialect, with
 ``?`` placeholders, translated for PostgreSQL in ``storage.postgres``) through
 the same small interface: ``tx()`` for a write transaction, ``fetch_one`` and
@@ -12,14 +12,17 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .migrations import BACKFILLS
+from .tx import Conflict, Lease, Listener, Row, Tx
+
+__all__ = ["Conflict", "Database", "Lease", "Listener", "Row", "Tx"]
 
 log = logging.getLogger(__name__)
 
@@ -81,101 +84,12 @@ def statements(sql: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-class Conflict(Exception):
-    """A write broke a constraint (a unique key, a foreign key): on either backend."""
-
-
-class Row(Protocol):
-    """A result row: by column name or position, and iterable (both backends' rows are)."""
-
-    def __getitem__(self, key: int | str, /) -> Any: ...
-    def __iter__(self) -> Iterator[Any]: ...
-    def __len__(self) -> int: ...
-
-
-class Tx(Protocol):
-    """The statements of one transaction."""
-
-    backend: str  # "sqlite" or "postgres": for the few statements that differ
-
-    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        """The number of rows it changed; raises ``Conflict`` when the statement breaks
-        a constraint."""
-        ...
-
-    async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
-    async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
-    async def notify(self, channel: str, payload: str) -> None:
-        """Tell the processes that ``listen`` on ``channel``, when this commits (only
-        on a database opened ``shared``)."""
-        ...
-
-    async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
-        """An ``INSERT`` into a table with an ``id`` column; returns the new row's id."""
-        ...
-
-
-class Listener(Protocol):
-    """A subscription of ``Database.listen``."""
-
-    @property
-    def alive(self) -> bool:
-        """False once its connection was lost (notifications may have been missed)."""
-        ...
-
-    async def close(self) -> None: ...
-
-
-class Lease(Protocol):
-    """A role one process at a time holds (``storage.lease``)."""
-
-    @property
-    def held(self) -> bool: ...
-    async def take(self) -> bool: ...
-    async def check(self) -> bool: ...
-    async def close(self) -> None: ...
-
-
 class Database:
-    """What the repositories need of a database; ``open`` picks the backend."""
+    """What the repositories need of a database (``storage.connect.open_database`` picks
+    the backend)."""
 
     target: str
     shared = False  # opened as one of several bots: their steps are notified (``notify``)
-
-    @classmethod
-    async def open(
-        cls,
-        target: str | Path | None = None,
-        *,
-        upto: int | None = None,
-        exclusive: bool = False,
-        shared: bool = False,
-    ) -> Database:
-        """Open (creating if needed) and migrate to the newest schema, or to ``upto``.
-        ``exclusive``: first make this process the database's only bot (``hold_lock``),
-        so that a second one changes nothing before it is refused; ``shared``: one of
-        several bots on a server, none of which may run beside an exclusive one, that
-        tell each other their steps (alone, a process notifies nobody: a notification
-        serializes the server's commits, a third of the moves per second at saturation)."""
-        target = configured_path() if target is None else target
-        db: Database
-        if is_url(target):
-            from .postgres import PostgresDatabase  # asyncpg only where it is used
-
-            db = await PostgresDatabase.connect(str(target))
-        else:
-            from .sqlite import SqliteDatabase
-
-            db = await SqliteDatabase.connect(str(target))
-        try:
-            if exclusive or shared:
-                await db.hold_lock(shared=shared)
-            db.shared = shared
-            await db.migrate(upto)
-        except BaseException:
-            await db.close()
-            raise
-        return db
 
     async def migrate(self, upto: int | None = None) -> None:
         """Apply the migrations the database has not seen, each in its own transaction."""

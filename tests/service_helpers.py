@@ -9,7 +9,7 @@ from engine import Action, Rules, State
 from engine.players import GreedyPlayer
 from service import Clock, FakeClock, GameService, Listener, LiveGames, Seat, Update
 from service.autoplay import forced_word
-from storage.db import Database
+from storage.connect import open_database
 from storage.repos import ChatRepo, TableRepo, TableSettings, UserRepo
 from tests.backends import db_target
 
@@ -25,7 +25,7 @@ async def open_service(
 ) -> GameService:
     """The service on the database ``path`` names (on the test's backend, see backends);
     ``games`` and ``listener`` as ``GameService`` takes them."""
-    db = await Database.open(await db_target(path))
+    db = await open_database(await db_target(path))
     return GameService(db, games=games, clock=clock or FakeClock(), listener=listener)
 
 

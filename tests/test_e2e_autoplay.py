@@ -55,11 +55,11 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(
             thinker = GatedThinker()
             app.service.autoplay.thinker = thinker
             published: list[Update] = []
-            shown = app.presenter.on_update
+            on_update = app.presenter.on_update
 
             async def recording(update: Update) -> None:
                 published.append(update)
-                await shown(update)
+                await on_update(update)
 
             monkeypatch.setattr(app.presenter, "on_update", recording)
             rules = Rules(players=3, deck=36)

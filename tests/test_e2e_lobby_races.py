@@ -11,6 +11,7 @@ from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.emulator.playing import hand_message
 from service.tables import TableError
+from storage.records import Chat
 from storage.repos import GameRepo
 from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, settle, two_friends
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -31,17 +32,19 @@ async def lobby_of_three(
 
 
 def slow_next_lobby(app: App, seconds: float) -> tuple[asyncio.Event, asyncio.Event]:
-    """The next lobby drawn takes ``seconds`` longer: set as it starts, and after."""
-    real, slow, drawn = app.tables.lang, asyncio.Event(), asyncio.Event()
+    """The next lobby drawn takes ``seconds`` longer: set as it starts, and after (its
+    first read, the group's language, is slow)."""
+    records = app.presenter.records  # (the lobby's drawing reads the same)
+    real, slow, drawn = records.chat, asyncio.Event(), asyncio.Event()
 
-    async def lang(chat_id: int, default: str = "ru") -> str:
+    async def chat(chat_id: int) -> Chat | None:
         if not slow.is_set():
             slow.set()
             await asyncio.sleep(seconds)
             drawn.set()
-        return await real(chat_id, default)
+        return await real(chat_id)
 
-    app.tables.lang = lang  # type: ignore[method-assign]
+    records.chat = chat  # type: ignore[method-assign]
     return slow, drawn
 
 

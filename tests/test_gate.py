@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.db import Database
+from storage.connect import open_database
 from storage.gate import Gate
 
 
@@ -117,7 +117,7 @@ async def test_a_waiter_cancelled_once_woken_passes_its_turn_on() -> None:
 async def test_sqlite_transactions_queued_behind_a_checkpoint_run_at_once(
     tmp_path: Path,
 ) -> None:
-    db = await Database.open(tmp_path / "durak.sqlite3")
+    db = await open_database(tmp_path / "durak.sqlite3")
     ids = iter(range(1, 1000))
 
     async def insert() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from engine import Rules
 from service import GameService
-from storage.db import Database
+from storage.connect import open_database
 from storage.repos import GameRepo
 from tests.service_helpers import humans, new_table, open_service, play_moves
 
@@ -49,7 +49,7 @@ async def deal_and_check(
     await play_moves(service, games[0], 12)
     state = service.live(games[0]).state
     assert (await service.rebuild_from_log(games[0])).to_dict() == state.to_dict()
-    again = GameService(await Database.open(tmp_path / "d.sqlite3"))  # as after a restart
+    again = GameService(await open_database(tmp_path / "d.sqlite3"))  # as after a restart
     try:
         assert await again.restore() == len(games)
         assert again.live(games[0]).state.to_dict() == state.to_dict()

@@ -12,7 +12,7 @@ import pytest
 
 from engine import Action, Rules
 from service import FakeClock, GameService
-from storage.db import Database
+from storage.connect import open_database
 from storage.repos import GameRepo
 from tests.backends import PgDatabases
 from tests.service_helpers import Heard, humans, new_table, next_move, open_service, start
@@ -107,7 +107,7 @@ async def test_a_deadline_locked_by_another_process_is_skipped_not_waited_for(
                 assert not await GameRepo.claim_due(c, game, 0, record.deadline - 1)
                 assert await GameRepo.claim_due(c, game, 0, record.deadline)
             return
-        other = await Database.open(a.db.target)
+        other = await open_database(a.db.target)
         try:
             async with a.db.tx() as c:
                 assert await GameRepo.claim_due(c, game, 0, record.deadline)
@@ -127,8 +127,8 @@ async def test_a_step_reaches_another_process_by_notification(
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("notify")
-    a = GameService(await Database.open(url, shared=True), clock=FakeClock())
-    b = GameService(await Database.open(url, shared=True), clock=FakeClock())
+    a = GameService(await open_database(url, shared=True), clock=FakeClock())
+    b = GameService(await open_database(url, shared=True), clock=FakeClock())
     b.follower.poll = 3600.0  # one read at the start, then only what it hears
     try:
         b.follow()

@@ -11,7 +11,7 @@ import pytest
 
 from engine import Action, Rules
 from service import FakeClock, GameService
-from storage.db import Database
+from storage.connect import open_database
 from tests.backends import PgDatabases
 from tests.service_helpers import humans, new_table, next_move, start
 
@@ -35,8 +35,8 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("follow")
-    a = GameService(await Database.open(url, shared=True), clock=FakeClock())
-    b = GameService(await Database.open(url, shared=True), clock=FakeClock())
+    a = GameService(await open_database(url, shared=True), clock=FakeClock())
+    b = GameService(await open_database(url, shared=True), clock=FakeClock())
     b.follower.poll = 0.2
     try:
         b.follow()
@@ -78,8 +78,8 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("again")
-    a = GameService(await Database.open(url, shared=True), clock=FakeClock())
-    b = GameService(await Database.open(url, shared=True), clock=FakeClock())
+    a = GameService(await open_database(url, shared=True), clock=FakeClock())
+    b = GameService(await open_database(url, shared=True), clock=FakeClock())
     try:
         game = (await start(a, RULES, 5, humans(2))).game_id
         await a.idle()
@@ -117,12 +117,12 @@ async def test_a_process_alone_on_its_database_notifies_nobody(
 ) -> None:
     url = await pg_databases.target("alone")
     heard: list[str] = []
-    watcher = await Database.open(url)
+    watcher = await open_database(url)
     listener = await watcher.listen("durak_games", heard.append)
     assert listener is not None
     try:
         for shared in (False, True):
-            service = GameService(await Database.open(url, shared=shared), clock=FakeClock())
+            service = GameService(await open_database(url, shared=shared), clock=FakeClock())
             try:
                 table = await new_table(service, 2, chat=-1 - int(shared))
                 await service.create_game(table, RULES, humans(2), 6)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import LobbyCb
+from storage.connect import open_database
 from storage.db import Database, migrations
 from storage.lock import Locked
 from tests.backends import PgDatabases
@@ -27,18 +28,18 @@ async def test_processes_share_a_server_in_webhook_mode_and_refuse_a_polling_one
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("locks")
-    first = await Database.open(url, shared=True)
-    second = await Database.open(url, shared=True)
+    first = await open_database(url, shared=True)
+    second = await open_database(url, shared=True)
     try:
         with pytest.raises(Locked, match="used by another bot process"):
-            await Database.open(url, exclusive=True)
+            await open_database(url, exclusive=True)
     finally:
         await first.close()
         await second.close()
-    polling = await Database.open(url, exclusive=True)
+    polling = await open_database(url, exclusive=True)
     try:
         with pytest.raises(Locked, match="polled by another bot process"):
-            await Database.open(url, shared=True)
+            await open_database(url, shared=True)
     finally:
         await polling.close()
 
@@ -49,7 +50,7 @@ async def test_processes_starting_at_once_on_a_new_database_all_open_it(
     for attempt in range(5):  # before: schema_version's CREATE TABLE IF NOT EXISTS collided
         url = await pg_databases.target(f"new{attempt}")
         opened = await asyncio.gather(
-            *(Database.open(url, shared=True) for _ in range(3)), return_exceptions=True
+            *(open_database(url, shared=True) for _ in range(3)), return_exceptions=True
         )
         for db in opened:
             if isinstance(db, Database):
@@ -137,7 +138,7 @@ async def test_a_lock_whose_session_the_server_ended_is_taken_again(
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("relock")
-    held = await Database.open(url, shared=True)
+    held = await open_database(url, shared=True)
     try:
         (before,) = [int(r[0]) for r in await held.fetch_all(LOCK_HOLDERS)]
         await held.fetch_one("SELECT pg_terminate_backend(?)", (before,))
@@ -149,8 +150,8 @@ async def test_a_lock_whose_session_the_server_ended_is_taken_again(
             await asyncio.sleep(0.05)
         assert len(after) == 1 and after != [before]  # held again, on a new session
         with pytest.raises(Locked):
-            await Database.open(url, exclusive=True)  # a polling bot is still refused
+            await open_database(url, exclusive=True)  # a polling bot is still refused
     finally:
         await held.close()
-    polling = await Database.open(url, exclusive=True)  # let go at close: not taken again
+    polling = await open_database(url, exclusive=True)  # let go at close: not taken again
     await polling.close()

@@ -21,7 +21,7 @@ from pathlib import Path
 import aiohttp
 
 from bot.callbacks import LobbyCb
-from storage.db import Database
+from storage.connect import open_database
 from tests.backends import PgDatabases
 from tests.e2e_helpers import TOKEN, choose, game_over, hand_buttons, hand_message, two_friends
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, RateLimits
@@ -268,7 +268,7 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
             for upstream in running:
                 await stop(upstream.process)
 
-    db = await Database.open(url, shared=True)
+    db = await open_database(url, shared=True)
     try:
         (game,) = await db.fetch_all("SELECT id, status, version, seats FROM games")
         actions = await db.fetch_all(

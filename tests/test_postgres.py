@@ -13,7 +13,8 @@ import pytest
 
 from bench import service_speed
 from bot.config import Config, ConfigError
-from storage.db import Database, migrations, redacted
+from storage.connect import open_database
+from storage.db import migrations, redacted
 from storage.lock import Locked
 from tests.backends import PgDatabases
 from tests.e2e_helpers import TOKEN
@@ -54,14 +55,14 @@ async def test_a_second_bot_is_refused_before_it_changes_the_schema(
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("old")
-    first = await Database.open(url, upto=5, exclusive=True)  # an older bot, still running
+    first = await open_database(url, upto=5, exclusive=True)  # an older bot, still running
     try:
         with pytest.raises(Locked, match="used by another bot process"):
-            await Database.open(url, exclusive=True)  # a newer one, started beside it
+            await open_database(url, exclusive=True)  # a newer one, started beside it
         assert await first.schema_version() == 5  # it migrated nothing
     finally:
         await first.close()
-    newer = await Database.open(url, exclusive=True)  # once the old one is gone
+    newer = await open_database(url, exclusive=True)  # once the old one is gone
     assert await newer.schema_version() == len(migrations())
     await newer.close()
 

@@ -20,7 +20,7 @@ from bot.reach import Reach
 from engine import Action, Rules, State
 from service import FakeClock, GameService, LiveGames, Update
 from service.records import Records
-from storage.db import Database
+from storage.connect import open_database
 from storage.repos import UserRepo
 from tests.backends import db_target
 from tests.service_helpers import humans, new_table, next_move, play_moves
@@ -182,7 +182,7 @@ class Shows:
 
 async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int, GameService]:
     games, clock = LiveGames(), FakeClock()
-    db = await Database.open(await db_target(tmp_path / "db.sqlite3"))
+    db = await open_database(await db_target(tmp_path / "db.sqlite3"))
     records = Records(db)
     presenter = Presenter(
         records,

@@ -85,7 +85,7 @@ async def start_process(tg: FakeTelegram, url: str) -> Process:
     stack = AsyncExitStack()
     await app.start()
     stack.push_async_callback(app.stop)
-    await stack.enter_async_context(webhook.listening(app))
+    await stack.enter_async_context(webhook.listening(app.config, app.dp, app.bot))
     return Process(app, calls, f"http://127.0.0.1:{port}/tg", stack)
 
 

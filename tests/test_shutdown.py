@@ -12,7 +12,7 @@ import pytest
 from bot.app import App
 from bot.config import Config
 from bot.outbox import Limits
-from storage.db import Database
+from storage.connect import open_database
 from storage.repos import GameRepo
 from tests.e2e_helpers import TOKEN, choose, hand_message, open_table, seat_everyone, two_friends
 from tests.fakes import FakeTelegram, run_polling
@@ -49,6 +49,6 @@ async def test_a_press_in_hand_at_shutdown_is_finished_first(
         answer = await asyncio.wait_for(press, 5)
         assert answer is not None and not answer.show_alert
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    reopened = await Database.open(db)
+    reopened = await open_database(db)
     assert len(await GameRepo(reopened).actions(game)) == 1  # the move was committed
     await reopened.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from storage.connect import open_database
 from storage.db import Conflict, Database, configured_path, migrations
 from storage.repos import (
     ChatRepo,
@@ -30,7 +31,7 @@ BOT = Seat("bot", "Новичок 1", level="novice")
 
 @pytest.fixture
 async def db(tmp_path: Path, backend: str):
-    database = await Database.open(await db_target(tmp_path / "durak.sqlite3"))
+    database = await open_database(await db_target(tmp_path / "durak.sqlite3"))
     yield database
     await database.close()
 
@@ -57,7 +58,7 @@ async def test_the_file_comes_from_durak_db_or_defaults(
     monkeypatch.delenv("DURAK_DB", raising=False)
     assert configured_path() == "./durak.sqlite3"
     monkeypatch.setenv("DURAK_DB", str(tmp_path / "from-env.sqlite3"))
-    database = await Database.open()
+    database = await open_database()
     assert database.path == str(tmp_path / "from-env.sqlite3")
     assert (tmp_path / "from-env.sqlite3").exists()
     await database.close()
@@ -65,7 +66,7 @@ async def test_the_file_comes_from_durak_db_or_defaults(
 
 async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    old = await Database.open(await db_target(path), upto=1)
+    old = await open_database(await db_target(path), upto=1)
     assert await old.schema_version() == 1
     async with old.tx() as c:  # tables as version 1 wrote them
         await UserRepo.upsert(c, 1, "Аня")
@@ -81,7 +82,7 @@ async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
         await old.fetch_one("SELECT * FROM stats")  # no statistics table yet in version 1
     await old.close()
 
-    new = await Database.open(await db_target(path))
+    new = await open_database(await db_target(path))
     assert await new.schema_version() == len(migrations())
     table = await TableRepo(new).get(table_id)
     assert table is not None and table.chat_id == -100 and table.status == "lobby"
@@ -187,7 +188,7 @@ async def test_a_table_is_found_by_its_random_join_token_while_open(db: Database
 
 async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: Path) -> None:
     path = tmp_path / "seeds.sqlite3"
-    old = await Database.open(await db_target(path), upto=5)
+    old = await open_database(await db_target(path), upto=5)
     table_id = await make_table(old)
     async with old.tx() as c:  # a game as version 5 wrote it: the seed as INTEGER
         await c.execute(
@@ -196,7 +197,7 @@ async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: 
             (table_id, 2**63 - 1),
         )
     await old.close()
-    db = await Database.open(await db_target(path))
+    db = await open_database(await db_target(path))
     seed = 2**128 - 12345  # before: OverflowError (SQLite INTEGER holds 64 bits)
     try:
         async with db.tx() as c:
@@ -211,7 +212,7 @@ async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: 
 async def test_a_transaction_cancelled_anywhere_leaves_the_connection_usable(
     tmp_path: Path, ticks: int
 ) -> None:
-    db = await Database.open(await db_target(tmp_path / "c.sqlite3"))
+    db = await open_database(await db_target(tmp_path / "c.sqlite3"))
 
     async def write() -> None:
         async with db.tx() as c:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from storage.connect import open_database
 from storage.db import Conflict, Database
 from storage.repos import ChatRepo, GameRepo, Seat, TableRepo, TableSettings, UserRepo
 from tests.backends import db_target
@@ -35,7 +36,7 @@ async def seated(db: Database) -> list[tuple[int, int]]:
 
 
 async def test_a_person_holds_one_seat_of_the_open_tables(tmp_path: Path) -> None:
-    db = await Database.open(await db_target(tmp_path / "d.sqlite3"))
+    db = await open_database(await db_target(tmp_path / "d.sqlite3"))
     try:
         first, second = await tables(db, 2)
         async with db.tx() as c:
@@ -55,7 +56,7 @@ async def test_a_person_holds_one_seat_of_the_open_tables(tmp_path: Path) -> Non
 
 
 async def test_a_table_plays_one_game_at_a_time(tmp_path: Path) -> None:
-    db = await Database.open(await db_target(tmp_path / "d.sqlite3"))
+    db = await open_database(await db_target(tmp_path / "d.sqlite3"))
     try:
         (table,) = await tables(db, 1)
         async with db.tx() as c:
@@ -74,7 +75,7 @@ async def test_older_databases_get_the_seated_people_of_their_open_tables(
     tmp_path: Path,
 ) -> None:
     path = await db_target(tmp_path / "old.sqlite3")
-    old = await Database.open(path, upto=6)
+    old = await open_database(path, upto=6)
     first, second, closed = await tables(old, 3)
     async with old.tx() as c:  # as version 6 wrote them: seats only in the JSON
         for table, seats in ((first, [ANNA, BOT]), (second, [ANNA, BORIS]), (closed, [BORIS])):
@@ -84,7 +85,7 @@ async def test_older_databases_get_the_seated_people_of_their_open_tables(
             )
         await c.execute("UPDATE tables SET status = 'closed' WHERE id = ?", (closed,))
     await old.close()
-    db = await Database.open(path)
+    db = await open_database(path)
     try:  # Аня sat at two tables (a bug of old): the first one keeps her
         assert await seated(db) == [(first, 1), (second, 2)]
     finally:

@@ -15,6 +15,7 @@ from bot.hand_pages import Page, SharedPages
 from engine import Action, Rules, State
 from service import FakeClock, GameService
 from service.tables import Tables
+from storage.connect import open_database
 from storage.db import Database, is_url
 from storage.outgoing import HandPageRepo, OutgoingRepo
 from tests.backends import db_target
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("backend")
 
 
 async def test_waiting_messages_come_in_the_order_written_until_sent(tmp_path: Path) -> None:
-    db = await Database.open(await db_target(tmp_path / "d.sqlite3"))
+    db = await open_database(await db_target(tmp_path / "d.sqlite3"))
     try:
         repo = OutgoingRepo(db)
         ids = [await repo.add(f'{{"n": {n}}}') for n in range(5)]
@@ -47,14 +48,14 @@ async def test_waiting_messages_come_in_the_order_written_until_sent(tmp_path: P
 async def test_a_new_message_is_heard_of_by_the_other_processes(tmp_path: Path) -> None:
     target = await db_target(tmp_path / "d.sqlite3")
     if not is_url(target):  # SQLite: one process, nobody to tell
-        db = await Database.open(target)
+        db = await open_database(target)
         try:
             assert await OutgoingRepo(db).follow(lambda: None) is None
         finally:
             await db.close()
         return
-    writer = await Database.open(target, shared=True)
-    reader = await Database.open(target, shared=True)
+    writer = await open_database(target, shared=True)
+    reader = await open_database(target, shared=True)
     try:
         heard = asyncio.Event()
         listener = await OutgoingRepo(reader).follow(heard.set)
@@ -141,7 +142,7 @@ async def test_pages_left_by_games_that_ended_before_are_deleted_by_the_migratio
     tmp_path: Path,
 ) -> None:
     target = await db_target(tmp_path / "d.sqlite3")
-    service = GameService(await Database.open(target, upto=10), clock=FakeClock())
+    service = GameService(await open_database(target, upto=10), clock=FakeClock())
     try:
         running, ended = await two_games(service)
         async with service.db.tx() as c:
@@ -153,7 +154,7 @@ async def test_pages_left_by_games_that_ended_before_are_deleted_by_the_migratio
     finally:
         await service.stop()
         await service.db.close()
-    db = await Database.open(target)
+    db = await open_database(target)
     try:
         assert await pages_of(db) == [(running, 1)]
     finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from storage import sqlite
-from storage.db import Database
+from storage.connect import open_database
 from storage.sqlite import SqliteDatabase
 
 
@@ -20,7 +20,7 @@ async def test_every_read_sees_the_commits_before_it_across_checkpoints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sqlite, "CHECKPOINT_EVERY", 50)
-    db = await Database.open(tmp_path / "durak.sqlite3")
+    db = await open_database(tmp_path / "durak.sqlite3")
     assert isinstance(db, SqliteDatabase)
     missed = []
 
@@ -46,7 +46,7 @@ async def test_every_read_sees_the_commits_before_it_across_checkpoints(
 
 
 async def test_the_read_connection_writes_nothing(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "durak.sqlite3")
+    db = await open_database(tmp_path / "durak.sqlite3")
     assert isinstance(db, SqliteDatabase) and db.reader is not None
     with pytest.raises(Exception, match="readonly"):
         await db.reader.execute("DELETE FROM users")
@@ -56,7 +56,7 @@ async def test_the_read_connection_writes_nothing(tmp_path: Path) -> None:
 async def test_a_failed_transaction_is_rolled_back_and_the_next_one_runs(
     tmp_path: Path,
 ) -> None:
-    db = await Database.open(tmp_path / "durak.sqlite3")
+    db = await open_database(tmp_path / "durak.sqlite3")
     with pytest.raises(ZeroDivisionError):
         async with db.tx() as c:
             await c.execute(
@@ -78,7 +78,7 @@ async def test_the_log_starts_over_under_steady_writes(
     """Checkpoints beside the writes would leave new pages behind them every time, and
     the log would never be written from its start again: it grew by the MB a second."""
     monkeypatch.setattr(sqlite, "CHECKPOINT_EVERY", 20)
-    db = await Database.open(tmp_path / "durak.sqlite3")
+    db = await open_database(tmp_path / "durak.sqlite3")
     largest = 0
     for i in range(3000):  # ~3 pages each: 36 MB of log if it never started over
         async with db.tx() as c:
@@ -96,7 +96,7 @@ async def test_the_log_starts_over_under_steady_writes(
 async def test_a_write_waits_for_another_process_without_stopping_the_loop(
     tmp_path: Path,
 ) -> None:
-    db = await Database.open(tmp_path / "durak.sqlite3")
+    db = await open_database(tmp_path / "durak.sqlite3")
     other = sqlite3.connect(db.path, isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")  # e.g. the sqlite3 shell, mid-write
     ticks = 0

@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ..db import Tx
+from ..tx import Tx
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,63 @@
+"""What the storage layer's parts share, beneath them all: a transaction's statements
+(``Tx``), its rows, its one error (``Conflict``), and what a shared database offers
+several processes (``Listener``, ``Lease``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+
+class Conflict(Exception):
+    """A write broke a constraint (a unique key, a foreign key): on either backend."""
+
+
+class Row(Protocol):
+    """A result row: by column name or position, and iterable (both backends' rows are)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __len__(self) -> int: ...
+
+
+class Tx(Protocol):
+    """The statements of one transaction."""
+
+    backend: str  # "sqlite" or "postgres": for the few statements that differ
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """The number of rows it changed; raises ``Conflict`` when the statement breaks
+        a constraint."""
+        ...
+
+    async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
+    async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell the processes that ``listen`` on ``channel``, when this commits (only
+        on a database opened ``shared``)."""
+        ...
+
+    async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """An ``INSERT`` into a table with an ``id`` column; returns the new row's id."""
+        ...
+
+
+class Listener(Protocol):
+    """A subscription of ``Database.listen``."""
+
+    @property
+    def alive(self) -> bool:
+        """False once its connection was lost (notifications may have been missed)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class Lease(Protocol):
+    """A role one process at a time holds (``storage.lease``)."""
+
+    @property
+    def held(self) -> bool: ...
+    async def take(self) -> bool: ...
+    async def check(self) -> bool: ...
+    async def close(self) -> None: ...

@@ -1,0 +1,145 @@
+"""Both ways a process shows what happens (``bot.delivery``), through one suite: every test
+runs against ``Alone`` (one process on SQLite) and ``Shared`` (one of several on
+PostgreSQL, holding the sending lease), each wired by the real ``App`` and sending to
+the Bot API emulator."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from bot.app import App
+from bot.callbacks import PageName
+from bot.config import Config
+from bot.delivery import Alone, Shared
+from bot.hand_pages import Page
+from service.lobbies import Said
+from service.tables import Person
+from storage.repos import UserRepo
+from tests.backends import PgDatabases
+from tests.e2e_helpers import TOKEN, settle
+from tests.fakes import FakeChat, FakeTelegram, FakeUser
+
+ANNA, BORIS = Person(1, "Аня"), Person(2, "Борис")
+
+
+@dataclass
+class Rig:
+    tg: FakeTelegram
+    app: App
+    group: FakeChat
+    anna: FakeUser
+    boris: FakeUser
+
+
+@pytest.fixture(params=["alone", "shared"])
+async def rig(
+    request: pytest.FixtureRequest, tmp_path: Path, pg_databases: PgDatabases
+) -> AsyncIterator[Rig]:
+    """The app as configured for the mode, started (the shared one holding the lease),
+    with a group of two people who started the bot."""
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris = tg.add_user(1, "Аня", started=True), tg.add_user(2, "Борис", started=True)
+        group = tg.add_group(-100, "Друзья", members=[anna, boris])
+        config = Config(token=TOKEN, db_path=str(tmp_path / "d.sqlite3"), api_base=tg.base_url)
+        if request.param == "shared":  # webhook mode on a server: one of several processes
+            url = await pg_databases.target("delivery")
+            config = replace(config, db_path=url, webhook_url="https://bot.invalid/tg")
+        limits = replace(config.limits, per_chat=0.0, group_per_minute=10**6, per_second=10**6)
+        app = await App.create(replace(config, limits=limits, bot_pause=(0.0, 0.0)))
+        kind = Shared if request.param == "shared" else Alone
+        assert isinstance(app.delivery, kind)
+        async with app.db.tx() as c:
+            for user in (anna, boris):
+                await UserRepo.upsert(c, user.id, user.first_name)
+                await UserRepo.set_can_message(c, user.id, True)
+        await app.start()
+        try:
+            if isinstance(app.delivery, Shared):
+                holder = app.delivery.holder
+                await tg.wait_for(lambda: holder.held, what="the sending lease")
+            yield Rig(tg, app, group, anna, boris)
+        finally:
+            await app.stop()
+
+
+def texts(rig: Rig, chat: FakeChat | FakeUser) -> list[str]:
+    where = rig.tg.private(chat) if isinstance(chat, FakeUser) else chat
+    return [m.text or "" for m in rig.tg.messages(where) if m.from_user and m.from_user.is_bot]
+
+
+async def test_messages_and_edits_reach_their_chat_in_order(rig: Rig) -> None:
+    delivery, group = rig.app.delivery, rig.group
+    await delivery.send(group.id, "раз")
+    await delivery.send(group.id, "два")
+    await rig.tg.wait_for(lambda: texts(rig, group) == ["раз", "два"], what="both, in order")
+    first = rig.tg.messages(group)[0]
+    await delivery.edit(group.id, first.message_id, "раз (исправлено)")
+    await rig.tg.wait_for(lambda: texts(rig, group)[0] == "раз (исправлено)", what="the edit")
+
+
+async def test_a_lobby_change_shows_its_lobby_noted_as_the_tables(rig: Rig) -> None:
+    tables = rig.app.tables
+    table, created = await tables.open(rig.group.id, "Друзья", ANNA)
+    assert created
+    await rig.tg.wait_for(
+        lambda: any("Стол для игры" in t for t in texts(rig, rig.group)), what="the lobby"
+    )
+
+    async def noted() -> bool:
+        now = await tables.record(table.id)
+        return now is not None and now.lobby_message_id is not None
+
+    await rig.tg.wait_for(noted, what="the lobby noted as the table's")
+    await tables.join(table.id, BORIS)
+    await rig.tg.wait_for(lambda: "Борис" in texts(rig, rig.group)[-1], what="the seat shown")
+    assert len(texts(rig, rig.group)) == 1  # edited in place
+
+
+async def test_a_move_shows_on_the_table_and_the_hands(rig: Rig) -> None:
+    app = rig.app
+    table, _ = await app.tables.open(rig.group.id, "Друзья", ANNA)
+    for person in (ANNA, BORIS):
+        table = await app.tables.join(table.id, person)
+    update = await app.tables.start(table.id, ANNA)
+    await settle(app)
+    await rig.tg.wait_for(lambda: texts(rig, rig.anna) and texts(rig, rig.boris), what="hands")
+    before = texts(rig, rig.group)[-1]
+    state = update.state
+    seat = state.attacker
+    await app.service.act(update.game_id, state.legal_actions(seat)[0], len(state.history))
+    await settle(app)
+    await rig.tg.wait_for(lambda: texts(rig, rig.group)[-1] != before, what="the table edited")
+
+
+async def test_a_page_of_the_hand_is_shown_again(rig: Rig) -> None:
+    app = rig.app
+    table, _ = await app.tables.open(rig.group.id, "Друзья", ANNA)
+    for person in (ANNA, BORIS):
+        table = await app.tables.join(table.id, person)
+    update = await app.tables.start(table.id, ANNA)
+    await settle(app)
+    await rig.tg.wait_for(lambda: texts(rig, rig.anna), what="Аня's hand")
+    page = Page(update.state.bouts, PageName.MORE)
+    await app.presenter.hand_pages.show((update.game_id, rig.anna.id), page, update.version)
+    await app.delivery.hand(update.game_id, rig.anna.id)
+    await rig.tg.wait_for(lambda: "Сдаться" in keys(rig, rig.anna), what="the «⋯» page")
+
+
+async def test_a_closed_table_says_so_and_its_reply_follows(rig: Rig) -> None:
+    app = rig.app
+    table, _ = await app.tables.open(rig.group.id, "Друзья", ANNA)
+    await rig.tg.wait_for(lambda: texts(rig, rig.group), what="the lobby")
+    said = Said(rig.group.id, "Стол закрыт.")
+    await app.tables.close(table.id, why="closed.stopped", title="Друзья", said=said)
+    await rig.tg.wait_for(lambda: texts(rig, rig.group)[-1] == "Стол закрыт.", what="the reply")
+    assert "Стол для игры" not in texts(rig, rig.group)[0]  # the lobby says it is closed
+
+
+def keys(rig: Rig, user: FakeUser) -> str:
+    """The button texts of the user's newest hand."""
+    messages = [m for m in rig.tg.messages(rig.tg.private(user)) if m.keyboard]
+    return " ".join(text for row in messages[-1].keyboard for text, _ in row) if messages else ""
