@@ -86,7 +86,7 @@ async def bot(config: Config) -> None:
 def sandbox_env(options: Options, scratch: str) -> dict[str, str]:
     """The environment's settings, with the emulator's token and no webhook or Bot API
     server of its own; the database in ``scratch`` unless ``--db`` names one."""
-    from bot.emulator import TOKEN
+    from telegram_emulator import TOKEN
 
     env = {k: v for k, v in os.environ.items() if k not in ("DURAK_WEBHOOK_URL", "BOT_API_BASE")}
     env.update(BOT_TOKEN=TOKEN, DURAK_DB=options.db or os.path.join(scratch, "durak.sqlite3"))

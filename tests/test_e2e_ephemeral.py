@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bench.playing import ephemeral_hand
 from bot.app import App
 from bot.callbacks import CardsCb, LobbyCb
-from bot.emulator.playing import ephemeral_hand
 from tests.e2e_helpers import (
     TOKEN,
     choose,

@@ -11,6 +11,7 @@ from typing import Any
 from bot.app import App
 from bot.callbacks import CardCb, LobbyCb, MoveCb
 from bot.outbox import Limits, Outbox
+from bot.session import JsonSession
 from engine import Action, Rules, State
 from engine.actions import BEAT, OPEN, THROW
 from service import LiveGame
@@ -338,7 +339,7 @@ async def test_where_the_server_drops_button_styles_playable_cards_are_marked(
 async def test_a_deletion_waits_for_the_chats_other_calls() -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna = tg.add_user(1, "Аня", started=True)
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.1, chat_burst=1))
         notice, hand = await outbox.send(anna.id, "⏰ Ваш ход"), await outbox.send(anna.id, "рука")
         assert notice is not None and hand is not None

@@ -7,9 +7,9 @@ import asyncio
 import time
 from pathlib import Path
 
+from bench.playing import hand_message
 from bot.app import App
 from bot.callbacks import LobbyCb
-from bot.emulator.playing import hand_message
 from service.tables import TableError
 from storage.repos import GameRepo
 from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, settle, two_friends

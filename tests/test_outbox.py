@@ -10,6 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.outbox import Limits, Outbox
 from bot.outbox_jobs import seen
+from bot.session import JsonSession
 from tests.e2e_helpers import TOKEN
 from tests.fakes import FakeTelegram, RateLimits
 
@@ -17,7 +18,7 @@ from tests.fakes import FakeTelegram, RateLimits
 async def test_429_is_retried_after_the_given_time() -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna = tg.add_user(1, "Аня", started=True)
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.0))
         tg.inject_429(count=1, retry_after=1)
         sent = await outbox.send(anna.id, "привет")
@@ -30,7 +31,7 @@ async def test_429_is_retried_after_the_given_time() -> None:
 async def test_edits_are_coalesced_and_not_modified_counts_as_done() -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna = tg.add_user(1, "Аня", started=True)
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.2))
         first = await outbox.send(anna.id, "версия 0")
         assert first is not None
@@ -68,7 +69,7 @@ async def test_what_a_message_shows_is_remembered_in_a_few_bytes() -> None:
     assert seen(text, keyboard("a")) != seen(text, keyboard("b")) != seen(text + ".", None)
     async with FakeTelegram(token=TOKEN) as tg:
         anna = tg.add_user(1, "Аня", started=True)
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.0))
         first = await outbox.send(anna.id, text, keyboard("a"))
         assert first is not None
@@ -84,7 +85,7 @@ async def test_default_limits_never_draw_a_429_from_an_enforcing_server() -> Non
     async with FakeTelegram(token=TOKEN) as tg:
         group = tg.add_group(-100, "Друзья")
         tg.enforce_rate_limits(RateLimits(per_chat=(1, 1.0), per_group=(20, 60.0), total=(30, 1.0)))
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot)
         message = await outbox.send(group.id, "стол")
         assert message is not None
@@ -110,7 +111,7 @@ async def test_blocked_users_and_lost_messages_are_reported() -> None:
         async def on_replaced(chat: int, old: int, new: int) -> None:
             replaced.append((chat, old, new))
 
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.0), on_blocked=on_blocked, on_replaced=on_replaced)
         tg.block(boris)
         assert await outbox.send(boris.id, "карты") is None
@@ -125,7 +126,7 @@ async def test_blocked_users_and_lost_messages_are_reported() -> None:
 async def test_a_group_that_became_a_supergroup_does_not_stop_the_outbox() -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         group = tg.add_group(-100, "Друзья")
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.0, group_per_minute=6000))
         message = await outbox.send(group.id, "стол")
         assert message is not None

@@ -6,6 +6,7 @@ import asyncio
 import itertools
 
 from bot.outbox import Limits, Outbox
+from bot.session import JsonSession
 from tests.e2e_helpers import TOKEN
 from tests.fakes import FakeTelegram, RateLimits
 
@@ -13,7 +14,7 @@ from tests.fakes import FakeTelegram, RateLimits
 async def test_a_render_runs_when_the_slot_comes_and_sends_the_newest_state() -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         anna = tg.add_user(1, "Аня", started=True)
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.3, chat_burst=1))
         first = await outbox.send(anna.id, "ход 0")
         assert first is not None
@@ -41,7 +42,7 @@ async def test_hands_get_a_burst_and_groups_an_even_pace_without_a_429() -> None
         tg.enforce_rate_limits(
             RateLimits(per_chat=(1, 0.2), per_group=(3, 1.0), total=None, chat_burst=3)
         )
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         # the same shape as Telegram's limits, five times faster (a group: 3 a second)
         limits = Limits(per_chat=0.2, chat_burst=3, group_per_minute=180, per_second=10**4)
         outbox = Outbox(bot, limits)
@@ -63,7 +64,7 @@ async def test_hands_get_a_burst_and_groups_an_even_pace_without_a_429() -> None
 async def test_the_global_rate_halves_on_a_429_and_grows_again() -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         users = [tg.add_user(i, f"Игрок {i}", started=True) for i in range(1, 201)]
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.0, per_second=40))
         seen: list[float] = []
 
@@ -92,7 +93,7 @@ async def test_a_reply_right_after_a_summary_waits_for_the_groups_slot() -> None
         anna = tg.add_user(1, "Аня", started=True)
         group = tg.add_group(-100, "Друзья", members=[anna])
         tg.enforce_rate_limits(RateLimits(per_chat=(1, 0.2), per_group=(1, 0.5), total=None))
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, Limits(per_chat=0.2, chat_burst=1, group_per_minute=120))
         table = await outbox.send(group.id, "стол")
         assert table is not None
@@ -112,7 +113,7 @@ async def test_a_new_holder_of_the_lease_paces_as_if_the_last_one_had_just_sent(
         tg.enforce_rate_limits(
             RateLimits(per_chat=(1, 0.2), per_group=(3, 1.0), total=None, chat_burst=3)
         )
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         limits = Limits(per_chat=0.2, chat_burst=3, group_per_minute=180, per_second=10**4)
         before, after = Outbox(bot, limits), Outbox(bot, limits)  # two processes' outboxes
         for i in range(3):  # the last holder: a burst to Аня, the group at its pace

@@ -19,9 +19,10 @@ from aiohttp import ClientSession, ClientWebSocketResponse
 
 import tests.fakes
 from bot.config import Config
-from bot.emulator import FakeTelegram
 from bot.outbox import Limits
 from bot.sandbox import Sandbox, sandbox
+from bot.session import JsonSession
+from telegram_emulator import FakeTelegram
 
 Check = Callable[[dict[str, Any]], bool]
 
@@ -147,7 +148,7 @@ async def test_the_sandbox_holds_the_bot_to_telegrams_limits(tmp_path: Path) -> 
     config = Config(token="", db_path=str(tmp_path / "db.sqlite3"))  # Telegram's pace
     async with sandbox(config, 0) as box:
         box.tg.start_private(box.tg.users[1])
-        bot = box.tg.make_bot()
+        bot = box.tg.make_bot(JsonSession)
         try:
             sent = await bot.send_message(-1001, "hi")
             with pytest.raises(TelegramBadRequest, match="message is not modified"):

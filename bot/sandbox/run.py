@@ -11,7 +11,7 @@ from aiohttp import web
 
 from bot.app import App
 from bot.config import Config
-from bot.emulator import TOKEN, FakeTelegram, RateLimits
+from telegram_emulator import TOKEN, FakeTelegram, RateLimits
 
 from .web import make_app
 from .world import BOT_USERNAME, populate

@@ -1,0 +1,80 @@
+"""Which package may import which, counting every import: at the top, under
+``TYPE_CHECKING`` and inside functions alike. The Bot API emulator knows no part of the
+project; the benchmarks import no tests; nothing in production imports a stand-in."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRST_PARTY = (
+    "engine",
+    "storage",
+    "service",
+    "bot",
+    "cli",
+    "locales",
+    "bench",
+    "tests",
+    "telegram_emulator",
+)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set[str]:
+    """Every module ``path`` names in an import, relative ones made absolute."""
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def modules(package: str) -> dict[str, Path]:
+    return {module_name(p): p for p in sorted((ROOT / package).rglob("*.py"))}
+
+
+def first_party(package: str) -> set[str]:
+    """The project's top-level packages that ``package``'s modules import."""
+    return {
+        name.split(".")[0]
+        for path in modules(package).values()
+        for name in imports(path)
+        if name.split(".")[0] in FIRST_PARTY
+    }
+
+
+def test_the_emulator_imports_nothing_of_the_project() -> None:
+    assert first_party("telegram_emulator") == {"telegram_emulator"}
+
+
+def test_the_emulator_has_no_import_cycle() -> None:
+    found = modules("telegram_emulator")
+    graph = {
+        name: {m for m in imports(path) if m in found and m != name and m != "telegram_emulator"}
+        for name, path in found.items()
+    }
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join((*path, module))
+        if module not in done:
+            for other in graph[module]:
+                visit(other, (*path, module))
+            done.add(module)
+
+    for module in graph:
+        visit(module, ())
