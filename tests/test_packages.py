@@ -1,10 +1,14 @@
 """Which package may import which, counting every import: at the top, under
 ``TYPE_CHECKING`` and inside functions alike. The Bot API emulator knows no part of the
-project; the benchmarks import no tests; nothing in production imports a stand-in."""
+project, the sandbox only the bot and the emulator; the benchmarks import no tests; nothing
+in production imports a stand-in but ``python -m bot --sandbox`` the sandbox. An installed
+copy imports them from anywhere."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,7 +22,10 @@ FIRST_PARTY = (
     "bench",
     "tests",
     "telegram_emulator",
+    "sandbox",
 )
+PRODUCTION = ("engine", "storage", "service", "bot", "cli", "locales")
+STAND_INS = {"telegram_emulator", "sandbox", "tests", "bench"}
 
 
 def module_name(path: Path) -> str:
@@ -78,3 +85,24 @@ def test_the_emulator_has_no_import_cycle() -> None:
 
     for module in graph:
         visit(module, ())
+
+
+def test_the_sandbox_stands_on_the_bot_and_the_emulator_only() -> None:
+    assert first_party("sandbox") == {"sandbox", "bot", "telegram_emulator"}
+
+
+def test_production_imports_no_stand_in_but_the_sandbox_command() -> None:
+    for package in PRODUCTION:
+        for name, path in modules(package).items():
+            used = {m.split(".")[0] for m in imports(path)} & STAND_INS
+            assert used <= ({"sandbox"} if name == "bot.__main__" else set()), name
+
+
+def test_an_installed_copy_imports_the_stand_ins_from_anywhere(tmp_path: Path) -> None:
+    """What ``pip install`` put in place, away from the checkout (no ``.`` on the path)."""
+    names = ("sandbox", "telegram_emulator", "sandbox.web")
+    code = f"import importlib; [importlib.import_module(n) for n in {names!r}]"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr

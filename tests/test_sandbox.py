@@ -20,8 +20,8 @@ from aiohttp import ClientSession, ClientWebSocketResponse
 import tests.fakes
 from bot.config import Config
 from bot.outbox import Limits
-from bot.sandbox import Sandbox, sandbox
 from bot.session import JsonSession
+from sandbox import Sandbox, sandbox
 from telegram_emulator import FakeTelegram
 
 Check = Callable[[dict[str, Any]], bool]
@@ -175,6 +175,17 @@ def test_without_a_token_the_one_line_names_the_sandbox() -> None:
     assert done.stderr.splitlines() == [
         "error: BOT_TOKEN is not set: get a token from @BotFather and export it,"
         " or try the bot in a browser without one: python -m bot --sandbox"
+    ]
+
+
+def test_a_copy_without_the_sandbox_says_how_to_install_it(monkeypatch: Any, capsys: Any) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.setitem(sys.modules, "sandbox", None)  # ``import sandbox`` finds nothing
+    assert main(["--sandbox", "--port", "0"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: the sandbox is not installed with this copy of the bot;"
+        " install the project with it: pip install -e '.[sandbox]' (in the project's folder)"
     ]
 
 
