@@ -1,36 +1,33 @@
-"""Shared set-up for the game service tests."""
+"""Shared set-up for the game service tests (the part the benchmarks use as well is
+:mod:`bench.service_setup`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bench.service_setup import CHAT, humans, new_table, next_move
 from engine import Rules, State
-from engine.players import GreedyPlayer
 from service import Clock, FakeClock, GameService, Seat, Update
 from service.autoplay import forced_word
 from storage.db import Database
-from storage.repos import ChatRepo, TableRepo, TableSettings, UserRepo
 from tests.backends import db_target
 
-CHAT = -1001
+__all__ = [
+    "CHAT",
+    "humans",
+    "new_table",
+    "next_move",
+    "open_service",
+    "play_moves",
+    "say_forced_words",
+    "start",
+]
 
 
 async def open_service(path: Path, clock: Clock | None = None) -> GameService:
     """The service on the database ``path`` names (on the test's backend, see backends)."""
     db = await Database.open(await db_target(path))
     return GameService(db, clock=clock or FakeClock())
-
-
-async def new_table(service: GameService, users: int = 2, chat: int = CHAT) -> int:
-    async with service.db.tx() as c:
-        await ChatRepo.upsert(c, chat, "Стол")
-        for u in range(1, users + 1):
-            await UserRepo.upsert(c, u, f"Игрок {u}")
-        return await TableRepo.create(c, chat, 1, TableSettings(), [])
-
-
-def humans(n: int) -> list[Seat]:
-    return [Seat("human", f"Игрок {u}", user_id=u) for u in range(1, n + 1)]
 
 
 async def start(service: GameService, rules: Rules, seed: int, seats: list[Seat]) -> Update:
@@ -49,19 +46,6 @@ def say_forced_words(state: State) -> None:
         if word is None:
             return
         state.apply(word, auto=True)
-
-
-def next_move(state: State) -> tuple[int, str]:
-    """A deterministic, sensible move for whoever should move (a greedy player's)."""
-    player = GreedyPlayer()
-    turn = state.turn()
-    assert turn is not None
-    order = [*turn.seats, *range(state.n)]
-    for seat in order:
-        action = player.choose(state.view(seat))
-        if action is not None:
-            return seat, action.text
-    raise AssertionError("nobody can move")
 
 
 async def play_moves(service: GameService, game_id: int, limit: int) -> int:

@@ -87,6 +87,10 @@ def test_the_emulator_has_no_import_cycle() -> None:
         visit(module, ())
 
 
+def test_the_benchmarks_import_no_tests() -> None:
+    assert "tests" not in first_party("bench")
+
+
 def test_the_sandbox_stands_on_the_bot_and_the_emulator_only() -> None:
     assert first_party("sandbox") == {"sandbox", "bot", "telegram_emulator"}
 
@@ -98,9 +102,9 @@ def test_production_imports_no_stand_in_but_the_sandbox_command() -> None:
             assert used <= ({"sandbox"} if name == "bot.__main__" else set()), name
 
 
-def test_an_installed_copy_imports_the_stand_ins_from_anywhere(tmp_path: Path) -> None:
+def test_an_installed_copy_imports_stand_ins_and_benchmarks_anywhere(tmp_path: Path) -> None:
     """What ``pip install`` put in place, away from the checkout (no ``.`` on the path)."""
-    names = ("sandbox", "telegram_emulator", "sandbox.web")
+    names = ("sandbox", "sandbox.web", "telegram_emulator", "bench.service_speed", "bench.bot_load")
     code = f"import importlib; [importlib.import_module(n) for n in {names!r}]"
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60
