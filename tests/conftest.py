@@ -1,4 +1,5 @@
-"""Fixtures shared by the suites: the backend a storage or service test runs on."""
+"""Fixtures shared by the suites: the backend a storage or service test runs on, the
+lobbies over it."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 
+from service.tables import Tables
 from tests import backends
+from tests.service_helpers import open_tables
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -101,3 +105,11 @@ async def postgres_databases() -> AsyncIterator[backends.PgDatabases]:
         yield databases
     finally:
         await databases.drop_all()
+
+
+@pytest.fixture
+async def tables(tmp_path: Path, backend: str) -> AsyncIterator[Tables]:
+    """The lobbies on the test's backend, Аня, Борис and Вика known (service_helpers)."""
+    tables = await open_tables(tmp_path / "t.sqlite3")
+    yield tables
+    await tables.db.close()

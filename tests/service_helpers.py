@@ -3,22 +3,33 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bench.service_setup import CHAT, humans, new_table, next_move
 from engine import Rules, State
 from service import Clock, FakeClock, GameService, Seat, Update
 from service.autoplay import forced_word
+from service.tables import Person, TableError, Tables
 from storage.db import Database
+from storage.repos import UserRepo
 from tests.backends import db_target
 
 __all__ = [
+    "ANNA",
+    "BORIS",
     "CHAT",
+    "VIKA",
     "humans",
     "new_table",
     "next_move",
     "open_service",
+    "open_tables",
     "play_moves",
+    "refused",
     "say_forced_words",
     "start",
 ]
@@ -60,3 +71,23 @@ async def play_moves(service: GameService, game_id: int, limit: int) -> int:
         await service.act(game_id, seat, text, len(state.history))
     await service.idle()
     return limit
+
+
+ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "Вика")
+
+
+async def open_tables(path: Path, people: tuple[Person, ...] = (ANNA, BORIS, VIKA)) -> Tables:
+    """The lobbies over the service on ``path``; ``people`` known, each with the private
+    chat with the bot open."""
+    service = await open_service(path)
+    tables = Tables(service.db, service)
+    for p in people:
+        await tables.remember(p)
+        async with service.db.tx() as c:
+            await UserRepo.set_can_message(c, p.id, True)
+    return tables
+
+
+def refused(code: str) -> AbstractContextManager[Any]:
+    """Expects the lobby to refuse with ``code``."""
+    return pytest.raises(TableError, match=f"^{code}$")
