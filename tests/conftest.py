@@ -1,5 +1,5 @@
 """Fixtures shared by the suites: the backend a storage or service test runs on, the
-lobbies over it."""
+lobbies over it, and the end-to-end tests' fake Telegram."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from service.tables import Tables
+from telegram_emulator import TOKEN, FakeTelegram
 from tests import backends
 from tests.service_helpers import open_tables
 
@@ -113,3 +114,11 @@ async def tables(tmp_path: Path, backend: str) -> AsyncIterator[Tables]:
     tables = await open_tables(tmp_path / "t.sqlite3")
     yield tables
     await tables.db.close()
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    """The Bot API emulator, running for the test, with a token aiogram accepts; an
+    end-to-end test adds its people and starts the bot on it (``e2e_helpers.running_bot``)."""
+    async with FakeTelegram(token=TOKEN) as fake:
+        yield fake
