@@ -41,11 +41,12 @@ from typing import Any
 from bench import load_world
 from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTelegram, lobby_button
 from bench.memory_trace import MemoryTrace
+from bench.playing import hand_message
 from bot.app import App
 from bot.callbacks import LobbyCb
-from bot.emulator import FakeChat, FakeUser, PressHandle, hand_message
 from bot.outbox import Limits
 from service import Update
+from telegram_emulator import FakeChat, FakeUser, PressHandle
 
 # What this benchmark's own records take in the bot's process (tracemalloc, 200k each):
 COMMIT = 200  # bytes an entry of Watch.commits takes

@@ -62,10 +62,10 @@ from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTeleg
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
-from bot.emulator import TOKEN, FakeUser, PressHandle
 from bot.outbox import Limits
 from service import Update
 from service.thinking import TIMEOUT
+from telegram_emulator import TOKEN, FakeUser, PressHandle
 
 TARGET_P99_MS = 100
 TARGETS = f"targets: press -> answer p99 under {TARGET_P99_MS} ms at both kinds of table"

@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.load_world import group_id, ms
+from bench.playing import choose, ephemeral_hand, hand_key, hand_message
 from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
-from bot.emulator import TOKEN, FakeChat, FakeTelegram, FakeUser, RateLimits, choose
-from bot.emulator.playing import ephemeral_hand, hand_key, hand_message
 from bot.outbox import Limits
+from telegram_emulator import TOKEN, FakeChat, FakeTelegram, FakeUser, RateLimits
 
 TELEGRAM = RateLimits(per_chat=(1, 1.0), per_group=(20, 60.0), total=None, chat_burst=3)
 OPEN = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)  # setting up

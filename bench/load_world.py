@@ -27,11 +27,15 @@ from typing import Any, Protocol, TypeVar
 
 from aiohttp import ClientSession, TCPConnector
 
+from bench.playing import choose, hand_message
 from bot import webhook
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
-from bot.emulator import (
+from bot.outbox import Limits
+from service import Update
+from storage.repos import UserRepo
+from telegram_emulator import (
     TOKEN,
     FakeChat,
     FakeMessage,
@@ -39,12 +43,7 @@ from bot.emulator import (
     FakeUser,
     PressHandle,
     RateLimits,
-    choose,
-    hand_message,
 )
-from bot.outbox import Limits
-from service import Update
-from storage.repos import UserRepo
 
 TELEGRAM = RateLimits(per_chat=(1, 1.0), chat_burst=3, per_group=(20, 60.0), total=None)
 RELAXED = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)

@@ -28,10 +28,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bench.service_setup import humans, new_table, next_move
 from engine import Action, Rules, State
 from service import FakeClock, GameService, Refused
 from storage.connect import open_database
-from tests.service_helpers import humans, new_table, next_move
 
 RULES = Rules(players=2, deck=36)
 

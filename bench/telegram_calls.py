@@ -26,10 +26,10 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.emulator import TOKEN, FakeTelegram
 from bot.render_hand import hand
 from bot.session import JsonSession
 from engine import Rules, State
+from telegram_emulator import TOKEN, FakeTelegram
 
 USER = 1000
 

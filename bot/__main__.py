@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import os
 import signal
 import sys
@@ -19,10 +18,14 @@ from storage.lock import Locked, acquire
 
 from . import logs
 from .app import App
-from .config import Config, ConfigError, Options, parse_args
+from .config import Config, ConfigError, parse_args
 
 log = logging.getLogger("bot")
 Body = Callable[[Config], Coroutine[Any, Any, None]]
+NO_SANDBOX = (
+    "error: the sandbox is not installed with this copy of the bot;"
+    " install the project with it: pip install -e '.[sandbox]' (in the project's folder)"
+)
 
 
 def main(argv: Sequence[str] = ()) -> int:
@@ -33,8 +36,16 @@ def main(argv: Sequence[str] = ()) -> int:
         return 2
     if not options.sandbox:
         return serve(dict(os.environ), bot)
+    try:  # a package of its own on top of the bot, imported only here
+        import sandbox
+    except ModuleNotFoundError as e:
+        if e.name != "sandbox":
+            raise
+        print(NO_SANDBOX, file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="durak-sandbox-") as scratch:
-        return serve(sandbox_env(options, scratch), lambda config: sandbox(config, options.port))
+        env = sandbox.environment(options, scratch)
+        return serve(env, lambda config: sandbox.play(config, options.port))
 
 
 def cli() -> int:
@@ -81,32 +92,6 @@ def serve(env: dict[str, str], body: Body) -> int:
 async def bot(config: Config) -> None:
     app = await App.create(config)
     await app.run()
-
-
-def sandbox_env(options: Options, scratch: str) -> dict[str, str]:
-    """The environment's settings, with the emulator's token and no webhook or Bot API
-    server of its own; the database in ``scratch`` unless ``--db`` names one."""
-    from bot.emulator import TOKEN
-
-    env = {k: v for k, v in os.environ.items() if k not in ("DURAK_WEBHOOK_URL", "BOT_API_BASE")}
-    env.update(BOT_TOKEN=TOKEN, DURAK_DB=options.db or os.path.join(scratch, "durak.sqlite3"))
-    return env
-
-
-async def sandbox(config: Config, port: int) -> None:
-    from bot.sandbox import sandbox as open_sandbox
-
-    async with open_sandbox(config, port) as box:
-
-        async def announce() -> None:  # once the bot asks for updates
-            await box.tg.wait_for(lambda: box.tg.count("getUpdates"), math.inf)
-            log.info("sandbox: open %s in a browser (Ctrl+C stops it)", box.url)
-
-        ready = asyncio.create_task(announce())
-        try:
-            await box.app.run()
-        finally:
-            ready.cancel()
 
 
 if __name__ == "__main__":

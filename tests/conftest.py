@@ -1,4 +1,5 @@
-"""Fixtures shared by the suites: the backend a storage or service test runs on."""
+"""Fixtures shared by the suites: the backend a storage or service test runs on, the
+lobbies over it, and the end-to-end tests' fake Telegram."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 
+from service.tables import Tables
+from telegram_emulator import TOKEN, FakeTelegram
 from tests import backends
+from tests.service_helpers import open_tables
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -101,3 +106,19 @@ async def postgres_databases() -> AsyncIterator[backends.PgDatabases]:
         yield databases
     finally:
         await databases.drop_all()
+
+
+@pytest.fixture
+async def tables(tmp_path: Path, backend: str) -> AsyncIterator[Tables]:
+    """The lobbies on the test's backend, Аня, Борис and Вика known (service_helpers)."""
+    tables = await open_tables(tmp_path / "t.sqlite3")
+    yield tables
+    await tables.db.close()
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    """The Bot API emulator, running for the test, with a token aiogram accepts; an
+    end-to-end test adds its people and starts the bot on it (``e2e_helpers.running_bot``)."""
+    async with FakeTelegram(token=TOKEN) as fake:
+        yield fake

@@ -6,20 +6,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.app import App
-from bot.callbacks import LobbyCb, LobbyOp
-from bot.config import Config
-from bot.emulator.playing import (  # noqa: F401 (the tests import them from here)
+from bench.playing import (  # noqa: F401 (the tests import them from here)
     PRIORITY,
-    TOKEN,
     choose,
     hand_buttons,
     hand_key,
     hand_message,
 )
+from bot.app import App
+from bot.callbacks import LobbyCb, LobbyOp
+from bot.config import Config
 from bot.outbox import Limits
 from service import Clock
-from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
+from tests.fakes import TOKEN, FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 
 
 @asynccontextmanager

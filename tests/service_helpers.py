@@ -1,19 +1,39 @@
-"""Shared set-up for the game service tests."""
+"""Shared set-up for the game service tests (the part the benchmarks use as well is
+:mod:`bench.service_setup`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from bench.service_setup import CHAT, humans, new_table, next_move
 from engine import Action, Rules, State
-from engine.players import GreedyPlayer
 from service import Clock, FakeClock, GameService, Listener, LiveGames, Seat, Update
 from service.autoplay import forced_word
+from service.tables import Person, TableError, Tables
 from storage.connect import open_database
-from storage.repos import ChatRepo, TableRepo, TableSettings, UserRepo
+from storage.repos import UserRepo
 from tests.backends import db_target
 
-CHAT = -1001
+__all__ = [
+    "ANNA",
+    "BORIS",
+    "CHAT",
+    "VIKA",
+    "humans",
+    "new_table",
+    "next_move",
+    "open_service",
+    "open_tables",
+    "play_moves",
+    "refused",
+    "say_forced_words",
+    "start",
+]
 
 
 async def open_service(
@@ -27,18 +47,6 @@ async def open_service(
     ``games`` and ``listener`` as ``GameService`` takes them."""
     db = await open_database(await db_target(path))
     return GameService(db, games=games, clock=clock or FakeClock(), listener=listener)
-
-
-async def new_table(service: GameService, users: int = 2, chat: int = CHAT) -> int:
-    async with service.db.tx() as c:
-        await ChatRepo.upsert(c, chat, "Стол")
-        for u in range(1, users + 1):
-            await UserRepo.upsert(c, u, f"Игрок {u}")
-        return await TableRepo.create(c, chat, 1, TableSettings(), [])
-
-
-def humans(n: int) -> list[Seat]:
-    return [Seat("human", f"Игрок {u}", user_id=u) for u in range(1, n + 1)]
 
 
 async def start(service: GameService, rules: Rules, seed: int, seats: list[Seat]) -> Update:
@@ -57,19 +65,6 @@ def say_forced_words(state: State) -> None:
         if word is None:
             return
         state.apply(word, auto=True)
-
-
-def next_move(state: State) -> tuple[int, str]:
-    """A deterministic, sensible move for whoever should move (a greedy player's)."""
-    player = GreedyPlayer()
-    turn = state.turn()
-    assert turn is not None
-    order = [*turn.seats, *range(state.n)]
-    for seat in order:
-        action = player.choose(state.view(seat))
-        if action is not None:
-            return seat, action.text
-    raise AssertionError("nobody can move")
 
 
 async def play_moves(service: GameService, game_id: int, limit: int) -> int:
@@ -106,3 +101,23 @@ class Heard:
     def timeouts(self) -> list[int]:
         """The versions at which the service committed a timeout."""
         return [u.version for u in self.updates if u.actions and all(auto for _, auto in u.actions)]
+
+
+ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "Вика")
+
+
+async def open_tables(path: Path, people: tuple[Person, ...] = (ANNA, BORIS, VIKA)) -> Tables:
+    """The lobbies over the service on ``path``; ``people`` known, each with the private
+    chat with the bot open."""
+    service = await open_service(path)
+    tables = Tables(service.db, service)
+    for p in people:
+        await tables.remember(p)
+        async with service.db.tx() as c:
+            await UserRepo.set_can_message(c, p.id, True)
+    return tables
+
+
+def refused(code: str) -> AbstractContextManager[Any]:
+    """Expects the lobby to refuse with ``code``."""
+    return pytest.raises(TableError, match=f"^{code}$")

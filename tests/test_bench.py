@@ -155,7 +155,7 @@ def test_versus_benchmark_needs_their_checkout(
 
 def test_the_load_world_forgets_what_only_tests_read() -> None:
     from bench.load_world import WorldTelegram
-    from bot.emulator.model import Call, FakeMessage
+    from telegram_emulator import Call, FakeMessage
 
     tg = WorldTelegram()
     user = tg.add_user(7, "Аня", started=True)

@@ -15,7 +15,6 @@ from engine.actions import DONE, PASS
 from service import Update
 from tests.autoplay_helpers import GatedThinker, deal_where
 from tests.e2e_helpers import (
-    TOKEN,
     choose,
     hand_message,
     open_table,
@@ -43,71 +42,70 @@ async def press_hand(tg: FakeTelegram, app: App, user: FakeUser) -> None:
 
 
 async def test_the_press_comes_first_and_the_bots_one_step_each(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, vika = tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")
-        with_bots = tg.add_group(-100, "С ботами", members=[anna])
-        friends = tg.add_group(-200, "Друзья", members=[boris, vika])
-        for user in (anna, boris, vika):
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            thinker = GatedThinker()
-            app.service.autoplay.thinker = thinker
-            published: list[Update] = []
-            on_update = app.presenter.on_update
+    anna, boris, vika = tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")
+    with_bots = tg.add_group(-100, "С ботами", members=[anna])
+    friends = tg.add_group(-200, "Друзья", members=[boris, vika])
+    for user in (anna, boris, vika):
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        thinker = GatedThinker()
+        app.service.autoplay.thinker = thinker
+        published: list[Update] = []
+        on_update = app.presenter.on_update
 
-            async def recording(update: Update) -> None:
-                published.append(update)
-                await on_update(update)
+        async def recording(update: Update) -> None:
+            published.append(update)
+            await on_update(update)
 
-            monkeypatch.setattr(app.presenter, "on_update", recording)
-            rules = Rules(players=3, deck=36)
-            app.service.new_seed = lambda: deal_where(rules, lambda s: s.attacker == 0)
-            lobby = await open_table(tg, app, with_bots, anna)
-            for op, arg in (("bots", "expert"), ("bots", "master"), ("set", "seats")):
-                await (await tg.press(anna, lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
-                await settle(app)  # the lobby shows the next button
-            await seat_everyone(tg, app, with_bots, [anna])
-            for _ in range(2):
-                bot = LobbyCb(table=1, op="bot").pack()
-                await (await tg.press(anna, tg.latest_message(with_bots), bot))
-            await shown(app)
-            game = app.service.game_of(1)
-            assert game is not None
+        monkeypatch.setattr(app.presenter, "on_update", recording)
+        rules = Rules(players=3, deck=36)
+        app.service.new_seed = lambda: deal_where(rules, lambda s: s.attacker == 0)
+        lobby = await open_table(tg, app, with_bots, anna)
+        for op, arg in (("bots", "expert"), ("bots", "master"), ("set", "seats")):
+            await (await tg.press(anna, lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
+            await settle(app)  # the lobby shows the next button
+        await seat_everyone(tg, app, with_bots, [anna])
+        for _ in range(2):
+            bot = LobbyCb(table=1, op="bot").pack()
+            await (await tg.press(anna, tg.latest_message(with_bots), bot))
+        await shown(app)
+        game = app.service.game_of(1)
+        assert game is not None
 
-            await press_hand(tg, app, anna)  # Аня opens; the bots cannot think yet
-            await asyncio.wait_for(thinker.thinking.wait(), 5)
-            state = app.service.live(game).state
-            assert len(state.history) == 1 and state.history[0].seat == 0
-            card = state.history[0].cards[0].label()
-            assert card in tg.latest_message(with_bots).text  # the move is on the table
+        await press_hand(tg, app, anna)  # Аня opens; the bots cannot think yet
+        await asyncio.wait_for(thinker.thinking.wait(), 5)
+        state = app.service.live(game).state
+        assert len(state.history) == 1 and state.history[0].seat == 0
+        card = state.history[0].cards[0].label()
+        assert card in tg.latest_message(with_bots).text  # the move is on the table
 
-            app.service.new_seed = lambda: 7
-            await open_table(tg, app, friends, boris)
-            for user in (boris, vika):  # seat_everyone would wait for the bots
-                join = LobbyCb(table=2, op="join").pack()
-                await (await tg.press(user, tg.latest_message(friends), join))
-            await shown(app)
-            other = app.service.game_of(2)
-            assert other is not None
-            for _ in range(6):  # the other table plays while the bots still think
-                for user in (boris, vika):
-                    message = hand_message(tg, user)
-                    if message is not None and choose(tg, message) is not None:
-                        await press_hand(tg, app, user)
-            assert len(app.service.live(other).state.history) >= 6
-            assert len(app.service.live(game).state.history) == 1
+        app.service.new_seed = lambda: 7
+        await open_table(tg, app, friends, boris)
+        for user in (boris, vika):  # seat_everyone would wait for the bots
+            join = LobbyCb(table=2, op="join").pack()
+            await (await tg.press(user, tg.latest_message(friends), join))
+        await shown(app)
+        other = app.service.game_of(2)
+        assert other is not None
+        for _ in range(6):  # the other table plays while the bots still think
+            for user in (boris, vika):
+                message = hand_message(tg, user)
+                if message is not None and choose(tg, message) is not None:
+                    await press_hand(tg, app, user)
+        assert len(app.service.live(other).state.history) >= 6
+        assert len(app.service.live(game).state.history) == 1
 
-            thinker.gate.set()
-            await settle(app)
-            ours = [u for u in published if u.game_id == game and u.version > 1]
-            assert ours and all(len(u.actions) == 1 for u in ours)  # one move a step
-            # Аня's only moves: the words said for her when she had nothing to add.
-            assert all(
-                a.seat in (1, 2) or (auto and a.kind in (DONE, PASS))
-                for u in ours
-                for a, auto in u.actions
-            )
-            assert [u.version for u in ours] == list(range(2, 2 + len(ours)))
-        assert tg.unanswered_callbacks() == []
+        thinker.gate.set()
+        await settle(app)
+        ours = [u for u in published if u.game_id == game and u.version > 1]
+        assert ours and all(len(u.actions) == 1 for u in ours)  # one move a step
+        # Аня's only moves: the words said for her when she had nothing to add.
+        assert all(
+            a.seat in (1, 2) or (auto and a.kind in (DONE, PASS))
+            for u in ours
+            for a, auto in u.actions
+        )
+        assert [u.version for u in ours] == list(range(2, 2 + len(ours)))
+    assert tg.unanswered_callbacks() == []

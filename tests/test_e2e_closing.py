@@ -9,53 +9,54 @@ from pathlib import Path
 
 from bot.callbacks import LobbyCb
 from engine import Action
-from tests.e2e_helpers import TOKEN, hand_message, open_table, running_bot, seat_everyone, settle
+from tests.e2e_helpers import hand_message, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram
 from tests.service_helpers import next_move
 
 
-async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
-        group = tg.add_group(-100, "Друзья", members=users)
-        for user in users:
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            app.service.new_seed = lambda: 3
-            lobby = await open_table(tg, app, group, users[0])
-            for op, arg in (("set", "seats"), ("rules", ""), ("preset", "transfer_cheating")):
-                await (await tg.press(users[0], lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
-                await settle(app)
-            await (await tg.press(users[0], lobby, LobbyCb(table=1, op="back").pack()))
+async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
+    group = tg.add_group(-100, "Друзья", members=users)
+    for user in users:
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        app.service.new_seed = lambda: 3
+        lobby = await open_table(tg, app, group, users[0])
+        for op, arg in (("set", "seats"), ("rules", ""), ("preset", "transfer_cheating")):
+            await (await tg.press(users[0], lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
             await settle(app)
-            await seat_everyone(tg, app, group, users)
-            live = app.service.live(1)
-            for _ in range(300):  # greedy honest moves until a beat ends a bout
-                if live.state.closing or live.state.outcome is not None:
-                    break
-                seat, text = next_move(live.state)
-                await app.service.act(1, Action.from_text(seat, text), len(live.state.history))
-                await settle(app)
-            state = live.state
-            assert state.closing and state.outcome is None
-            table = tg.latest_message(group).text.split("\n")
-            assert table[0] == "⏳ Кон закрывается · 10 с"  # not «Подкидывают …»
-            assert table[1] == "🕵 Ещё можно «Антимухлёж»."
-            defender = users[state.defender]
-            throwers = [u for s, u in enumerate(users) if s != state.defender]
-            for user in throwers:
-                hand = hand_message(tg, user)
-                assert "Всё побито — кон закрывается.\nПоследний шанс: «Антимухлёж»," in hand.text
-                assert "Подкинуть нечего" not in hand.text and hand.text.endswith(" с")
-            assert "Вы отбились — кон закрывается." in hand_message(tg, defender).text
-            hand = hand_message(tg, throwers[0])
-            card = next(d for row in hand.keyboard for _, d in row if d and d.startswith("c:"))
-            answer = await (await tg.press(throwers[0], hand, card))
-            assert answer.text.startswith("Всё побито, кон закрывается: ходить больше нельзя")
-            bouts = state.bouts
-            for user in throwers:
-                await (await tg.press(user, hand_message(tg, user), button_text="Бито"))
-                await settle(app)
-            assert live.state.bouts == bouts + 1 and not live.state.closing
-            assert "Кон закрывается" not in tg.latest_message(group).text
-        assert tg.unanswered_callbacks() == []
+        await (await tg.press(users[0], lobby, LobbyCb(table=1, op="back").pack()))
+        await settle(app)
+        await seat_everyone(tg, app, group, users)
+        live = app.service.live(1)
+        for _ in range(300):  # greedy honest moves until a beat ends a bout
+            if live.state.closing or live.state.outcome is not None:
+                break
+            seat, text = next_move(live.state)
+            await app.service.act(1, Action.from_text(seat, text), len(live.state.history))
+            await settle(app)
+        state = live.state
+        assert state.closing and state.outcome is None
+        table = tg.latest_message(group).text.split("\n")
+        assert table[0] == "⏳ Кон закрывается · 10 с"  # not «Подкидывают …»
+        assert table[1] == "🕵 Ещё можно «Антимухлёж»."
+        defender = users[state.defender]
+        throwers = [u for s, u in enumerate(users) if s != state.defender]
+        for user in throwers:
+            hand = hand_message(tg, user)
+            assert "Всё побито — кон закрывается.\nПоследний шанс: «Антимухлёж»," in hand.text
+            assert "Подкинуть нечего" not in hand.text and hand.text.endswith(" с")
+        assert "Вы отбились — кон закрывается." in hand_message(tg, defender).text
+        hand = hand_message(tg, throwers[0])
+        card = next(d for row in hand.keyboard for _, d in row if d and d.startswith("c:"))
+        answer = await (await tg.press(throwers[0], hand, card))
+        assert answer.text.startswith("Всё побито, кон закрывается: ходить больше нельзя")
+        bouts = state.bouts
+        for user in throwers:
+            await (await tg.press(user, hand_message(tg, user), button_text="Бито"))
+            await settle(app)
+        assert live.state.bouts == bouts + 1 and not live.state.closing
+        assert "Кон закрывается" not in tg.latest_message(group).text
+    assert tg.unanswered_callbacks() == []

@@ -8,7 +8,6 @@ from bot.callbacks import LobbyCb
 from service import FakeClock
 from tests.e2e_helpers import (
     PRIORITY,
-    TOKEN,
     game_over,
     hand_message,
     open_table,
@@ -28,130 +27,127 @@ async def press_lobby(tg: FakeTelegram, user, group, op: str, arg: str = "") -> 
     return answer.text
 
 
-async def test_a_perevodnoy_game_with_transfers(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
-        group = tg.add_group(-100, "Друзья", members=users)
-        for user in users:
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            app.service.new_seed = lambda: 1  # a deal with transfers for these players
-            await open_table(tg, app, group, users[0])
-            assert await press_lobby(tg, users[0], group, "set", "mode") == "Готово."
-            assert await press_lobby(tg, users[0], group, "set", "seats") == "Готово."
-            await settle(app)
-            assert "Переводной · " in tg.latest_message(group).text
-            await seat_everyone(tg, app, group, users)
-            await play_to_the_end(tg, app, group, users, ("↪ ", *PRIORITY))
-            history = app.service.live(1).state.history
-            assert app.service.live(1).state.rules.mode == "perevodnoy"
-            assert any(a.kind == "x" for a in history), "nobody transferred"
-        assert tg.unanswered_callbacks() == []
+async def test_a_perevodnoy_game_with_transfers(tg: FakeTelegram, tmp_path: Path) -> None:
+    users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
+    group = tg.add_group(-100, "Друзья", members=users)
+    for user in users:
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        app.service.new_seed = lambda: 1  # a deal with transfers for these players
+        await open_table(tg, app, group, users[0])
+        assert await press_lobby(tg, users[0], group, "set", "mode") == "Готово."
+        assert await press_lobby(tg, users[0], group, "set", "seats") == "Готово."
+        await settle(app)
+        assert "Переводной · " in tg.latest_message(group).text
+        await seat_everyone(tg, app, group, users)
+        await play_to_the_end(tg, app, group, users, ("↪ ", *PRIORITY))
+        history = app.service.live(1).state.history
+        assert app.service.live(1).state.rules.mode == "perevodnoy"
+        assert any(a.kind == "x" for a in history), "nobody transferred"
+    assert tg.unanswered_callbacks() == []
 
 
-async def test_a_pairs_game_with_two_bots(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            await open_table(tg, app, group, anna)
-            assert await press_lobby(tg, anna, group, "set", "pairs") == (
-                "Так нельзя: игра командами — для четырёх (пары) или шести (по трое) игроков"
-            )
-            for _ in range(2):
-                await press_lobby(tg, anna, group, "set", "seats")
-            await press_lobby(tg, anna, group, "set", "pairs")
-            await settle(app)
-            assert "парами" in tg.latest_message(group).text
-            await seat_everyone(tg, app, group, [anna, boris])
-            assert await press_lobby(tg, boris, group, "bot") == "Это может только создатель стола."
-            for _ in range(2):
-                await press_lobby(tg, anna, group, "bot")
+async def test_a_pairs_game_with_two_bots(tg: FakeTelegram, tmp_path: Path) -> None:
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        await open_table(tg, app, group, anna)
+        assert await press_lobby(tg, anna, group, "set", "pairs") == (
+            "Так нельзя: игра командами — для четырёх (пары) или шести (по трое) игроков"
+        )
+        for _ in range(2):
+            await press_lobby(tg, anna, group, "set", "seats")
+        await press_lobby(tg, anna, group, "set", "pairs")
+        await settle(app)
+        assert "парами" in tg.latest_message(group).text
+        await seat_everyone(tg, app, group, [anna, boris])
+        assert await press_lobby(tg, boris, group, "bot") == "Это может только создатель стола."
+        for _ in range(2):
+            await press_lobby(tg, anna, group, "bot")
+        await settle(app)
+        state = app.service.live(1).state
+        assert state.rules.teams and state.n == 4
+        await play_to_the_end(tg, app, group, [anna, boris])
+        outcome = app.service.live(1).state.outcome
+        assert outcome is not None
+        assert outcome.draw or sorted(s % 2 for s in outcome.fools) in ([0, 0], [1, 1])
+
+
+async def test_timeouts_hand_the_seat_to_a_bot_and_back(tg: FakeTelegram, tmp_path: Path) -> None:
+    clock = FakeClock()
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna, boris])
+        idle = None
+        for _ in range(6):
+            clock.advance(30)
+            await app.service.fire_due()
             await settle(app)
             state = app.service.live(1).state
-            assert state.rules.teams and state.n == 4
-            await play_to_the_end(tg, app, group, [anna, boris])
-            outcome = app.service.live(1).state.outcome
-            assert outcome is not None
-            assert outcome.draw or sorted(s % 2 for s in outcome.fools) in ([0, 0], [1, 1])
+            idle = next((s for s in range(2) if state.idle(s)), None)
+            if idle is not None:
+                break
+        assert idle is not None
+        user = (anna, boris)[idle]
+        assert "🤖 играет бот" in tg.latest_message(group).text
+        assert "(время вышло)" in tg.latest_message(group).text
+        hand = hand_message(tg, user)
+        assert "За вас играет бот" in hand.text
+        back = next(d for row in tg.keyboard(hand) for t, d in row if t == "Вернуть управление")
+        await (await tg.press(user, hand, back))
+        await settle(app)
+        assert not app.service.live(1).state.idle(idle)
+        assert "Вернуть управление" not in str(tg.keyboard(hand_message(tg, user)))
 
 
-async def test_timeouts_hand_the_seat_to_a_bot_and_back(tmp_path: Path) -> None:
-    clock = FakeClock()
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            idle = None
-            for _ in range(6):
-                clock.advance(30)
-                await app.service.fire_due()
-                await settle(app)
-                state = app.service.live(1).state
-                idle = next((s for s in range(2) if state.idle(s)), None)
-                if idle is not None:
-                    break
-            assert idle is not None
-            user = (anna, boris)[idle]
-            assert "🤖 играет бот" in tg.latest_message(group).text
-            assert "(время вышло)" in tg.latest_message(group).text
-            hand = hand_message(tg, user)
-            assert "За вас играет бот" in hand.text
-            back = next(d for row in tg.keyboard(hand) for t, d in row if t == "Вернуть управление")
-            await (await tg.press(user, hand, back))
-            await settle(app)
-            assert not app.service.live(1).state.idle(idle)
-            assert "Вернуть управление" not in str(tg.keyboard(hand_message(tg, user)))
-
-
-async def test_a_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -> None:
+async def test_a_restart_in_the_middle_of_a_game_loses_nothing(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
     db = tmp_path / "db.sqlite3"
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, db) as app:
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            for _ in range(6):
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, db) as app:
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna, boris])
+        for _ in range(6):
+            await play_round(tg, app, [anna, boris])
+        before = app.service.live(1).state.to_dict()
+        hands = {u.id: hand_message(tg, u).message_id for u in (anna, boris)}
+        drawn = {u.id: hand_message(tg, u).reply_markup for u in (anna, boris)}
+    for user in (anna, boris):  # as if an older version of the bot had drawn them
+        hand_message(tg, user).reply_markup = {"inline_keyboard": [[
+            {"text": "6♠", "callback_data": "c:1:0:6S"}
+        ]]}  # fmt: skip
+    async with running_bot(tg, db) as app:  # a new process on the same file
+        assert app.service.live(1).state.to_dict() == before
+        await settle(app)
+        for user in (anna, boris):  # drawn again at the start, before anyone moves
+            assert hand_message(tg, user).reply_markup == drawn[user.id]
+        await play_to_the_end(tg, app, group, [anna, boris])
+        for user in (anna, boris):  # the same hand messages, edited after the restart
+            shown = [m for m in tg.messages(tg.private(user)) if "Козырь" in m.text]
+            assert [m.message_id for m in shown] == [hands[user.id]]
+    assert game_over(tg, group)
+
+
+async def test_the_summary_keeps_the_series_score(tg: FakeTelegram, tmp_path: Path) -> None:
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna, boris])
+        wins = {"Аня": 0, "Борис": 0}
+        for game in (1, 2):
+            for _ in range(400):
+                if app.service.live(game).state.is_over:
+                    break
                 await play_round(tg, app, [anna, boris])
-            before = app.service.live(1).state.to_dict()
-            hands = {u.id: hand_message(tg, u).message_id for u in (anna, boris)}
-            drawn = {u.id: hand_message(tg, u).reply_markup for u in (anna, boris)}
-        for user in (anna, boris):  # as if an older version of the bot had drawn them
-            hand_message(tg, user).reply_markup = {"inline_keyboard": [[
-                {"text": "6♠", "callback_data": "c:1:0:6S"}
-            ]]}  # fmt: skip
-        async with running_bot(tg, db) as app:  # a new process on the same file
-            assert app.service.live(1).state.to_dict() == before
             await settle(app)
-            for user in (anna, boris):  # drawn again at the start, before anyone moves
-                assert hand_message(tg, user).reply_markup == drawn[user.id]
-            await play_to_the_end(tg, app, group, [anna, boris])
-            for user in (anna, boris):  # the same hand messages, edited after the restart
-                shown = [m for m in tg.messages(tg.private(user)) if "Козырь" in m.text]
-                assert [m.message_id for m in shown] == [hands[user.id]]
-        assert game_over(tg, group)
-
-
-async def test_the_summary_keeps_the_series_score(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            wins = {"Аня": 0, "Борис": 0}
-            for game in (1, 2):
-                for _ in range(400):
-                    if app.service.live(game).state.is_over:
-                        break
-                    await play_round(tg, app, [anna, boris])
+            live = app.service.live(game)
+            outcome = live.state.outcome
+            assert outcome is not None
+            for seat, info in enumerate(live.seats):  # a draw: both won (service.series)
+                wins[info.name] += seat not in outcome.fools
+            summary = tg.latest_message(group).text
+            assert f"Счёт: Аня {wins['Аня']} — Борис {wins['Борис']}" in summary, summary
+            if game == 1:
+                await press_lobby(tg, anna, group, "again")  # one tap: the next game
                 await settle(app)
-                live = app.service.live(game)
-                outcome = live.state.outcome
-                assert outcome is not None
-                for seat, info in enumerate(live.seats):  # a draw: both won (service.series)
-                    wins[info.name] += seat not in outcome.fools
-                summary = tg.latest_message(group).text
-                assert f"Счёт: Аня {wins['Аня']} — Борис {wins['Борис']}" in summary, summary
-                if game == 1:
-                    await press_lobby(tg, anna, group, "again")  # one tap: the next game
-                    await settle(app)

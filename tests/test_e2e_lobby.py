@@ -12,7 +12,6 @@ from bot.callbacks import LobbyCb
 from service import FakeClock, Seat
 from tests.e2e_helpers import (
     PRIORITY,
-    TOKEN,
     hand_message,
     open_table,
     play_round,
@@ -46,213 +45,212 @@ async def press(tg: FakeTelegram, user, message, data: str, *, forge: bool = Fal
     return (await (await tg.press(user, message, data, forge=forge))).text
 
 
-async def test_the_creator_chooses_the_bots_strength(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Друзья", members=[anna, boris])
-        tg.start_private(anna)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            lobby = await open_table(tg, app, group, anna)
-            assert "Боты: Новичок" in lobby.text
-            expert = LobbyCb(table=1, op="bots", arg="expert").pack()
-            assert await press(tg, boris, lobby, expert) == "Это может только создатель стола."
-            assert await press(tg, anna, lobby, expert) == "🤖 Боты: Опытный"
-            await settle(app)
-            master = LobbyCb(table=1, op="bots", arg="master").pack()
-            assert ("🤖 Опытный", expert.replace("expert", "master")) in tg.keyboard(lobby)[-2]
-            assert await press(tg, anna, lobby, master) == "🤖 Боты: Мастер"
-            await settle(app)
-            assert "Боты: Мастер" in lobby.text
-            await seat_everyone(tg, app, group, [anna])
-            await press(tg, anna, lobby, LobbyCb(table=1, op="bot").pack())  # the table is full
-            await settle(app)
-            live = app.service.live(1)
-            assert live.seats[1] == Seat("bot", "Мастер 1", level="master")
-            assert "Мастер 1" in tg.latest_message(group).text  # the table message
-            for _ in range(3):
-                await play_round(tg, app, [anna])
-            bot_moves = [i for i, a in enumerate(live.state.history) if a.seat == 1]
-            assert bot_moves and not any(live.state.auto[i] for i in bot_moves)
-        assert tg.unanswered_callbacks() == []
+async def test_the_creator_chooses_the_bots_strength(tg: FakeTelegram, tmp_path: Path) -> None:
+    anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+    group = tg.add_group(-100, "Друзья", members=[anna, boris])
+    tg.start_private(anna)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        lobby = await open_table(tg, app, group, anna)
+        assert "Боты: Новичок" in lobby.text
+        expert = LobbyCb(table=1, op="bots", arg="expert").pack()
+        assert await press(tg, boris, lobby, expert) == "Это может только создатель стола."
+        assert await press(tg, anna, lobby, expert) == "🤖 Боты: Опытный"
+        await settle(app)
+        master = LobbyCb(table=1, op="bots", arg="master").pack()
+        assert ("🤖 Опытный", expert.replace("expert", "master")) in tg.keyboard(lobby)[-2]
+        assert await press(tg, anna, lobby, master) == "🤖 Боты: Мастер"
+        await settle(app)
+        assert "Боты: Мастер" in lobby.text
+        await seat_everyone(tg, app, group, [anna])
+        await press(tg, anna, lobby, LobbyCb(table=1, op="bot").pack())  # the table is full
+        await settle(app)
+        live = app.service.live(1)
+        assert live.seats[1] == Seat("bot", "Мастер 1", level="master")
+        assert "Мастер 1" in tg.latest_message(group).text  # the table message
+        for _ in range(3):
+            await play_round(tg, app, [anna])
+        bot_moves = [i for i, a in enumerate(live.state.history) if a.seat == 1]
+        assert bot_moves and not any(live.state.auto[i] for i in bot_moves)
+    assert tg.unanswered_callbacks() == []
 
 
 async def test_the_table_message_says_whose_move_it_is_first_in_every_zone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")  # a clock time would be wrong here
     clock = FakeClock(datetime(2024, 5, 1, 14, 4, 5, tzinfo=UTC).timestamp())
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            attacker, defender = (anna, boris)[:: 1 if whose_turn(app) == 0 else -1]
-            first = tg.latest_message(group).text.split("\n")[0]
-            assert first == f"⏳ Ходит {attacker.first_name} · 30 с"
-            clock.advance(12)
-            await play_round(tg, app, [attacker])  # the opening card
-            first = tg.latest_message(group).text.split("\n")[0]
-            assert first == f"⏳ Отбивается {defender.first_name} · 30 с"
-            assert ":" not in first  # no clock time
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna, boris])
+        attacker, defender = (anna, boris)[:: 1 if whose_turn(app) == 0 else -1]
+        first = tg.latest_message(group).text.split("\n")[0]
+        assert first == f"⏳ Ходит {attacker.first_name} · 30 с"
+        clock.advance(12)
+        await play_round(tg, app, [attacker])  # the opening card
+        first = tg.latest_message(group).text.split("\n")[0]
+        assert first == f"⏳ Отбивается {defender.first_name} · 30 с"
+        assert ":" not in first  # no clock time
 
 
-async def test_only_a_player_out_of_cards_may_leave_a_running_game(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
-        group = tg.add_group(-100, "Друзья", members=users)
-        other_group = tg.add_group(-200, "Соседи", members=users)
-        for user in users:
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            lobby = await open_table(tg, app, group, users[0])
-            await press(tg, users[0], lobby, LobbyCb(table=1, op="set", arg="seats").pack())
-            await seat_everyone(tg, app, group, users)
-            for attempt in range(1, 10):  # deals are random: until one player is out first
-                live = app.service.live(attempt).state
-                before = live.to_dict()
-                table_message = tg.latest_message(group)  # its lobby keyboard is gone
-                answer = await press(tg, users[0], table_message, LEAVE, forge=True)
-                assert answer.startswith("Пока у вас на руках карты, выйти из-за стола нельзя")
-                assert app.service.live(attempt).state.to_dict() == before
-                for _ in range(400):
-                    if live.is_over or any(live.place):
-                        break
-                    await play_round(tg, app, users)
-                    live = app.service.live(attempt).state
-                if not live.is_over:
+async def test_only_a_player_out_of_cards_may_leave_a_running_game(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
+    group = tg.add_group(-100, "Друзья", members=users)
+    other_group = tg.add_group(-200, "Соседи", members=users)
+    for user in users:
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        lobby = await open_table(tg, app, group, users[0])
+        await press(tg, users[0], lobby, LobbyCb(table=1, op="set", arg="seats").pack())
+        await seat_everyone(tg, app, group, users)
+        for attempt in range(1, 10):  # deals are random: until one player is out first
+            live = app.service.live(attempt).state
+            before = live.to_dict()
+            table_message = tg.latest_message(group)  # its lobby keyboard is gone
+            answer = await press(tg, users[0], table_message, LEAVE, forge=True)
+            assert answer.startswith("Пока у вас на руках карты, выйти из-за стола нельзя")
+            assert app.service.live(attempt).state.to_dict() == before
+            for _ in range(400):
+                if live.is_over or any(live.place):
                     break
-                summary = tg.latest_message(group)
-                await press(tg, users[0], summary, LobbyCb(table=1, op="again").pack())
-                await settle(app)
-            game = app.service.live(attempt)
-            out_id = next(game.seats[s].user_id for s in range(3) if game.state.place[s])
-            out = next(u for u in users if u.id == out_id)
-            players = [u for u in users if u is not out]
-            hand = hand_message(tg, out)
-            assert "Можно досмотреть партию" in hand.text
-            assert await press(tg, out, hand, LEAVE) == (
-                "Вы вышли из-за стола и можете сесть за другой."
-            )
-            await settle(app)
-            assert hand_message(tg, out) is None  # the hand has no button left
-            assert out.id not in {s.user_id for s in (await app.tables.get(1)).seats}
-            await tg.send_text(out, other_group, "/durak")
-            other = await tg.wait_for_message(other_group, lambda m: "Стол для игры" in m.text)
-            assert await press(tg, out, other, LobbyCb(table=2, op="join").pack()) == (
-                "Вы за столом!"
-            )
-            await finish(tg, app, attempt, players)
+                await play_round(tg, app, users)
+                live = app.service.live(attempt).state
+            if not live.is_over:
+                break
             summary = tg.latest_message(group)
-            await press(tg, players[0], summary, LobbyCb(table=1, op="again").pack())
+            await press(tg, users[0], summary, LobbyCb(table=1, op="again").pack())
             await settle(app)
-            assert app.service.live(attempt + 1).state.n == 2  # «Ещё партию» without them
-        assert tg.unanswered_callbacks() == []
+        game = app.service.live(attempt)
+        out_id = next(game.seats[s].user_id for s in range(3) if game.state.place[s])
+        out = next(u for u in users if u.id == out_id)
+        players = [u for u in users if u is not out]
+        hand = hand_message(tg, out)
+        assert "Можно досмотреть партию" in hand.text
+        assert await press(tg, out, hand, LEAVE) == (
+            "Вы вышли из-за стола и можете сесть за другой."
+        )
+        await settle(app)
+        assert hand_message(tg, out) is None  # the hand has no button left
+        assert out.id not in {s.user_id for s in (await app.tables.get(1)).seats}
+        await tg.send_text(out, other_group, "/durak")
+        other = await tg.wait_for_message(other_group, lambda m: "Стол для игры" in m.text)
+        assert await press(tg, out, other, LobbyCb(table=2, op="join").pack()) == ("Вы за столом!")
+        await finish(tg, app, attempt, players)
+        summary = tg.latest_message(group)
+        await press(tg, players[0], summary, LobbyCb(table=1, op="again").pack())
+        await settle(app)
+        assert app.service.live(attempt + 1).state.n == 2  # «Ещё партию» without them
+    assert tg.unanswered_callbacks() == []
 
 
-async def test_a_table_speaks_its_creators_language(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Anna", language_code="en"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Friends", members=[anna, boris])
-        for user in (anna, boris):
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            await tg.send_text(anna, group, "/durak")
-            lobby = await tg.wait_for_message(group, lambda m: "A Durak table" in m.text)
-            assert "Seats:" in lobby.text and [t for t, _ in tg.keyboard(lobby)[0]] == [
-                "Take a seat",
-                "Leave",
-            ]
-            join = LobbyCb(table=1, op="join").pack()
-            assert await press(tg, boris, lobby, join) == "Вы за столом!"  # his own language
-            assert await press(tg, anna, lobby, join) == "You are at the table!"
-            await settle(app)
-            assert "Trump:" in tg.latest_message(group).text
-            assert "Козырь:" in hand_message(tg, boris).text
-            assert "Trump:" in hand_message(tg, anna).text
-            await tg.send_text(boris, group, "настройки")
-            playing = await tg.wait_for_message(group, lambda m: "A game is on" in m.text)
-            assert "Throw-in · 36 cards · 2 seats" in playing.text and not playing.keyboard
-            await finish(tg, app, 1, [anna, boris], BOTH_LANGUAGES)
-            assert tg.latest_message(group).text.startswith(("🃏 Game over", "🤝 A draw"))
-            assert [t for t, _ in tg.keyboard(tg.latest_message(group))[0]] == ["Play again"]
-            hand = next(m for m in tg.messages(tg.private(boris)) if "Козырь" in m.text)
-            assert "Партия окончена" in hand.text
+async def test_a_table_speaks_its_creators_language(tg: FakeTelegram, tmp_path: Path) -> None:
+    anna, boris = tg.add_user(1, "Anna", language_code="en"), tg.add_user(2, "Борис")
+    group = tg.add_group(-100, "Friends", members=[anna, boris])
+    for user in (anna, boris):
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        await tg.send_text(anna, group, "/durak")
+        lobby = await tg.wait_for_message(group, lambda m: "A Durak table" in m.text)
+        assert "Seats:" in lobby.text and [t for t, _ in tg.keyboard(lobby)[0]] == [
+            "Take a seat",
+            "Leave",
+        ]
+        join = LobbyCb(table=1, op="join").pack()
+        assert await press(tg, boris, lobby, join) == "Вы за столом!"  # his own language
+        assert await press(tg, anna, lobby, join) == "You are at the table!"
+        await settle(app)
+        assert "Trump:" in tg.latest_message(group).text
+        assert "Козырь:" in hand_message(tg, boris).text
+        assert "Trump:" in hand_message(tg, anna).text
+        await tg.send_text(boris, group, "настройки")
+        playing = await tg.wait_for_message(group, lambda m: "A game is on" in m.text)
+        assert "Throw-in · 36 cards · 2 seats" in playing.text and not playing.keyboard
+        await finish(tg, app, 1, [anna, boris], BOTH_LANGUAGES)
+        assert tg.latest_message(group).text.startswith(("🃏 Game over", "🤝 A draw"))
+        assert [t for t, _ in tg.keyboard(tg.latest_message(group))[0]] == ["Play again"]
+        hand = next(m for m in tg.messages(tg.private(boris)) if "Козырь" in m.text)
+        assert "Партия окончена" in hand.text
 
 
-async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            await tg.send_text(boris, group, "/settings")
-            hint = await tg.wait_for_message(group, lambda m: "Стола сейчас нет" in m.text)
-            assert "/durak" in hint.text and not hint.keyboard
-            first = await open_table(tg, app, group, anna)
-            await tg.send_text(boris, group, "Настройки")
-            await tg.wait_for(lambda: first.text == "Стол переехал ниже ↓", what="the old lobby")
-            assert not first.keyboard
-            lobby = tg.latest_message(group)
-            assert "Стол для игры" in lobby.text and lobby.keyboard
-            deck = LobbyCb(table=1, op="set", arg="deck").pack()
-            assert await press(tg, anna, lobby, deck) == "Готово."
-            await settle(app)
-            assert "52 карты" in lobby.text  # the new message is the lobby now
-            await press(tg, anna, lobby, LobbyCb(table=1, op="set", arg="deck").pack())
-            await seat_everyone(tg, app, group, [anna, boris])
-            await tg.send_text(anna, group, "/settings")
-            playing = await tg.wait_for_message(group, lambda m: "Идёт партия" in m.text)
-            assert "Подкидной · 24 карты · 2 места" in playing.text and "Боты: Новичок" in (
-                playing.text
-            )
-            assert not playing.keyboard
-        assert tg.unanswered_callbacks() == []
-        for lang, description in (("", "Настройки стола"), ("en", "Table settings")):
-            registered = tg.commands({"type": "all_group_chats"}, language_code=lang)
-            assert {c["command"]: c["description"] for c in registered}["settings"] == description
+async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        await tg.send_text(boris, group, "/settings")
+        hint = await tg.wait_for_message(group, lambda m: "Стола сейчас нет" in m.text)
+        assert "/durak" in hint.text and not hint.keyboard
+        first = await open_table(tg, app, group, anna)
+        await tg.send_text(boris, group, "Настройки")
+        await tg.wait_for(lambda: first.text == "Стол переехал ниже ↓", what="the old lobby")
+        assert not first.keyboard
+        lobby = tg.latest_message(group)
+        assert "Стол для игры" in lobby.text and lobby.keyboard
+        deck = LobbyCb(table=1, op="set", arg="deck").pack()
+        assert await press(tg, anna, lobby, deck) == "Готово."
+        await settle(app)
+        assert "52 карты" in lobby.text  # the new message is the lobby now
+        await press(tg, anna, lobby, LobbyCb(table=1, op="set", arg="deck").pack())
+        await seat_everyone(tg, app, group, [anna, boris])
+        await tg.send_text(anna, group, "/settings")
+        playing = await tg.wait_for_message(group, lambda m: "Идёт партия" in m.text)
+        assert "Подкидной · 24 карты · 2 места" in playing.text and "Боты: Новичок" in (
+            playing.text
+        )
+        assert not playing.keyboard
+    assert tg.unanswered_callbacks() == []
+    for lang, description in (("", "Настройки стола"), ("en", "Table settings")):
+        registered = tg.commands({"type": "all_group_chats"}, language_code=lang)
+        assert {c["command"]: c["description"] for c in registered}["settings"] == description
 
 
-async def test_another_game_keeps_the_last_result_in_the_chat(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            first_table = tg.latest_message(group)
-            await play_to_the_end(tg, app, group, [anna, boris])
-            summary = tg.latest_message(group)
-            result = summary.text
-            assert summary.keyboard and summary.message_id > first_table.message_id
-            again = LobbyCb(table=1, op="again").pack()
-            vika = tg.add_user(3, "Вика")
-            group.members[vika.id] = "member"
-            assert (await (await tg.press(vika, summary, again))).text == (
-                "«Ещё партию» начинают те, кто сидит за столом. Чтобы сесть, напишите /durak."
-            )
-            assert (await (await tg.press(boris, summary, again))).text is None
-            await settle(app)
-            assert summary.text == result and not summary.keyboard  # no dead «Ещё партию»
-            table = tg.latest_message(group)
-            assert table.message_id > summary.message_id and "Козырь:" in table.text
-            await play_round(tg, app, [anna, boris])
-            await settle(app)
-            assert tg.latest_message(group) is table and summary.text == result
-            assert "Козырь:" in first_table.text  # the first game's table stays as it ended
-        assert tg.unanswered_callbacks() == []
+async def test_another_game_keeps_the_last_result_in_the_chat(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna, boris])
+        first_table = tg.latest_message(group)
+        await play_to_the_end(tg, app, group, [anna, boris])
+        summary = tg.latest_message(group)
+        result = summary.text
+        assert summary.keyboard and summary.message_id > first_table.message_id
+        again = LobbyCb(table=1, op="again").pack()
+        vika = tg.add_user(3, "Вика")
+        group.members[vika.id] = "member"
+        assert (await (await tg.press(vika, summary, again))).text == (
+            "«Ещё партию» начинают те, кто сидит за столом. Чтобы сесть, напишите /durak."
+        )
+        assert (await (await tg.press(boris, summary, again))).text is None
+        await settle(app)
+        assert summary.text == result and not summary.keyboard  # no dead «Ещё партию»
+        table = tg.latest_message(group)
+        assert table.message_id > summary.message_id and "Козырь:" in table.text
+        await play_round(tg, app, [anna, boris])
+        await settle(app)
+        assert tg.latest_message(group) is table and summary.text == result
+        assert "Козырь:" in first_table.text  # the first game's table stays as it ended
+    assert tg.unanswered_callbacks() == []
 
 
-async def test_durak_again_moves_the_lobby_down_or_says_a_game_is_on(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            first = await open_table(tg, app, group, anna)
-            await tg.send_text(boris, group, "дурак")
-            await tg.wait_for(lambda: first.text == "Стол переехал ниже ↓", what="the old lobby")
-            assert not first.keyboard and tg.latest_message(group).keyboard
-            await seat_everyone(tg, app, group, [anna, boris])
-            table = tg.latest_message(group)
-            await tg.send_text(boris, group, "/durak")
-            playing = await tg.wait_for_message(group, lambda m: "Идёт партия" in m.text)
-            await settle(app)
-            assert not playing.keyboard and "Козырь:" in table.text
-            ours = [m for m in tg.messages(group) if m.from_user and m.from_user.is_bot]
-            assert ours == [first, table, playing]  # no second lobby during the game
-        assert tg.unanswered_callbacks() == []
+async def test_durak_again_moves_the_lobby_down_or_says_a_game_is_on(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        first = await open_table(tg, app, group, anna)
+        await tg.send_text(boris, group, "дурак")
+        await tg.wait_for(lambda: first.text == "Стол переехал ниже ↓", what="the old lobby")
+        assert not first.keyboard and tg.latest_message(group).keyboard
+        await seat_everyone(tg, app, group, [anna, boris])
+        table = tg.latest_message(group)
+        await tg.send_text(boris, group, "/durak")
+        playing = await tg.wait_for_message(group, lambda m: "Идёт партия" in m.text)
+        await settle(app)
+        assert not playing.keyboard and "Козырь:" in table.text
+        ours = [m for m in tg.messages(group) if m.from_user and m.from_user.is_bot]
+        assert ours == [first, table, playing]  # no second lobby during the game
+    assert tg.unanswered_callbacks() == []

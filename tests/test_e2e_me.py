@@ -6,72 +6,72 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.callbacks import LobbyCb
-from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, seat_everyone, settle
+from tests.e2e_helpers import open_table, play_to_the_end, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram
 
 
-async def test_my_statistics_in_the_private_chat_and_in_the_group(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        john = tg.add_user(3, "John", language_code="en")
-        group = tg.add_group(-100, "Друзья <3", members=[anna, boris])
-        for user in (anna, boris, john):
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            await tg.send_text(anna, anna, "/me")
-            none = await tg.wait_for_message(anna, lambda m: "ни одной партии" in m.text)
-            assert "/durak" in none.text
+async def test_my_statistics_in_the_private_chat_and_in_the_group(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+    john = tg.add_user(3, "John", language_code="en")
+    group = tg.add_group(-100, "Друзья <3", members=[anna, boris])
+    for user in (anna, boris, john):
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        await tg.send_text(anna, anna, "/me")
+        none = await tg.wait_for_message(anna, lambda m: "ни одной партии" in m.text)
+        assert "/durak" in none.text
 
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna])
-            bot_seat = LobbyCb(table=1, op="bot").pack()
-            await (await tg.press(anna, tg.latest_message(group), bot_seat))
-            await settle(app)
-            await play_to_the_end(tg, app, group, [anna])
-            outcome = app.service.live(1).state.outcome
-            assert outcome is not None
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna])
+        bot_seat = LobbyCb(table=1, op="bot").pack()
+        await (await tg.press(anna, tg.latest_message(group), bot_seat))
+        await settle(app)
+        await play_to_the_end(tg, app, group, [anna])
+        outcome = app.service.live(1).state.outcome
+        assert outcome is not None
 
-            await tg.send_text(anna, anna, "Моя стата")
-            mine = await tg.wait_for_message(anna, lambda m: "Ваша статистика" in m.text)
-            result = (
-                "0 побед, в дураках 0 раз, 1 ничья"
-                if outcome.draw
-                else "0 побед, в дураках 1 раз, 0 ничьих"
-                if 0 in outcome.fools
-                else "1 победа, в дураках 0 раз, 0 ничьих"
-            )
-            assert f"Друзья <3: 1 партия, {result}; рейтинг " in mine.text
-            assert "место" not in mine.text  # the only player rated in that chat
+        await tg.send_text(anna, anna, "Моя стата")
+        mine = await tg.wait_for_message(anna, lambda m: "Ваша статистика" in m.text)
+        result = (
+            "0 побед, в дураках 0 раз, 1 ничья"
+            if outcome.draw
+            else "0 побед, в дураках 1 раз, 0 ничьих"
+            if 0 in outcome.fools
+            else "1 победа, в дураках 0 раз, 0 ничьих"
+        )
+        assert f"Друзья <3: 1 партия, {result}; рейтинг " in mine.text
+        assert "место" not in mine.text  # the only player rated in that chat
 
-            await tg.send_text(anna, group, "моя статистика")
-            here = await tg.wait_for_message(group, lambda m: "в этом чате" in m.text)
-            assert here.text.startswith("📊 Ваша статистика в этом чате: 1 партия")
-            await tg.send_text(boris, group, "моя стата")
-            await tg.wait_for_message(group, lambda m: "нет сыгранных партий" in m.text)
+        await tg.send_text(anna, group, "моя статистика")
+        here = await tg.wait_for_message(group, lambda m: "в этом чате" in m.text)
+        assert here.text.startswith("📊 Ваша статистика в этом чате: 1 партия")
+        await tg.send_text(boris, group, "моя стата")
+        await tg.wait_for_message(group, lambda m: "нет сыгранных партий" in m.text)
 
-            await tg.send_text(john, john, "/mystats")
-            english = await tg.wait_for_message(john, lambda m: "finished a game" in m.text)
-            assert english.text.startswith("You have not")
-        assert tg.internal_errors == []
-        private = tg.commands({"type": "all_private_chats"})
-        assert {c["command"]: c["description"] for c in private}["me"] == "Моя статистика"
-        in_english = tg.commands({"type": "all_private_chats"}, language_code="en")
-        assert {c["command"]: c["description"] for c in in_english}["me"] == "My statistics"
+        await tg.send_text(john, john, "/mystats")
+        english = await tg.wait_for_message(john, lambda m: "finished a game" in m.text)
+        assert english.text.startswith("You have not")
+    assert tg.internal_errors == []
+    private = tg.commands({"type": "all_private_chats"})
+    assert {c["command"]: c["description"] for c in private}["me"] == "Моя статистика"
+    in_english = tg.commands({"type": "all_private_chats"}, language_code="en")
+    assert {c["command"]: c["description"] for c in in_english}["me"] == "My statistics"
 
 
-async def test_help_and_me_in_a_group(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna = tg.add_user(1, "Аня")
-        group = tg.add_group(-100, "Друзья", members=[anna])
-        async with running_bot(tg, tmp_path / "db.sqlite3"):
-            await tg.send_text(anna, group, "/help")
-            shown = await tg.wait_for_message(group, lambda m: "Что я умею в группе" in m.text)
-            for command in ("/durak", "/settings", "/rules", "/stats", "/me", "/stop"):
-                assert command in shown.text
-            await tg.send_text(anna, group, "/start")
-            await tg.wait_for(lambda: len(tg.messages(group)) >= 4, what="help after /start")
-            assert "Что я умею в группе" in tg.latest_message(group).text
-            await tg.send_text(anna, group, "/me")
-            await tg.wait_for_message(group, lambda m: "нет сыгранных партий в этом чате" in m.text)
-        in_groups = tg.commands({"type": "all_group_chats"})
-        assert "help" in {c["command"] for c in in_groups}
+async def test_help_and_me_in_a_group(tg: FakeTelegram, tmp_path: Path) -> None:
+    anna = tg.add_user(1, "Аня")
+    group = tg.add_group(-100, "Друзья", members=[anna])
+    async with running_bot(tg, tmp_path / "db.sqlite3"):
+        await tg.send_text(anna, group, "/help")
+        shown = await tg.wait_for_message(group, lambda m: "Что я умею в группе" in m.text)
+        for command in ("/durak", "/settings", "/rules", "/stats", "/me", "/stop"):
+            assert command in shown.text
+        await tg.send_text(anna, group, "/start")
+        await tg.wait_for(lambda: len(tg.messages(group)) >= 4, what="help after /start")
+        assert "Что я умею в группе" in tg.latest_message(group).text
+        await tg.send_text(anna, group, "/me")
+        await tg.wait_for_message(group, lambda m: "нет сыгранных партий в этом чате" in m.text)
+    in_groups = tg.commands({"type": "all_group_chats"})
+    assert "help" in {c["command"] for c in in_groups}

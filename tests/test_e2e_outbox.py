@@ -10,7 +10,6 @@ import pytest
 
 from bot.app import App
 from tests.e2e_helpers import (
-    TOKEN,
     choose,
     hand_key,
     hand_message,
@@ -64,9 +63,10 @@ async def move(tg: FakeTelegram, app: App, users: list[FakeUser], game: int) -> 
 
 
 async def test_the_table_after_a_burst_of_moves_shows_the_last_state_once(
+    tg: FakeTelegram,
     tmp_path: Path,
 ) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "db.sqlite3") as app:
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         group, users, game = await start(tg, app)
         # The group's next slot comes 2 s after its last edit (Telegram's: 3 s).
         app.outbox.limits = replace(app.outbox.limits, group_per_minute=30)
@@ -86,8 +86,10 @@ async def test_the_table_after_a_burst_of_moves_shows_the_last_state_once(
 
 
 @pytest.mark.parametrize("fault", ["502", "timeout", "reset"])
-async def test_a_failed_hand_table_or_summary_is_sent_again(tmp_path: Path, fault: str) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "db.sqlite3") as app:
+async def test_a_failed_hand_table_or_summary_is_sent_again(
+    tg: FakeTelegram, tmp_path: Path, fault: str
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         app.outbox.limits = replace(app.outbox.limits, timeout=0.5, backoff=0.05)
         group, users, game = await start(tg, app)
         anna = users[0]
@@ -110,9 +112,10 @@ async def test_a_failed_hand_table_or_summary_is_sent_again(tmp_path: Path, faul
 
 
 async def test_an_idle_chats_worker_is_dropped_and_a_later_move_still_arrives(
+    tg: FakeTelegram,
     tmp_path: Path,
 ) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "db.sqlite3") as app:
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         app.outbox.limits = replace(app.outbox.limits, idle=0.1)
         group, users, game = await start(tg, app)
         await settle(app)

@@ -9,7 +9,6 @@ from bot.callbacks import LobbyCb
 from service.tables import rules_for
 from tests.e2e_helpers import (
     PRIORITY,
-    TOKEN,
     open_table,
     play_round,
     play_to_the_end,
@@ -33,148 +32,147 @@ def labels(tg: FakeTelegram, message) -> list[str]:
     return [text for row in tg.keyboard(message) for text, _ in row]
 
 
-async def test_a_game_with_a_preset_chosen_in_the_lobby(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            message = await open_table(tg, app, group, anna)
-            assert "Правила: Классика" in message.text
-            assert await press(tg, boris, message, lobby("rules")) == (
-                "Правила меняет только создатель стола. Какие они сейчас — /rules."
-            )
-            assert await press(tg, anna, message, lobby("set", "mode")) == "Готово."
-            await press(tg, anna, message, lobby("rules"))
-            await settle(app)
-            assert "Правила стола" in message.text and "✓ Классика" in labels(tg, message)
-            assert await press(tg, boris, message, lobby("preset", "duraka_net")) == (
-                "Это может только создатель стола."
-            )
-            assert await press(tg, anna, message, lobby("preset", "duraka_net")) == (
-                "Выбрано: «DURAKA.NET» — теперь подкидной."  # it was perevodnoy
-            )
-            await settle(app)
-            assert "✓ DURAKA.NET" in labels(tg, message)
-            assert "Правила: DURAKA.NET — заходят одной картой" in message.text
-            await press(tg, anna, message, lobby("rules", "house"))
-            await settle(app)
-            assert "Домашние правила" in message.text
-            assert await press(tg, anna, message, lobby("opt", "no_trump")) == "Готово."
-            await settle(app)
-            assert "✅ Бескозырка" in labels(tg, message)
-            assert await press(tg, anna, message, lobby("opt", "fixed_trump")) == (
-                "Так нельзя: в бескозырной игре не бывает постоянного козыря — "
-                "выключите одно из двух"
-            )
-            await press(tg, anna, message, lobby("opt", "no_trump"))
-            await press(tg, anna, message, lobby("rules"))  # «Назад» from the house rules
-            await press(tg, anna, message, lobby("back"))
-            await settle(app)
-            assert "Стол для игры" in message.text and "Правила…" in labels(tg, message)
-            assert "Подкидной · 36 карт · 2 места" in message.text  # the preset set them
-            assert await press(tg, anna, message, lobby("set", "seats")) == (
-                "Так нельзя: «DURAKA.NET» — игра для 2 игроков. "
-                "Чтобы играть иначе, нажмите «Правила…» и выберите «Классику»."
-            )
-            await seat_everyone(tg, app, group, [anna, boris])
-            rules = app.service.live(1).state.rules
-            assert rules.single_card_opening and rules.no_trump_opener == "random"
-            assert "Правила: DURAKA.NET" in tg.latest_message(group).text
-            await tg.send_text(boris, group, "/rules")
-            explained = await tg.wait_for_message(group, lambda m: "Набор правил" in m.text)
-            assert "Набор правил: DURAKA.NET." in explained.text
-            assert "Кон начинают одной картой" in explained.text
-            await play_to_the_end(tg, app, group, [anna, boris])
-            await tg.send_text(anna, group, "/durak")  # the chat remembers the rules
-            await tg.send_text(anna, group, "/stop")
-            await tg.wait_for_message(group, lambda m: m.text == "Стол закрыт.")
-            await tg.send_text(anna, group, "/durak")
-            again = await tg.wait_for_message(
-                group, lambda m: "Стол для игры" in m.text and m is not message
-            )
-            assert "Правила: DURAKA.NET" in again.text
-        assert tg.unanswered_callbacks() == []
+async def test_a_game_with_a_preset_chosen_in_the_lobby(tg: FakeTelegram, tmp_path: Path) -> None:
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        message = await open_table(tg, app, group, anna)
+        assert "Правила: Классика" in message.text
+        assert await press(tg, boris, message, lobby("rules")) == (
+            "Правила меняет только создатель стола. Какие они сейчас — /rules."
+        )
+        assert await press(tg, anna, message, lobby("set", "mode")) == "Готово."
+        await press(tg, anna, message, lobby("rules"))
+        await settle(app)
+        assert "Правила стола" in message.text and "✓ Классика" in labels(tg, message)
+        assert await press(tg, boris, message, lobby("preset", "duraka_net")) == (
+            "Это может только создатель стола."
+        )
+        assert await press(tg, anna, message, lobby("preset", "duraka_net")) == (
+            "Выбрано: «DURAKA.NET» — теперь подкидной."  # it was perevodnoy
+        )
+        await settle(app)
+        assert "✓ DURAKA.NET" in labels(tg, message)
+        assert "Правила: DURAKA.NET — заходят одной картой" in message.text
+        await press(tg, anna, message, lobby("rules", "house"))
+        await settle(app)
+        assert "Домашние правила" in message.text
+        assert await press(tg, anna, message, lobby("opt", "no_trump")) == "Готово."
+        await settle(app)
+        assert "✅ Бескозырка" in labels(tg, message)
+        assert await press(tg, anna, message, lobby("opt", "fixed_trump")) == (
+            "Так нельзя: в бескозырной игре не бывает постоянного козыря — выключите одно из двух"
+        )
+        await press(tg, anna, message, lobby("opt", "no_trump"))
+        await press(tg, anna, message, lobby("rules"))  # «Назад» from the house rules
+        await press(tg, anna, message, lobby("back"))
+        await settle(app)
+        assert "Стол для игры" in message.text and "Правила…" in labels(tg, message)
+        assert "Подкидной · 36 карт · 2 места" in message.text  # the preset set them
+        assert await press(tg, anna, message, lobby("set", "seats")) == (
+            "Так нельзя: «DURAKA.NET» — игра для 2 игроков. "
+            "Чтобы играть иначе, нажмите «Правила…» и выберите «Классику»."
+        )
+        await seat_everyone(tg, app, group, [anna, boris])
+        rules = app.service.live(1).state.rules
+        assert rules.single_card_opening and rules.no_trump_opener == "random"
+        assert "Правила: DURAKA.NET" in tg.latest_message(group).text
+        await tg.send_text(boris, group, "/rules")
+        explained = await tg.wait_for_message(group, lambda m: "Набор правил" in m.text)
+        assert "Набор правил: DURAKA.NET." in explained.text
+        assert "Кон начинают одной картой" in explained.text
+        await play_to_the_end(tg, app, group, [anna, boris])
+        await tg.send_text(anna, group, "/durak")  # the chat remembers the rules
+        await tg.send_text(anna, group, "/stop")
+        await tg.wait_for_message(group, lambda m: m.text == "Стол закрыт.")
+        await tg.send_text(anna, group, "/durak")
+        again = await tg.wait_for_message(
+            group, lambda m: "Стол для игры" in m.text and m is not message
+        )
+        assert "Правила: DURAKA.NET" in again.text
+    assert tg.unanswered_callbacks() == []
 
 
-async def test_the_next_game_of_durak_online_opens_against_the_last_fool(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
-        group = tg.add_group(-100, "Друзья", members=users)
-        for user in users:
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            app.service.new_seed = lambda: 112  # a deal where Борис hangs pogony on Вика
-            message = await open_table(tg, app, group, users[0])
-            await press(tg, users[0], message, lobby("set", "seats"))
-            await press(tg, users[0], message, lobby("rules"))
-            await press(tg, users[0], message, lobby("preset", "durak_online"))
-            await press(tg, users[0], message, lobby("back"))
-            await settle(app)
-            await seat_everyone(tg, app, group, users)
-            table_message = tg.latest_message(group)
-            assert "Правила: Дурак онлайн — подкидывают по кругу" in table_message.text
-            await play_to_the_end(tg, app, group, users)
-            first = app.service.live(1).state.outcome
-            assert first.fools == (2,) and first.pogony == (1,)
-            summary = tg.latest_message(group)
-            assert "Дурак — Вика" in summary.text
-            assert "🎖 Вика получает погоны — вешает Борис" in summary.text
-            await press(tg, users[1], summary, lobby("again"))
-            await settle(app)
-            second = app.service.live(2).state
-            assert (second.attacker, second.defender, second.last_fool) == (1, 2, 2)
-            assert second.pogony_ranks == (4, 5, 4)  # Борис's pogony are sevens now
-            assert "Ходит Борис" in tg.latest_message(group).text
-            rebuilt = await app.service.rebuild_from_log(2)
-            assert rebuilt.to_dict() == second.to_dict()
-            await tg.send_text(users[1], group, "стата")
-            stats = await tg.wait_for_message(group, lambda m: "Статистика чата" in m.text)
-            assert "погоны: выдано 1, получено 0" in stats.text
-            assert "погоны: выдано 0, получено 1" in stats.text
-        assert tg.unanswered_callbacks() == []
+async def test_the_next_game_of_durak_online_opens_against_the_last_fool(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
+    group = tg.add_group(-100, "Друзья", members=users)
+    for user in users:
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        app.service.new_seed = lambda: 112  # a deal where Борис hangs pogony on Вика
+        message = await open_table(tg, app, group, users[0])
+        await press(tg, users[0], message, lobby("set", "seats"))
+        await press(tg, users[0], message, lobby("rules"))
+        await press(tg, users[0], message, lobby("preset", "durak_online"))
+        await press(tg, users[0], message, lobby("back"))
+        await settle(app)
+        await seat_everyone(tg, app, group, users)
+        table_message = tg.latest_message(group)
+        assert "Правила: Дурак онлайн — подкидывают по кругу" in table_message.text
+        await play_to_the_end(tg, app, group, users)
+        first = app.service.live(1).state.outcome
+        assert first.fools == (2,) and first.pogony == (1,)
+        summary = tg.latest_message(group)
+        assert "Дурак — Вика" in summary.text
+        assert "🎖 Вика получает погоны — вешает Борис" in summary.text
+        await press(tg, users[1], summary, lobby("again"))
+        await settle(app)
+        second = app.service.live(2).state
+        assert (second.attacker, second.defender, second.last_fool) == (1, 2, 2)
+        assert second.pogony_ranks == (4, 5, 4)  # Борис's pogony are sevens now
+        assert "Ходит Борис" in tg.latest_message(group).text
+        rebuilt = await app.service.rebuild_from_log(2)
+        assert rebuilt.to_dict() == second.to_dict()
+        await tg.send_text(users[1], group, "стата")
+        stats = await tg.wait_for_message(group, lambda m: "Статистика чата" in m.text)
+        assert "погоны: выдано 1, получено 0" in stats.text
+        assert "погоны: выдано 0, получено 1" in stats.text
+    assert tg.unanswered_callbacks() == []
 
 
-async def test_a_transfer_by_showing_a_trump_from_the_hand_keyboard(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            app.service.new_seed = lambda: 1  # an early chance to show a trump
-            message = await open_table(tg, app, group, anna)
-            await press(tg, anna, message, lobby("set", "mode"))
-            await press(tg, anna, message, lobby("rules"))
-            await press(tg, anna, message, lobby("preset", "durak_online"))
-            await press(tg, anna, message, lobby("back"))
-            await settle(app)
-            assert rules_for((await app.tables.get(1)).settings, 2).transfer_by_trump_show
-            await seat_everyone(tg, app, group, [anna, boris])
-            live = app.service.live(1)
-            for _ in range(40):  # a player shows a trump as soon as their keyboard offers it
-                if any(a.kind == "s" for a in live.state.history):
-                    break
-                await play_round(tg, app, [anna, boris], ("↪ показать", *PRIORITY))
-            history, auto = live.state.history, live.state.auto
-            shows = [a for i, a in enumerate(history) if a.kind == "s" and not auto[i]]
-            assert shows, "nobody pressed a show"
-            card = shows[0].cards[0].label("ru")
-            assert shows[0].cards[0].suit == live.state.trump
-            shower = (anna, boris)[shows[0].seat]
-            assert f"{shower.first_name} переводит, показав {card}" in tg.latest_message(group).text
-        assert tg.unanswered_callbacks() == []
+async def test_a_transfer_by_showing_a_trump_from_the_hand_keyboard(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        app.service.new_seed = lambda: 1  # an early chance to show a trump
+        message = await open_table(tg, app, group, anna)
+        await press(tg, anna, message, lobby("set", "mode"))
+        await press(tg, anna, message, lobby("rules"))
+        await press(tg, anna, message, lobby("preset", "durak_online"))
+        await press(tg, anna, message, lobby("back"))
+        await settle(app)
+        assert rules_for((await app.tables.get(1)).settings, 2).transfer_by_trump_show
+        await seat_everyone(tg, app, group, [anna, boris])
+        live = app.service.live(1)
+        for _ in range(40):  # a player shows a trump as soon as their keyboard offers it
+            if any(a.kind == "s" for a in live.state.history):
+                break
+            await play_round(tg, app, [anna, boris], ("↪ показать", *PRIORITY))
+        history, auto = live.state.history, live.state.auto
+        shows = [a for i, a in enumerate(history) if a.kind == "s" and not auto[i]]
+        assert shows, "nobody pressed a show"
+        card = shows[0].cards[0].label("ru")
+        assert shows[0].cards[0].suit == live.state.trump
+        shower = (anna, boris)[shows[0].seat]
+        assert f"{shower.first_name} переводит, показав {card}" in tg.latest_message(group).text
+    assert tg.unanswered_callbacks() == []
 
 
-async def test_group_commands_speak_the_tables_language(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Anna", language_code="en"), tg.add_user(2, "Борис")
-        group = tg.add_group(-100, "Friends", members=[anna, boris])
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            await tg.send_text(anna, group, "/durak")
-            await tg.wait_for_message(group, lambda m: "A Durak table" in m.text)
-            await tg.send_text(boris, group, "/rules")
-            rules = await tg.wait_for_message(group, lambda m: "Preset: Classic." in m.text)
-            assert "No optional rules." in rules.text
-            await tg.send_text(boris, group, "/stats")
-            await tg.wait_for_message(group, lambda m: m.text.startswith("No game has been"))
-            await tg.send_text(boris, group, "/stop")
-            await tg.wait_for_message(group, lambda m: "can be closed by its creator" in m.text)
-            await tg.send_text(anna, group, "/stop")
-            await tg.wait_for_message(group, lambda m: m.text == "The table is closed.")
-            await settle(app)
+async def test_group_commands_speak_the_tables_language(tg: FakeTelegram, tmp_path: Path) -> None:
+    anna, boris = tg.add_user(1, "Anna", language_code="en"), tg.add_user(2, "Борис")
+    group = tg.add_group(-100, "Friends", members=[anna, boris])
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        await tg.send_text(anna, group, "/durak")
+        await tg.wait_for_message(group, lambda m: "A Durak table" in m.text)
+        await tg.send_text(boris, group, "/rules")
+        rules = await tg.wait_for_message(group, lambda m: "Preset: Classic." in m.text)
+        assert "No optional rules." in rules.text
+        await tg.send_text(boris, group, "/stats")
+        await tg.wait_for_message(group, lambda m: m.text.startswith("No game has been"))
+        await tg.send_text(boris, group, "/stop")
+        await tg.wait_for_message(group, lambda m: "can be closed by its creator" in m.text)
+        await tg.send_text(anna, group, "/stop")
+        await tg.wait_for_message(group, lambda m: m.text == "The table is closed.")
+        await settle(app)

@@ -13,7 +13,6 @@ from bot.callbacks import CardCb, tap_meaning
 from engine import Action, Card, Rules, State
 from engine.actions import BEAT, OPEN, THROW, TRANSFER
 from tests.e2e_helpers import (
-    TOKEN,
     hand_message,
     open_table,
     running_bot,
@@ -54,66 +53,67 @@ def card_data(message: FakeMessage, card: Card) -> str:
     return next(d for d in found if CardCb.unpack(d).card == str(card))
 
 
-async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            app.service.new_seed = lambda: SEED
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            live = app.service.live(1)
-            found = scenario(live.state)
-            assert found is not None
-            opening, throw, beat = found
-            user = {s: u for s, u in enumerate((anna, boris)) if live.seats[s].user_id == u.id}
-            attacker, defender = user[opening.seat], user[beat.seat]
+async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        app.service.new_seed = lambda: SEED
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna, boris])
+        live = app.service.live(1)
+        found = scenario(live.state)
+        assert found is not None
+        opening, throw, beat = found
+        user = {s: u for s, u in enumerate((anna, boris)) if live.seats[s].user_id == u.id}
+        attacker, defender = user[opening.seat], user[beat.seat]
 
-            # Taps on the hands drawn before the opening: the attacker's second card of
-            # the rank was an opening card then (now it would be a throw-in) and the
-            # defender had nothing to play, so both will be stale.
-            first_hands = {u: hand_message(tg, u) for u in (attacker, defender)}
-            stale_taps = [
-                (attacker, card_data(first_hands[attacker], throw.cards[0])),
-                (defender, card_data(first_hands[defender], beat.cards[0])),
-            ]
-            hand = first_hands[attacker]
-            answer = await (await tg.press(attacker, hand, card_data(hand, opening.cards[0])))
-            assert answer.text is None
-            await settle(app)
-            for who, data in stale_taps:
-                answer = await (await tg.press(who, first_hands[who], data, forge=True))
-                assert answer.text == STALE
-            assert live.state.history[-1] == opening
-            old_hand = hand_message(tg, defender)
-            old_tap = card_data(old_hand, beat.cards[0])
-            hand = hand_message(tg, attacker)
-            assert (
-                await (await tg.press(attacker, hand, card_data(hand, throw.cards[0])))
-            ).text is None
-            await settle(app)
-            assert live.state.history[-1] == throw
-
-            # Борис saw only the opening card when he tapped: the beat is made.
-            answer = await (await tg.press(defender, old_hand, old_tap, forge=True))
-            assert answer.text is None
-            assert live.state.history[-1] == beat
-            # The same tap again (a double tap): the card is on the table now.
-            answer = await (await tg.press(defender, old_hand, old_tap, forge=True))
+        # Taps on the hands drawn before the opening: the attacker's second card of
+        # the rank was an opening card then (now it would be a throw-in) and the
+        # defender had nothing to play, so both will be stale.
+        first_hands = {u: hand_message(tg, u) for u in (attacker, defender)}
+        stale_taps = [
+            (attacker, card_data(first_hands[attacker], throw.cards[0])),
+            (defender, card_data(first_hands[defender], beat.cards[0])),
+        ]
+        hand = first_hands[attacker]
+        answer = await (await tg.press(attacker, hand, card_data(hand, opening.cards[0])))
+        assert answer.text is None
+        await settle(app)
+        for who, data in stale_taps:
+            answer = await (await tg.press(who, first_hands[who], data, forge=True))
             assert answer.text == STALE
-            await settle(app)
+        assert live.state.history[-1] == opening
+        old_hand = hand_message(tg, defender)
+        old_tap = card_data(old_hand, beat.cards[0])
+        hand = hand_message(tg, attacker)
+        assert (
+            await (await tg.press(attacker, hand, card_data(hand, throw.cards[0])))
+        ).text is None
+        await settle(app)
+        assert live.state.history[-1] == throw
 
-            # After «Беру» the attacker's earlier hand is stale: its cards would go to the taker.
-            before_take = hand_message(tg, attacker)
-            old_taps = [d for d in before_take.button_data() if d.startswith("c:")]
-            hand = hand_message(tg, defender)
-            assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
-            await settle(app)
-            length = len(live.state.history)
-            for data in old_taps:
-                answer = await (await tg.press(attacker, before_take, data, forge=True))
-                assert answer.text == STALE
-            assert len(live.state.history) == length
-        assert tg.unanswered_callbacks() == []
+        # Борис saw only the opening card when he tapped: the beat is made.
+        answer = await (await tg.press(defender, old_hand, old_tap, forge=True))
+        assert answer.text is None
+        assert live.state.history[-1] == beat
+        # The same tap again (a double tap): the card is on the table now.
+        answer = await (await tg.press(defender, old_hand, old_tap, forge=True))
+        assert answer.text == STALE
+        await settle(app)
+
+        # After «Беру» the attacker's earlier hand is stale: its cards would go to the taker.
+        before_take = hand_message(tg, attacker)
+        old_taps = [d for d in before_take.button_data() if d.startswith("c:")]
+        hand = hand_message(tg, defender)
+        assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
+        await settle(app)
+        length = len(live.state.history)
+        for data in old_taps:
+            answer = await (await tg.press(attacker, before_take, data, forge=True))
+            assert answer.text == STALE
+        assert len(live.state.history) == length
+    assert tg.unanswered_callbacks() == []
 
 
 def test_a_tap_means_another_move_after_transfers_even_to_the_same_defender() -> None:

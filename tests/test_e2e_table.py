@@ -9,7 +9,6 @@ from pathlib import Path
 from bot.callbacks import LobbyCb
 from bot.rules_text import fits
 from tests.e2e_helpers import (
-    TOKEN,
     open_table,
     play_to_the_end,
     running_bot,
@@ -44,79 +43,81 @@ def results(tg: FakeTelegram, group: FakeChat) -> tuple[FakeMessage, FakeMessage
     return table, summary
 
 
-async def test_a_lobby_a_newcomer_by_link_and_a_three_player_game(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        (anna, boris, vika), group = friends(tg, 3)
-        for user in (anna, boris):
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            lobby = await open_table(tg, app, group, anna)
-            assert all(fits(row) for row in labels(tg, lobby))
-            assert await press(tg, anna, group, "set", "seats") == "Готово."
-            await press(tg, anna, group, "rules")
-            await settle(app)
-            assert await press(tg, anna, group, "preset", "transfer_cheating") == (
-                "Выбрано: «Переводной с мухлежом» — теперь переводной."
-            )
-            await settle(app)
-            assert await press(tg, anna, group, "preset", "classic") == (
-                "Выбрано: «Классика» — теперь подкидной."
-            )
-            await press(tg, anna, group, "back")
-            await settle(app)
-            lobby = tg.latest_message(group)
-            assert "Подкидной · 36 карт · 3 места · подкидывают все" in lobby.text
-            assert ["3 места", "Пары: нет"] in labels(tg, lobby)
-            await seat_everyone(tg, app, group, [anna, boris])
-            assert app.service.game_of(1) is None  # a seat is still free
-            token = (await app.tables.get(1)).join_token
-            tg.start_private(vika, f"join_{token}")
-            welcome = await tg.wait_for_message(tg.private(vika), lambda m: "за столом" in m.text)
-            assert welcome.text == (
-                "Вы за столом в группе «Друзья», место 3 из 3. Когда партия начнётся, "
-                "карты придут сюда, в этот чат."
-            )
-            await tg.wait_for(lambda: app.service.game_of(1) is not None)  # every seat taken
-            await settle(app)
-            table = tg.latest_message(group)
-            assert table.text.split("\n")[0].startswith("⏳ Ходит ")
-            await play_to_the_end(tg, app, group, [anna, boris, vika])
-            await settle(app)
-            table, summary = results(tg, group)
-            outcome = app.service.live(1).state.outcome
-            if not outcome.draw:
-                fool = ("Аня", "Борис", "Вика")[outcome.fools[0]]
-                assert f"{fool} — " in table.text and table.text.count("🃏 дурак") == 1
-                assert summary.text.startswith(f"🃏 Партия окончена. Дурак — {fool}")
-            assert not re.search(r"(?<!\d)0 карт", table.text)  # «без карт», not «0 карт»
-            assert "Места:" in summary.text or outcome.draw
-            assert labels(tg, summary) == [["Ещё партию"]]
+async def test_a_lobby_a_newcomer_by_link_and_a_three_player_game(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    (anna, boris, vika), group = friends(tg, 3)
+    for user in (anna, boris):
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        lobby = await open_table(tg, app, group, anna)
+        assert all(fits(row) for row in labels(tg, lobby))
+        assert await press(tg, anna, group, "set", "seats") == "Готово."
+        await press(tg, anna, group, "rules")
+        await settle(app)
+        assert await press(tg, anna, group, "preset", "transfer_cheating") == (
+            "Выбрано: «Переводной с мухлежом» — теперь переводной."
+        )
+        await settle(app)
+        assert await press(tg, anna, group, "preset", "classic") == (
+            "Выбрано: «Классика» — теперь подкидной."
+        )
+        await press(tg, anna, group, "back")
+        await settle(app)
+        lobby = tg.latest_message(group)
+        assert "Подкидной · 36 карт · 3 места · подкидывают все" in lobby.text
+        assert ["3 места", "Пары: нет"] in labels(tg, lobby)
+        await seat_everyone(tg, app, group, [anna, boris])
+        assert app.service.game_of(1) is None  # a seat is still free
+        token = (await app.tables.get(1)).join_token
+        tg.start_private(vika, f"join_{token}")
+        welcome = await tg.wait_for_message(tg.private(vika), lambda m: "за столом" in m.text)
+        assert welcome.text == (
+            "Вы за столом в группе «Друзья», место 3 из 3. Когда партия начнётся, "
+            "карты придут сюда, в этот чат."
+        )
+        await tg.wait_for(lambda: app.service.game_of(1) is not None)  # every seat taken
+        await settle(app)
+        table = tg.latest_message(group)
+        assert table.text.split("\n")[0].startswith("⏳ Ходит ")
+        await play_to_the_end(tg, app, group, [anna, boris, vika])
+        await settle(app)
+        table, summary = results(tg, group)
+        outcome = app.service.live(1).state.outcome
+        if not outcome.draw:
+            fool = ("Аня", "Борис", "Вика")[outcome.fools[0]]
+            assert f"{fool} — " in table.text and table.text.count("🃏 дурак") == 1
+            assert summary.text.startswith(f"🃏 Партия окончена. Дурак — {fool}")
+        assert not re.search(r"(?<!\d)0 карт", table.text)  # «без карт», not «0 карт»
+        assert "Места:" in summary.text or outcome.draw
+        assert labels(tg, summary) == [["Ещё партию"]]
 
 
-async def test_a_pairs_game_shows_the_teams_and_the_winning_team(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        users, group = friends(tg, 4)
-        for user in users:
-            tg.start_private(user)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            await open_table(tg, app, group, users[0])
-            for _ in range(2):
-                await press(tg, users[0], group, "set", "seats")
-            assert await press(tg, users[0], group, "set", "pairs") == "Готово."
-            await settle(app)
-            lobby = tg.latest_message(group)
-            assert "1. — свободно — · команда 1" in lobby.text and [
-                "4 места",
-                "Пары: да",
-            ] in labels(tg, lobby)
-            await seat_everyone(tg, app, group, users)
-            assert "Команды: Аня + Вика против Борис + Гена" in tg.latest_message(group).text
-            await play_to_the_end(tg, app, group, users)
-            await settle(app)
-            table, summary = results(tg, group)
-            outcome = app.service.live(1).state.outcome
-            if not outcome.draw:
-                won = "Борис + Гена" if 0 in outcome.fools else "Аня + Вика"
-                assert summary.text.startswith(f"🃏 Партия окончена. Победили {won}, в дураках")
-                assert table.text.count("— победа") == 2 and table.text.count("🃏 дурак") == 2
-            assert "Места:" not in summary.text
+async def test_a_pairs_game_shows_the_teams_and_the_winning_team(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    users, group = friends(tg, 4)
+    for user in users:
+        tg.start_private(user)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        await open_table(tg, app, group, users[0])
+        for _ in range(2):
+            await press(tg, users[0], group, "set", "seats")
+        assert await press(tg, users[0], group, "set", "pairs") == "Готово."
+        await settle(app)
+        lobby = tg.latest_message(group)
+        assert "1. — свободно — · команда 1" in lobby.text and [
+            "4 места",
+            "Пары: да",
+        ] in labels(tg, lobby)
+        await seat_everyone(tg, app, group, users)
+        assert "Команды: Аня + Вика против Борис + Гена" in tg.latest_message(group).text
+        await play_to_the_end(tg, app, group, users)
+        await settle(app)
+        table, summary = results(tg, group)
+        outcome = app.service.live(1).state.outcome
+        if not outcome.draw:
+            won = "Борис + Гена" if 0 in outcome.fools else "Аня + Вика"
+            assert summary.text.startswith(f"🃏 Партия окончена. Победили {won}, в дураках")
+            assert table.text.count("— победа") == 2 and table.text.count("🃏 дурак") == 2
+        assert "Места:" not in summary.text

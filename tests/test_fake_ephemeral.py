@@ -15,7 +15,7 @@ from aiogram.types import (
     Message,
 )
 
-from bot.sandbox.snapshot import snapshot
+from sandbox.snapshot import snapshot
 from tests.fakes import FakeChat, FakeEphemeral, FakeTelegram, FakeUser, RateLimits, run_polling
 
 KEYS = InlineKeyboardMarkup(

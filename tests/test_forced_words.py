@@ -12,7 +12,7 @@ from engine.actions import DONE, PASS
 from service import GameService
 from service.autoplay import forced_word
 from storage.repos import ActionRecord, GameRepo
-from tests.e2e_helpers import TOKEN, open_table, play_to_the_end, running_bot, seat_everyone
+from tests.e2e_helpers import open_table, play_to_the_end, running_bot, seat_everyone
 from tests.e2e_helpers import two_friends as friends
 from tests.fakes import FakeTelegram
 from tests.service_helpers import humans, next_move, open_service, start
@@ -76,19 +76,20 @@ async def test_no_word_is_said_for_anyone_where_they_could_accuse(tmp_path: Path
 
 
 @pytest.mark.sqlite_only  # the bot itself runs on SQLite here
-async def test_in_the_bot_nobody_presses_a_word_they_had_no_choice_about(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = friends(tg)
-        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-            app.service.new_seed = lambda: 5
-            await open_table(tg, app, group, anna)
-            await seat_everyone(tg, app, group, [anna, boris])
-            game = app.service.game_of(1)
-            assert game is not None
-            await play_to_the_end(tg, app, group, [anna, boris])
-            rules = app.service.live(game).state.rules
-            log = await GameRepo(app.service.db).actions(game)
-            # No clock ran out in these few seconds: every automatic move was a word
-            # said for a player with nothing to add.
-            assert check_forced(rules, 5, log) > 0
-        assert tg.unanswered_callbacks() == []
+async def test_in_the_bot_nobody_presses_a_word_they_had_no_choice_about(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    anna, boris, group = friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        app.service.new_seed = lambda: 5
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna, boris])
+        game = app.service.game_of(1)
+        assert game is not None
+        await play_to_the_end(tg, app, group, [anna, boris])
+        rules = app.service.live(game).state.rules
+        log = await GameRepo(app.service.db).actions(game)
+        # No clock ran out in these few seconds: every automatic move was a word
+        # said for a player with nothing to add.
+        assert check_forced(rules, 5, log) > 0
+    assert tg.unanswered_callbacks() == []

@@ -4,7 +4,6 @@ table's series (the last fool, «погоны») carried from one game to the ne
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -14,29 +13,11 @@ from engine.presets import durak_online
 from service.lobby_rules import option_values, rules_problem, with_option, with_preset
 from service.rating import record_game
 from service.series import pogony_pairs, series_after, series_score, series_start
-from service.tables import Person, TableError, Tables, rules_for
-from storage.repos import Seat, StatsRepo, TableSettings, UserRepo
-from tests.service_helpers import open_service
+from service.tables import Tables, rules_for
+from storage.repos import Seat, StatsRepo, TableSettings
+from tests.service_helpers import ANNA, BORIS, VIKA, refused
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
-
-ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "Вика")
-
-
-@pytest.fixture
-async def tables(tmp_path: Path, backend: str):
-    service = await open_service(tmp_path / "t.sqlite3")
-    tables = Tables(service.db, service)
-    for p in (ANNA, BORIS, VIKA):
-        await tables.remember(p)
-        async with service.db.tx() as c:
-            await UserRepo.set_can_message(c, p.id, True)
-    yield tables
-    await service.db.close()
-
-
-def refused(code: str):
-    return pytest.raises(TableError, match=f"^{code}$")
 
 
 async def test_duraka_net_sets_two_players_36_cards_and_podkidnoy(tables: Tables) -> None:

@@ -14,7 +14,6 @@ from storage.outgoing import OutgoingRepo
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
     GAME_OVER,
-    TOKEN,
     hand_buttons,
     open_table,
     seat_everyone,
@@ -63,153 +62,151 @@ async def three_processes(tg: FakeTelegram, url: str) -> tuple[Process, Process,
 
 
 async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_runs(
+    tg: FakeTelegram,
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("handover")
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        holder, other, heir = await three_processes(tg, url)
-        seen = ToChat(group.id)
-        heir.app.bot.session.middleware(seen)
-        running = [holder, other, heir]
-        try:
-            async with delivering(tg, lambda _: other.address):  # every update to the other
-                await open_table(tg, other.app, group, anna)
-                await seat_everyone(tg, other.app, group, [anna, boris])
-                first = other.app.service.game_ids()[0]
-                await tg.wait_for(lambda: first in heir.app.service.game_ids())
-                await heir.app.service.follower.stop()  # it hears of the game's end late
-                live = other.app.service.live(first)
-                assert live is not None
-                await other.app.service.act(
-                    first, Action.from_text(0, "quit"), len(live.state.history)
-                )
-                await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
-                summary = summaries(tg, group)[0]
-                await (await tg.press(boris, summary, AGAIN))  # «Ещё партию»: a new game
-                await tg.wait_for(lambda: len(other.app.service.game_ids()) == 1)
-                second = other.app.service.game_ids()[0]
-                assert second != first
-                await settled(holder.app, other.app)
-                table = await other.app.tables.record(1)
-                assert table is not None and table.table_message_id is not None
-                shown = tg.chat(group).message(table.table_message_id)
-                assert shown is not None and "Партия окончена" not in (shown.text or "")
+    anna, boris, group = two_friends(tg)
+    holder, other, heir = await three_processes(tg, url)
+    seen = ToChat(group.id)
+    heir.app.bot.session.middleware(seen)
+    running = [holder, other, heir]
+    try:
+        async with delivering(tg, lambda _: other.address):  # every update to the other
+            await open_table(tg, other.app, group, anna)
+            await seat_everyone(tg, other.app, group, [anna, boris])
+            first = other.app.service.game_ids()[0]
+            await tg.wait_for(lambda: first in heir.app.service.game_ids())
+            await heir.app.service.follower.stop()  # it hears of the game's end late
+            live = other.app.service.live(first)
+            assert live is not None
+            await other.app.service.act(first, Action.from_text(0, "quit"), len(live.state.history))
+            await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
+            summary = summaries(tg, group)[0]
+            await (await tg.press(boris, summary, AGAIN))  # «Ещё партию»: a new game
+            await tg.wait_for(lambda: len(other.app.service.game_ids()) == 1)
+            second = other.app.service.game_ids()[0]
+            assert second != first
+            await settled(holder.app, other.app)
+            table = await other.app.tables.record(1)
+            assert table is not None and table.table_message_id is not None
+            shown = tg.chat(group).message(table.table_message_id)
+            assert shown is not None and "Партия окончена" not in (shown.text or "")
 
-                await holder.stop()  # the heir takes over: its cache holds both games
-                running.remove(holder)
-                await tg.wait_for(lambda: heir.app.delivery.holder.held)
-                await settled(heir.app, other.app)
-            again = [m for m in tg.messages(group) if m.text == summary.text]
-            assert again == [summary], again  # before: posted again
-            assert heir.app.service.game_ids() == [second]  # before: the first stayed too
-            assert not [c for c in seen.calls if c[0] == "SendMessage"], seen.calls
-            now = tg.chat(group).message(table.table_message_id)  # the new game's: not the old
-            assert now is not None and not any(w in (now.text or "") for w in GAME_OVER)
-        finally:
-            for process in running:
-                await process.stop()
-        assert tg.too_many_requests_sent == 0
+            await holder.stop()  # the heir takes over: its cache holds both games
+            running.remove(holder)
+            await tg.wait_for(lambda: heir.app.delivery.holder.held)
+            await settled(heir.app, other.app)
+        again = [m for m in tg.messages(group) if m.text == summary.text]
+        assert again == [summary], again  # before: posted again
+        assert heir.app.service.game_ids() == [second]  # before: the first stayed too
+        assert not [c for c in seen.calls if c[0] == "SendMessage"], seen.calls
+        now = tg.chat(group).message(table.table_message_id)  # the new game's: not the old
+        assert now is not None and not any(w in (now.text or "") for w in GAME_OVER)
+    finally:
+        for process in running:
+            await process.stop()
+    assert tg.too_many_requests_sent == 0
 
 
 MODE_ADMIN = "бот сам будет присылать их"  # the lobby's line where the bot is an admin
 
 
 async def test_the_holder_learns_the_bot_was_made_an_admin_through_another_process(
+    tg: FakeTelegram,
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("admin")
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        holder, other = await two_processes(tg, url)
-        try:
-            async with delivering(tg, lambda _: other.address):  # every update to the other
-                lobby = await open_table(tg, other.app, group, anna)
-                assert MODE_ADMIN not in (lobby.text or "")  # asked: not an admin (for 60 s)
-                tg.add_bot_to(group, admin=True)  # made an admin: the other hears of it
-                join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
-                assert (await (await tg.press(boris, lobby, join))).text == "Вы за столом!"
-                await tg.wait_for(  # drawn by the holder, which knows it now (before: 60 s on)
-                    lambda: MODE_ADMIN in (tg.chat(group).message(lobby.message_id).text or ""),
-                    timeout=5,
-                    what="the lobby of an admin bot",
-                )
-        finally:
-            for process in (holder, other):
-                await process.stop()
+    anna, boris, group = two_friends(tg)
+    holder, other = await two_processes(tg, url)
+    try:
+        async with delivering(tg, lambda _: other.address):  # every update to the other
+            lobby = await open_table(tg, other.app, group, anna)
+            assert MODE_ADMIN not in (lobby.text or "")  # asked: not an admin (for 60 s)
+            tg.add_bot_to(group, admin=True)  # made an admin: the other hears of it
+            join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
+            assert (await (await tg.press(boris, lobby, join))).text == "Вы за столом!"
+            await tg.wait_for(  # drawn by the holder, which knows it now (before: 60 s on)
+                lambda: MODE_ADMIN in (tg.chat(group).message(lobby.message_id).text or ""),
+                timeout=5,
+                what="the lobby of an admin bot",
+            )
+    finally:
+        for process in (holder, other):
+            await process.stop()
 
 
 async def test_stop_through_another_process_takes_the_hands_in_the_group_away(
+    tg: FakeTelegram,
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("stop")
     cards = CardsCb(game=1).pack()
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        holder, other = await two_processes(tg, url)
+    anna, boris, group = two_friends(tg)
+    holder, other = await two_processes(tg, url)
 
-        def address(update: dict[str, Any]) -> str:  # «Мои карты» where the hands are shown
-            pressed = update.get("callback_query", {}).get("data")
-            return holder.address if pressed == cards else other.address
+    def address(update: dict[str, Any]) -> str:  # «Мои карты» where the hands are shown
+        pressed = update.get("callback_query", {}).get("data")
+        return holder.address if pressed == cards else other.address
 
-        try:
-            async with delivering(tg, address):
-                await open_table(tg, other.app, group, anna)
-                await seat_everyone(tg, other.app, group, [anna, boris])
-                await settled(holder.app, other.app)
-                table = tg.latest_message(group)
-                assert table is not None and "Козырь" in (table.text or "")
-                assert (await (await tg.press(boris, table, cards))).text  # shown to him there
-                await tg.wait_for(lambda: len(tg.ephemerals(group, boris)) == 1)
-                await tg.send_text(anna, group, "/stop")  # to the other: the table closes
-                await tg.wait_for(  # deleted by the holder (before: it never heard)
-                    lambda: not tg.ephemerals(group), timeout=5, what="the hand to go"
-                )
-        finally:
-            for process in (holder, other):
-                await process.stop()
+    try:
+        async with delivering(tg, address):
+            await open_table(tg, other.app, group, anna)
+            await seat_everyone(tg, other.app, group, [anna, boris])
+            await settled(holder.app, other.app)
+            table = tg.latest_message(group)
+            assert table is not None and "Козырь" in (table.text or "")
+            assert (await (await tg.press(boris, table, cards))).text  # shown to him there
+            await tg.wait_for(lambda: len(tg.ephemerals(group, boris)) == 1)
+            await tg.send_text(anna, group, "/stop")  # to the other: the table closes
+            await tg.wait_for(  # deleted by the holder (before: it never heard)
+                lambda: not tg.ephemerals(group), timeout=5, what="the hand to go"
+            )
+    finally:
+        for process in (holder, other):
+            await process.stop()
 
 
 async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
+    tg: FakeTelegram,
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("again")
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris, group = two_friends(tg)
-        holder, other = await two_processes(tg, url)
-        seen = ToChat(group.id)
-        holder.app.bot.session.middleware(seen)
+    anna, boris, group = two_friends(tg)
+    holder, other = await two_processes(tg, url)
+    seen = ToChat(group.id)
+    holder.app.bot.session.middleware(seen)
 
-        async def surrender(app: Any, game: int) -> None:
-            live = app.service.live(game)
-            assert live is not None
-            await app.service.act(game, Action.from_text(0, "quit"), len(live.state.history))
+    async def surrender(app: Any, game: int) -> None:
+        live = app.service.live(game)
+        assert live is not None
+        await app.service.act(game, Action.from_text(0, "quit"), len(live.state.history))
 
-        try:
-            async with delivering(tg, lambda _: other.address):  # every update to the other
-                await open_table(tg, other.app, group, anna)
-                await seat_everyone(tg, other.app, group, [anna, boris])
-                first = other.app.service.game_ids()[0]
-                await surrender(other.app, first)
-                await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
-                old = summaries(tg, group)[0]
-                await holder.app.delivery.halt()  # it takes the start's row only later
-                await (await tg.press(boris, old, AGAIN))  # «Ещё партию»: a new game...
-                await tg.wait_for(lambda: other.app.service.game_ids() not in ([], [first]))
-                second = other.app.service.game_ids()[0]
-                await surrender(other.app, second)  # ...that ends at once
-                await tg.wait_for(lambda: len(summaries(tg, group)) == 2, what="its result")
-                new = summaries(tg, group)[1]
-                posted = len([c for c in seen.calls if c[0] == "SendMessage"])
-                holder.app.delivery.start(holder.app.service)
-                await tg.wait_for(lambda: _none_waiting(holder), what="the start's row sent")
-                await settled(holder.app, other.app)
-            assert summaries(tg, group) == [new]  # the old result lost «Ещё партию» only
-            assert len([c for c in seen.calls if c[0] == "SendMessage"]) == posted  # before: a
-        finally:  # new lobby under the new result
-            for process in (holder, other):
-                await process.stop()
-        assert tg.too_many_requests_sent == 0
+    try:
+        async with delivering(tg, lambda _: other.address):  # every update to the other
+            await open_table(tg, other.app, group, anna)
+            await seat_everyone(tg, other.app, group, [anna, boris])
+            first = other.app.service.game_ids()[0]
+            await surrender(other.app, first)
+            await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
+            old = summaries(tg, group)[0]
+            await holder.app.delivery.halt()  # it takes the start's row only later
+            await (await tg.press(boris, old, AGAIN))  # «Ещё партию»: a new game...
+            await tg.wait_for(lambda: other.app.service.game_ids() not in ([], [first]))
+            second = other.app.service.game_ids()[0]
+            await surrender(other.app, second)  # ...that ends at once
+            await tg.wait_for(lambda: len(summaries(tg, group)) == 2, what="its result")
+            new = summaries(tg, group)[1]
+            posted = len([c for c in seen.calls if c[0] == "SendMessage"])
+            holder.app.delivery.start(holder.app.service)
+            await tg.wait_for(lambda: _none_waiting(holder), what="the start's row sent")
+            await settled(holder.app, other.app)
+        assert summaries(tg, group) == [new]  # the old result lost «Ещё партию» only
+        assert len([c for c in seen.calls if c[0] == "SendMessage"]) == posted  # before: a
+    finally:  # new lobby under the new result
+        for process in (holder, other):
+            await process.stop()
+    assert tg.too_many_requests_sent == 0
 
 
 async def _none_waiting(process: Process) -> bool:

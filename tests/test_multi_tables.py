@@ -13,24 +13,16 @@ from bot.handlers.lobby import error_text
 from service.tables import Person, TableError, Tables
 from storage.records import TableRecord
 from storage.repos import GameRepo, UserRepo
-from tests.service_helpers import open_service
+from tests.service_helpers import ANNA, BORIS, open_tables
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
-
-ANNA, BORIS = Person(1, "Аня"), Person(2, "Борис")
 
 
 @pytest.fixture
 async def pair(tmp_path: Path, backend: str) -> AsyncIterator[tuple[Tables, Tables]]:
-    both = []
-    for _ in range(2):
-        service = await open_service(tmp_path / "shared.sqlite3")
-        both.append(Tables(service.db, service))
-    first = both[0]
-    for p in (ANNA, BORIS):
-        await first.remember(p)
-        async with first.db.tx() as c:
-            await UserRepo.set_can_message(c, p.id, True)
+    both = [
+        await open_tables(tmp_path / "shared.sqlite3", people) for people in ((ANNA, BORIS), ())
+    ]
     yield both[0], both[1]
     for tables in both:
         await tables.games.stop()

@@ -11,6 +11,7 @@ import pytest
 from aiogram.types import Message
 
 from bot.outbox import Limits, Outbox, Rendered
+from bot.session import JsonSession
 from tests.e2e_helpers import TOKEN
 from tests.fakes import FakeTelegram, FakeUser
 
@@ -21,7 +22,7 @@ FAST = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6, timeout=0.
 async def outbox_for(limits: Limits = FAST) -> AsyncIterator[tuple[FakeTelegram, FakeUser, Outbox]]:
     async with FakeTelegram(token=TOKEN) as tg:
         anna = tg.add_user(1, "Аня", started=True)
-        bot = tg.make_bot()
+        bot = tg.make_bot(JsonSession)
         outbox = Outbox(bot, limits)
         try:
             yield tg, anna, outbox

@@ -11,7 +11,7 @@ import pytest
 from engine import Rules, SnapshotError, State
 from service import GameService
 from storage.repos import GameRepo, TableRepo
-from tests.e2e_helpers import TOKEN, open_table, running_bot, seat_everyone, settle
+from tests.e2e_helpers import open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram
 from tests.service_helpers import humans, new_table, open_service, play_moves
 
@@ -79,36 +79,36 @@ async def test_each_game_is_restored_on_its_own(tmp_path: Path) -> None:
 
 
 async def test_a_game_whose_log_cannot_be_replayed_ends_and_its_players_are_told(
+    tg: FakeTelegram,
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "db.sqlite3"
-    async with FakeTelegram(token=TOKEN) as tg:
-        anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
-        vika, gleb = tg.add_user(3, "Вика"), tg.add_user(4, "Глеб")
-        broken = tg.add_group(-100, "Друзья", members=[anna, boris])
-        fine = tg.add_group(-200, "Соседи", members=[vika, gleb])
-        for user in (anna, boris, vika, gleb):
-            tg.start_private(user)
-        async with running_bot(tg, path) as app:
-            for group, users, table in ((broken, [anna, boris], 1), (fine, [vika, gleb], 2)):
-                await open_table(tg, app, group, users[0])
-                await seat_everyone(tg, app, group, users, table=table)
-            games = {app.service.live(g).table_id: g for g in app.service.game_ids()}
-            await damage(app.service, "UPDATE games SET snapshot = '{}' WHERE id = ?", games[1])
-            await damage(
-                app.service,
-                "INSERT INTO actions (game_id, seq, seat, action, auto, at)"
-                " VALUES (?, 1, 0, 'zz', 0, 0)",
-                games[1],
-            )
-            await settle(app)
-        async with running_bot(tg, path) as app:
-            await settle(app)
-            assert games[1] not in app.service.game_ids() and games[2] in app.service.game_ids()
-            said = "Партию не удалось восстановить"
-            assert said in tg.latest_message(broken).text
-            for user in (anna, boris):
-                assert said in tg.latest_message(tg.private(user)).text
-            assert all(said not in m.text for m in tg.messages(fine))
-            table = await app.tables.get(1)
-            assert table.status == "lobby"
+    anna, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+    vika, gleb = tg.add_user(3, "Вика"), tg.add_user(4, "Глеб")
+    broken = tg.add_group(-100, "Друзья", members=[anna, boris])
+    fine = tg.add_group(-200, "Соседи", members=[vika, gleb])
+    for user in (anna, boris, vika, gleb):
+        tg.start_private(user)
+    async with running_bot(tg, path) as app:
+        for group, users, table in ((broken, [anna, boris], 1), (fine, [vika, gleb], 2)):
+            await open_table(tg, app, group, users[0])
+            await seat_everyone(tg, app, group, users, table=table)
+        games = {app.service.live(g).table_id: g for g in app.service.game_ids()}
+        await damage(app.service, "UPDATE games SET snapshot = '{}' WHERE id = ?", games[1])
+        await damage(
+            app.service,
+            "INSERT INTO actions (game_id, seq, seat, action, auto, at)"
+            " VALUES (?, 1, 0, 'zz', 0, 0)",
+            games[1],
+        )
+        await settle(app)
+    async with running_bot(tg, path) as app:
+        await settle(app)
+        assert games[1] not in app.service.game_ids() and games[2] in app.service.game_ids()
+        said = "Партию не удалось восстановить"
+        assert said in tg.latest_message(broken).text
+        for user in (anna, boris):
+            assert said in tg.latest_message(tg.private(user)).text
+        assert all(said not in m.text for m in tg.messages(fine))
+        table = await app.tables.get(1)
+        assert table.status == "lobby"

@@ -19,9 +19,10 @@ from aiohttp import ClientSession, ClientWebSocketResponse
 
 import tests.fakes
 from bot.config import Config
-from bot.emulator import FakeTelegram
 from bot.outbox import Limits
-from bot.sandbox import Sandbox, sandbox
+from bot.session import JsonSession
+from sandbox import Sandbox, sandbox
+from telegram_emulator import FakeTelegram
 
 Check = Callable[[dict[str, Any]], bool]
 
@@ -147,7 +148,7 @@ async def test_the_sandbox_holds_the_bot_to_telegrams_limits(tmp_path: Path) -> 
     config = Config(token="", db_path=str(tmp_path / "db.sqlite3"))  # Telegram's pace
     async with sandbox(config, 0) as box:
         box.tg.start_private(box.tg.users[1])
-        bot = box.tg.make_bot()
+        bot = box.tg.make_bot(JsonSession)
         try:
             sent = await bot.send_message(-1001, "hi")
             with pytest.raises(TelegramBadRequest, match="message is not modified"):
@@ -174,6 +175,17 @@ def test_without_a_token_the_one_line_names_the_sandbox() -> None:
     assert done.stderr.splitlines() == [
         "error: BOT_TOKEN is not set: get a token from @BotFather and export it,"
         " or try the bot in a browser without one: python -m bot --sandbox"
+    ]
+
+
+def test_a_copy_without_the_sandbox_says_how_to_install_it(monkeypatch: Any, capsys: Any) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.setitem(sys.modules, "sandbox", None)  # ``import sandbox`` finds nothing
+    assert main(["--sandbox", "--port", "0"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: the sandbox is not installed with this copy of the bot;"
+        " install the project with it: pip install -e '.[sandbox]' (in the project's folder)"
     ]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bot.emulator.playing import PRIORITY
+from bench.playing import PRIORITY
 from tests.sandbox_helpers import Phone, choose, chromium, sandbox_process, wait
 
 GROUP, PRIVATE = "Друзья", "Дурак"

@@ -3,35 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 from engine.bots import MonteCarloBot
 from service import Seat, Update
 from service.tables import Person, TableError, Tables
-from storage.repos import UserRepo
-from tests.service_helpers import open_service, play_moves
+from tests.service_helpers import ANNA, BORIS, VIKA, play_moves, refused
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
-
-ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "Вика")
-
-
-@pytest.fixture
-async def tables(tmp_path: Path, backend: str):
-    service = await open_service(tmp_path / "t.sqlite3")
-    tables = Tables(service.db, service)
-    for p in (ANNA, BORIS, VIKA):
-        await tables.remember(p)
-        async with service.db.tx() as c:
-            await UserRepo.set_can_message(c, p.id, True)
-    yield tables
-    await service.db.close()
-
-
-def refused(code: str):
-    return pytest.raises(TableError, match=f"^{code}$")
 
 
 async def test_one_open_table_per_chat(tables: Tables) -> None:

@@ -3,7 +3,7 @@ their group, which the bot is in. Nobody has opened the private chat with the bo
 
 from __future__ import annotations
 
-from bot.emulator import FakeChat, FakeTelegram
+from telegram_emulator import FakeChat, FakeTelegram
 
 BOT_USERNAME = "durak_sandbox_bot"
 GROUP_ID = -1001

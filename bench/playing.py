@@ -1,14 +1,15 @@
-"""How a simulated person plays through the emulator: their hand, the button they press."""
+"""How a simulated person plays the bot through the Bot API emulator: their hand, the
+button they press. A driver of this bot (its words and its callback data), not of
+Telegram: the benchmarks and the end-to-end tests share it."""
 
 from __future__ import annotations
 
-from bot.emulator.ephemeral import FakeEphemeral
-from bot.emulator.model import FakeChat, FakeMessage, FakeUser
-from bot.emulator.server import FakeTelegram
+from bot.callbacks import CardCb, CheatCb, MoveCb, PageCb
+from telegram_emulator import FakeChat, FakeEphemeral, FakeMessage, FakeTelegram, FakeUser
 
-TOKEN = "123456:" + "A" * 35  # a well-formed token the emulator accepts
 PRIORITY = ("Побить", "• ", "Бито", "Пас", "Беру")
-HAND_DATA = ("c:", "m:", "p:", "f:")  # a hand's callbacks: CardCb, MoveCb, PageCb, CheatCb
+CARD = f"{CardCb.__prefix__}{CardCb.__separator__}"  # a card's callback data starts so
+HAND_DATA = tuple(f"{cb.__prefix__}{cb.__separator__}" for cb in (CardCb, MoveCb, PageCb, CheatCb))
 
 
 def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
@@ -26,7 +27,7 @@ def hand_buttons(message: FakeMessage) -> list[tuple[str, str]]:
     found = []
     for b in (b for row in rows for b in row if b.get("callback_data")):
         text, data = b["text"], b["callback_data"]
-        if data.startswith("c:") and (b.get("style") == "success" or text.startswith("✓")):
+        if data.startswith(CARD) and (b.get("style") == "success" or text.startswith("✓")):
             text = "• " + text.removeprefix("✓")
         found.append((text, data))
     return found
@@ -34,7 +35,7 @@ def hand_buttons(message: FakeMessage) -> list[tuple[str, str]]:
 
 def hand_key(message: FakeMessage) -> str:
     """The key a hand's buttons carry: the last field of their callback data."""
-    return next(d.rsplit(":", 1)[1] for d in message.button_data() if d[:2] in HAND_DATA)
+    return next(d.rsplit(":", 1)[1] for d in message.button_data() if d.startswith(HAND_DATA))
 
 
 def choose(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from bot.emulator import FakeChat, FakeEphemeral, FakeMessage, FakeTelegram, FakeUser
+from telegram_emulator import FakeChat, FakeEphemeral, FakeMessage, FakeTelegram, FakeUser
 
 SHOWN = 100  # the newest messages of a chat that the page gets
 MEMBERS = ("creator", "administrator", "member")

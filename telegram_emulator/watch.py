@@ -10,8 +10,8 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
-from bot.emulator.model import Call, FakeMessage, PressHandle
-from bot.emulator.users import ChatRef, UserActions
+from telegram_emulator.model import Call, ChatRef, FakeMessage, PressHandle
+from telegram_emulator.users import UserActions
 
 
 class Watching(UserActions):

@@ -18,7 +18,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.emulator import FakeMessage, FakeTelegram, FakeUser, PressHandle
+from telegram_emulator import FakeMessage, FakeTelegram, FakeUser, PressHandle
 
 from .snapshot import MEMBERS, json_id, snapshot
 

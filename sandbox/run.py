@@ -3,6 +3,10 @@ real bot (the same ``App`` as in production) pointed at the emulator."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import math
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -10,11 +14,13 @@ from dataclasses import dataclass, replace
 from aiohttp import web
 
 from bot.app import App
-from bot.config import Config
-from bot.emulator import TOKEN, FakeTelegram, RateLimits
+from bot.config import Config, Options
+from telegram_emulator import TOKEN, FakeTelegram, RateLimits
 
 from .web import make_app
 from .world import BOT_USERNAME, populate
+
+log = logging.getLogger("sandbox")
 
 
 @dataclass(frozen=True)
@@ -54,3 +60,27 @@ async def sandbox(config: Config, port: int, host: str = "127.0.0.1") -> AsyncIt
     finally:
         await runner.cleanup()
         await tg.stop()
+
+
+def environment(options: Options, scratch: str) -> dict[str, str]:
+    """The environment's settings, with the emulator's token and no webhook or Bot API
+    server of its own; the database in ``scratch`` unless ``--db`` names one."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DURAK_WEBHOOK_URL", "BOT_API_BASE")}
+    env.update(BOT_TOKEN=TOKEN, DURAK_DB=options.db or os.path.join(scratch, "durak.sqlite3"))
+    return env
+
+
+async def play(config: Config, port: int) -> None:
+    """``python -m bot --sandbox``: the sandbox until cancelled; its page's address is
+    logged once the bot asks for updates."""
+    async with sandbox(config, port) as box:
+
+        async def announce() -> None:
+            await box.tg.wait_for(lambda: box.tg.count("getUpdates"), math.inf)
+            log.info("sandbox: open %s in a browser (Ctrl+C stops it)", box.url)
+
+        ready = asyncio.create_task(announce())
+        try:
+            await box.app.run()
+        finally:
+            ready.cancel()

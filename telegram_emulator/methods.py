@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.emulator.model import (
+from telegram_emulator.model import (
     NOT_MODIFIED,
     ApiError,
     CallbackAnswer,

@@ -32,10 +32,11 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.emulator.model import (
+from telegram_emulator.model import (
     ApiError,
+    ChatRef,
     FakeChat,
     FakeMessage,
     FakeUser,
@@ -46,9 +47,6 @@ from bot.emulator.model import (
     now,
     plain_text,
 )
-
-if TYPE_CHECKING:
-    from bot.emulator.users import ChatRef
 
 MEMBERS = ("creator", "administrator", "member", "restricted")
 EDITS = ("editEphemeralMessageText", "editEphemeralMessageReplyMarkup", "deleteEphemeralMessage")

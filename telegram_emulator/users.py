@@ -6,9 +6,10 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bot.emulator.ephemeral import FakeEphemeral
-from bot.emulator.methods import member_json
-from bot.emulator.model import (
+from telegram_emulator.ephemeral import FakeEphemeral
+from telegram_emulator.methods import member_json
+from telegram_emulator.model import (
+    ChatRef,
     FakeChat,
     FakeMessage,
     FakeUser,
@@ -18,7 +19,6 @@ from bot.emulator.model import (
     unique_id,
 )
 
-ChatRef = FakeChat | FakeUser | int
 ANONYMOUS_ADMIN = FakeUser(1087968824, "Group", username="GroupAnonymousBot", is_bot=True)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
+TOKEN = "123456:" + "A" * 35  # a well-formed token (aiogram checks the form) for a server
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup"
     " are exactly the same as a current content and reply markup of the message"
@@ -144,6 +145,10 @@ class FakeChat:
             if message.message_id == message_id:
                 return None if message.deleted else message
         return None
+
+
+#: A chat as the test names it: the chat, a user (their private chat) or an id.
+ChatRef = FakeChat | FakeUser | int
 
 
 @dataclass(eq=False)

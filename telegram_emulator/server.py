@@ -1,4 +1,4 @@
-"""A fake Telegram Bot API server on 127.0.0.1 for the end-to-end tests and the sandbox.
+"""A fake Telegram Bot API server on 127.0.0.1 for end-to-end tests and the sandbox.
 
 Point aiogram at it with ``TelegramAPIServer.from_base(server.base_url)`` (or use
 ``server.make_bot()``), run the real Dispatcher polling loop (``run_polling``),
@@ -24,17 +24,18 @@ import asyncio
 import math
 import socket
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from aiohttp import web
 
-from bot.emulator.ephemeral import Ephemerals, EphemeralState
-from bot.emulator.methods import BotApiMethods, decode_params
-from bot.emulator.model import (
+from telegram_emulator.ephemeral import Ephemerals, EphemeralState
+from telegram_emulator.methods import BotApiMethods, decode_params
+from telegram_emulator.model import (
     ApiError,
     Call,
+    ChatRef,
     FakeChat,
     FakeUser,
     PressHandle,
@@ -42,8 +43,11 @@ from bot.emulator.model import (
     RateLimits,
     too_many_requests,
 )
-from bot.emulator.users import ChatRef
-from bot.emulator.watch import Watching
+from telegram_emulator.watch import Watching
+
+if TYPE_CHECKING:  # aiogram is the clients' library: imported when a test asks for a Bot
+    from aiogram import Bot
+    from aiogram.client.session.base import BaseSession
 
 T = TypeVar("T")
 
@@ -184,15 +188,15 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
 
-    def make_bot(self, **kwargs: Any) -> Any:
-        """An ``aiogram.Bot`` talking to this server, through the bot's own session."""
+    def make_bot(self, session: Callable[..., BaseSession] | None = None, **kwargs: Any) -> Bot:
+        """An ``aiogram.Bot`` talking to this server through ``session`` (a session class
+        taking ``api=``; aiogram's own by default)."""
         from aiogram import Bot
+        from aiogram.client.session.aiohttp import AiohttpSession
         from aiogram.client.telegram import TelegramAPIServer
 
-        from bot.session import JsonSession
-
-        session = JsonSession(api=TelegramAPIServer.from_base(self.base_url))
-        return Bot(self.token, session=session, **kwargs)
+        api = TelegramAPIServer.from_base(self.base_url)
+        return Bot(self.token, session=(session or AiohttpSession)(api=api), **kwargs)
 
     def enforce_rate_limits(self, limits: RateLimits | None = None) -> None:
         """Answer 429 above Telegram's limits (``RateLimits()`` by default)."""
