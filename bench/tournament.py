@@ -7,7 +7,9 @@ Every deal is played once per rotation of the lineup over the seats, so each
 bot plays every hand of the deal (with two players: each deal twice, hands
 swapped) and the luck of the deal cancels out. Levels: ``novice``, ``expert``,
 ``master`` (engine.bots), ``club`` (the rule-based yardstick, bench.club),
-``greedy`` and ``random`` (engine.players); ``master/flat``, ``expert/tree`` and the
+``ismcts`` (the search yardstick, bench.ismcts: ``--ismcts-seconds`` of CPU a
+decision, ``--ismcts-iterations`` at most), ``greedy`` and ``random``
+(engine.players); ``master/flat``, ``expert/tree`` and the
 like give a level another search (``Budget.search``: ``flat``, ``tree``, ``plan``).
 Rates are per game a bot of that level sat in; with several bots of one level
 every seat counts. Intervals are Wilson score intervals over games, which
@@ -33,8 +35,9 @@ from engine.bots.pimc import POLICIES, SEARCHES
 from engine.players import GreedyPlayer, Player, RandomPlayer
 
 from .club import ClubPlayer
+from .ismcts import Allowance, IsmctsPlayer
 
-LEVELS = ("novice", "expert", "master", "club", "greedy", "random")
+LEVELS = ("novice", "expert", "master", "club", "ismcts", "greedy", "random")
 
 
 @dataclass
@@ -82,6 +85,17 @@ class Limits:
     draw: float | None = None
     policy: str | None = None
     lacks: float | None = None
+    ismcts_seconds: float | None = None  # the yardstick's CPU a decision (None: 0.2 s)
+    ismcts_iterations: int | None = None  # and its cap on iterations
+
+    def allowance(self) -> Allowance:
+        """The ISMCTS yardstick's budget: its defaults, with the fields given."""
+        a = Allowance()
+        return replace(
+            a,
+            seconds=a.seconds if self.ismcts_seconds is None else self.ismcts_seconds,
+            iterations=a.iterations if self.ismcts_iterations is None else self.ismcts_iterations,
+        )
 
     def budget(self, level: str) -> Budget:
         b = BUDGETS[level]
@@ -109,6 +123,8 @@ def player(level: str, seed: int, limits: Limits) -> Player:
         return GreedyPlayer()
     if level == "club":
         return ClubPlayer(seed)
+    if level == "ismcts":
+        return IsmctsPlayer(seed, limits.allowance())
     if level == "novice":
         return make_bot(level, seed=seed)
     level, _, search = level.partition("/")
@@ -186,6 +202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--lacks", type=float, help="weight of a card a player's moves say it lacks (1: unread)"
     )
+    parser.add_argument(
+        "--ismcts-seconds", type=float, help="CPU seconds a decision of ismcts (0.2)"
+    )
+    parser.add_argument("--ismcts-iterations", type=int, help="iteration cap of ismcts")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
         "--progress", type=int, default=0, help="interim report on stderr every N deals"
@@ -200,7 +220,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             f" (expert/master also as level/search, search one of {', '.join(SEARCHES)})"
         )
     limits = Limits(
-        args.seconds, args.worlds, args.actions, args.endgame, args.draw, args.policy, args.lacks
+        seconds=args.seconds,
+        worlds=args.worlds,
+        actions=args.actions,
+        endgame=args.endgame,
+        draw=args.draw,
+        policy=args.policy,
+        lacks=args.lacks,
+        ismcts_seconds=args.ismcts_seconds,
+        ismcts_iterations=args.ismcts_iterations,
     )
     rotations = args.rotations or rules.players
     jobs = [Job(rules, lineup, args.seed + d, rotations, limits) for d in range(args.deals)]
