@@ -19,6 +19,7 @@ treats the rotated games of one deal as independent (a slight understatement).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -26,7 +27,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 
 from engine import Rules, State
 from engine.bots import BUDGETS, Budget, make_bot
@@ -141,10 +143,22 @@ class Job:
     limits: Limits
 
 
-def play_deal(job: Job) -> dict[str, Tally]:
-    """Every rotation of the lineup on one deal; tallies by level."""
+@dataclass(frozen=True)
+class Game:
+    """One finished game, for ``--record``: who sat where, who lost, every move."""
+
+    deal: int
+    levels: tuple[str, ...]  # per seat
+    fools: tuple[int, ...]
+    draw: bool
+    moves: tuple[str, ...]  # logged actions, "<seat> <text>"
+
+
+def play_deal(job: Job) -> tuple[dict[str, Tally], list[Game]]:
+    """Every rotation of the lineup on one deal; tallies by level, and the games."""
     n = job.rules.players
     tallies: dict[str, Tally] = defaultdict(Tally)
+    games: list[Game] = []
     for r in range(job.rotations):
         levels = [job.lineup[(s + r) % n] for s in range(n)]
         seats = [player(lv, job.deal * 16 + s, job.limits) for s, lv in enumerate(levels)]
@@ -159,7 +173,9 @@ def play_deal(job: Job) -> dict[str, Tally]:
             t.games += 1
             t.draws += outcome.draw
             t.fools += s in outcome.fools
-    return dict(tallies)
+        moves = tuple(map(str, state.history))
+        games.append(Game(job.deal, tuple(levels), outcome.fools, outcome.draw, moves))
+    return dict(tallies), games
 
 
 def report(tallies: dict[str, Tally], deals: int, games: int, elapsed: float) -> str:
@@ -206,6 +222,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--ismcts-seconds", type=float, help="CPU seconds a decision of ismcts (0.2)"
     )
     parser.add_argument("--ismcts-iterations", type=int, help="iteration cap of ismcts")
+    parser.add_argument(
+        "--record", type=Path, help="append every game (seats, fools, moves) as a JSON line"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
         "--progress", type=int, default=0, help="interim report on stderr every N deals"
@@ -236,9 +255,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     total: dict[str, Tally] = defaultdict(Tally)
     with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
         results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
-        for done, result in enumerate(results, 1):
+        for done, (result, games) in enumerate(results, 1):
             for level, t in result.items():
                 total[level].add(t)
+            if args.record:
+                with args.record.open("a", encoding="utf-8") as out:
+                    out.writelines(json.dumps(asdict(g), ensure_ascii=False) + "\n" for g in games)
             if args.progress and done % args.progress == 0 and done < args.deals:
                 elapsed = time.perf_counter() - start
                 print(report(total, done, done * rotations, elapsed), file=sys.stderr, flush=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -96,13 +98,25 @@ def test_it_plays_only_legal_moves_and_the_game_ends(rules: Rules) -> None:
     assert seats[0].moves > 5
 
 
-def test_a_match_against_novice_finishes(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_match_against_novice_finishes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "games.jsonl"
     argv = ["--lineup", "ismcts,novice", "--deals", "1", "--ismcts-iterations", "30"]
-    assert tournament.main(argv) == 0
+    assert tournament.main([*argv, "--seed", "5", "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "budgets: ismcts_iterations=30" in out
     assert "1 deals, 2 games" in out
     assert "ismcts  2 seat-games" in out and "novice  2 seat-games" in out
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [g["levels"] for g in games] == [["ismcts", "novice"], ["novice", "ismcts"]]
+    for g in games:  # each record replays to its outcome
+        state = State(Rules(), g["deal"])
+        for logged in g["moves"]:
+            seat, _, text = logged.partition(" ")
+            state.apply(Action.from_text(int(seat), text))
+        assert state.outcome is not None
+        assert (list(state.outcome.fools), state.outcome.draw) == (g["fools"], g["draw"])
 
 
 def test_the_same_seed_and_cap_give_the_same_game() -> None:
