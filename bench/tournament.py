@@ -7,7 +7,9 @@ Every deal is played once per rotation of the lineup over the seats, so each
 bot plays every hand of the deal (with two players: each deal twice, hands
 swapped) and the luck of the deal cancels out. Levels: ``novice``, ``expert``,
 ``master`` (engine.bots), ``club`` (the rule-based yardstick, bench.club),
-``greedy`` and ``random`` (engine.players); ``master/flat``, ``expert/tree`` and the
+``ismcts`` (the search yardstick, bench.ismcts: ``--ismcts-seconds`` of CPU a
+decision, ``--ismcts-iterations`` at most), ``greedy`` and ``random``
+(engine.players); ``master/flat``, ``expert/tree`` and the
 like give a level another search (``Budget.search``: ``flat``, ``tree``, ``plan``).
 Rates are per game a bot of that level sat in; with several bots of one level
 every seat counts. Intervals are Wilson score intervals over games, which
@@ -17,6 +19,7 @@ treats the rotated games of one deal as independent (a slight understatement).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -24,7 +27,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 
 from engine import Rules, State
 from engine.bots import BUDGETS, Budget, make_bot
@@ -33,8 +37,9 @@ from engine.bots.pimc import POLICIES, SEARCHES
 from engine.players import GreedyPlayer, Player, RandomPlayer
 
 from .club import ClubPlayer
+from .ismcts import Allowance, IsmctsPlayer
 
-LEVELS = ("novice", "expert", "master", "club", "greedy", "random")
+LEVELS = ("novice", "expert", "master", "club", "ismcts", "greedy", "random")
 
 
 @dataclass
@@ -82,6 +87,17 @@ class Limits:
     draw: float | None = None
     policy: str | None = None
     lacks: float | None = None
+    ismcts_seconds: float | None = None  # the yardstick's CPU a decision (None: 0.2 s)
+    ismcts_iterations: int | None = None  # and its cap on iterations
+
+    def allowance(self) -> Allowance:
+        """The ISMCTS yardstick's budget: its defaults, with the fields given."""
+        a = Allowance()
+        return replace(
+            a,
+            seconds=a.seconds if self.ismcts_seconds is None else self.ismcts_seconds,
+            iterations=a.iterations if self.ismcts_iterations is None else self.ismcts_iterations,
+        )
 
     def budget(self, level: str) -> Budget:
         b = BUDGETS[level]
@@ -109,6 +125,8 @@ def player(level: str, seed: int, limits: Limits) -> Player:
         return GreedyPlayer()
     if level == "club":
         return ClubPlayer(seed)
+    if level == "ismcts":
+        return IsmctsPlayer(seed, limits.allowance())
     if level == "novice":
         return make_bot(level, seed=seed)
     level, _, search = level.partition("/")
@@ -125,10 +143,22 @@ class Job:
     limits: Limits
 
 
-def play_deal(job: Job) -> dict[str, Tally]:
-    """Every rotation of the lineup on one deal; tallies by level."""
+@dataclass(frozen=True)
+class Game:
+    """One finished game, for ``--record``: who sat where, who lost, every move."""
+
+    deal: int
+    levels: tuple[str, ...]  # per seat
+    fools: tuple[int, ...]
+    draw: bool
+    moves: tuple[str, ...]  # logged actions, "<seat> <text>"
+
+
+def play_deal(job: Job) -> tuple[dict[str, Tally], list[Game]]:
+    """Every rotation of the lineup on one deal; tallies by level, and the games."""
     n = job.rules.players
     tallies: dict[str, Tally] = defaultdict(Tally)
+    games: list[Game] = []
     for r in range(job.rotations):
         levels = [job.lineup[(s + r) % n] for s in range(n)]
         seats = [player(lv, job.deal * 16 + s, job.limits) for s, lv in enumerate(levels)]
@@ -143,7 +173,9 @@ def play_deal(job: Job) -> dict[str, Tally]:
             t.games += 1
             t.draws += outcome.draw
             t.fools += s in outcome.fools
-    return dict(tallies)
+        moves = tuple(map(str, state.history))
+        games.append(Game(job.deal, tuple(levels), outcome.fools, outcome.draw, moves))
+    return dict(tallies), games
 
 
 def report(tallies: dict[str, Tally], deals: int, games: int, elapsed: float) -> str:
@@ -186,6 +218,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--lacks", type=float, help="weight of a card a player's moves say it lacks (1: unread)"
     )
+    parser.add_argument(
+        "--ismcts-seconds", type=float, help="CPU seconds a decision of ismcts (0.2)"
+    )
+    parser.add_argument("--ismcts-iterations", type=int, help="iteration cap of ismcts")
+    parser.add_argument(
+        "--record", type=Path, help="append every game (seats, fools, moves) as a JSON line"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
         "--progress", type=int, default=0, help="interim report on stderr every N deals"
@@ -200,7 +239,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             f" (expert/master also as level/search, search one of {', '.join(SEARCHES)})"
         )
     limits = Limits(
-        args.seconds, args.worlds, args.actions, args.endgame, args.draw, args.policy, args.lacks
+        seconds=args.seconds,
+        worlds=args.worlds,
+        actions=args.actions,
+        endgame=args.endgame,
+        draw=args.draw,
+        policy=args.policy,
+        lacks=args.lacks,
+        ismcts_seconds=args.ismcts_seconds,
+        ismcts_iterations=args.ismcts_iterations,
     )
     rotations = args.rotations or rules.players
     jobs = [Job(rules, lineup, args.seed + d, rotations, limits) for d in range(args.deals)]
@@ -208,9 +255,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     total: dict[str, Tally] = defaultdict(Tally)
     with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
         results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
-        for done, result in enumerate(results, 1):
+        for done, (result, games) in enumerate(results, 1):
             for level, t in result.items():
                 total[level].add(t)
+            if args.record:
+                with args.record.open("a", encoding="utf-8") as out:
+                    out.writelines(json.dumps(asdict(g), ensure_ascii=False) + "\n" for g in games)
             if args.progress and done % args.progress == 0 and done < args.deals:
                 elapsed = time.perf_counter() - start
                 print(report(total, done, done * rotations, elapsed), file=sys.stderr, flush=True)
