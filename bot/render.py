@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -256,12 +256,10 @@ def table_message(
     settings: TableSettings | None = None,
 ) -> str:
     """The group's one message about the game: public information only. First whose
-    move it is and the seconds a move has: not the seconds left until ``deadline``,
-    which would change at every render, so that the outbox could no longer skip an
-    edit that shows nothing new (and Telegram sends no notice of edits anyway: the
-    hand tells its player). ``settings``: the table's, for the name of its preset
-    (the rules line shows only when a preset or option is on)."""
-    lines = [turn_line(lang, view, names)]
+    move it is and until when (``deadline``, see ``turn_line``). ``settings``: the
+    table's, for the name of its preset (the rules line shows only when a preset or
+    option is on)."""
+    lines = [turn_line(lang, view, names, deadline)]
     if view.closing and view.outcome is None:
         lines.append(t(lang, "table.closing"))
     lines.append(trump_line(lang, view))
@@ -313,18 +311,50 @@ def table_message(
     return "\n".join(lines)
 
 
-def turn_line(lang: str, view: View, names: Sequence[str]) -> str:
-    """«⏳ <b>Отбивается Аня · 30 с</b>», «⏳ <b>Кон закрывается · 10 с</b>» (the bout
-    open for «Антимухлёж»), or that the game is over."""
+def turn_line(lang: str, view: View, names: Sequence[str], deadline: datetime | None) -> str:
+    """«⏳ <b>Отбивается Аня · до 14:05:30 мск</b>», «⏳ <b>Кон закрывается · до …</b>»
+    (the bout open for «Антимухлёж»), or that the game is over.
+
+    The move's end as a clock time, not the seconds left: it is true whenever it is
+    read, and it changes only with a step, which edits the table anyway, so the outbox
+    still skips an edit that shows nothing new and a group's 20 edits a minute go to
+    moves (a countdown would need an edit every few seconds). Its zone is named: one
+    message is read in every zone. Without a deadline (no timer armed yet): the
+    seconds a move has."""
     turn = view.turn
     if view.outcome is not None or turn is None:
         return t(lang, "table.over")
     seconds = view.rules.throw_seconds if turn.kind == "throw" else view.rules.move_seconds
+    if deadline is not None:
+        until = t(lang, "table.until", time=clock_time(lang, deadline))
+    else:
+        until = t(lang, "table.seconds" if view.closing else "table.per_move", seconds=seconds)
     if view.closing:  # all beaten, open for «Антимухлёж» (RULES §9) until the clock runs out
-        return t(lang, "table.turn_closing", seconds=seconds)
+        return t(lang, "table.turn_closing", until=until)
     who = names_list(lang, [escape(names[s]) for s in turn.seats])
     kind = "throw_one" if turn.kind == "throw" and len(turn.seats) == 1 else turn.kind
-    return t(lang, f"table.turn_{kind}", name=who, seconds=seconds)
+    return t(lang, f"table.turn_{kind}", name=who, until=until)
+
+
+def clock_time(lang: str, moment: datetime) -> str:
+    """«14:05:30 мск», «14:05:30 UTC+7»: to the nearest second, with its zone."""
+    moment = (moment + timedelta(microseconds=500_000)).replace(microsecond=0)
+    return f"{moment:%H:%M:%S} {zone_name(lang, moment)}"
+
+
+def zone_name(lang: str, moment: datetime) -> str:
+    """The zone of ``moment`` as players write it: «мск» (Moscow time), «UTC+7» for a
+    zone known by its offset only, else its abbreviation («CET»)."""
+    name = moment.tzname() or ""
+    if name == "MSK":
+        return t(lang, "zone.msk")
+    if not name or name[0] in "+-":
+        offset = moment.utcoffset() or timedelta()
+        minutes = int(offset.total_seconds()) // 60
+        sign, minutes = "+" if minutes >= 0 else "-", abs(minutes)
+        hours = f"{minutes // 60}" + (f":{minutes % 60:02d}" if minutes % 60 else "")
+        return "UTC" if not minutes else f"UTC{sign}{hours}"
+    return name
 
 
 def trump_line(lang: str, view: View) -> str:

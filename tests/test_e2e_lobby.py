@@ -76,10 +76,10 @@ async def test_the_creator_chooses_the_bots_strength(tmp_path: Path) -> None:
         assert tg.unanswered_callbacks() == []
 
 
-async def test_the_table_message_says_whose_move_it_is_first_in_every_zone(
+async def test_the_table_message_says_whose_move_it_is_and_until_when_in_the_zone_it_names(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")  # a clock time would be wrong here
+    monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")
     clock = FakeClock(datetime(2024, 5, 1, 14, 4, 5, tzinfo=UTC).timestamp())
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
@@ -87,13 +87,18 @@ async def test_the_table_message_says_whose_move_it_is_first_in_every_zone(
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
             attacker, defender = (anna, boris)[:: 1 if whose_turn(app) == 0 else -1]
-            first = tg.latest_message(group).text.split("\n")[0]
-            assert first == f"⏳ Ходит {attacker.first_name} · 30 с"
+            table = tg.latest_message(group)
+            first = table.text.split("\n")[0]  # 14:04:05 UTC and 30 s: 21:04:35 at UTC+7
+            assert first == f"⏳ Ходит {attacker.first_name} · до 21:04:35 UTC+7"
+            assert "⏳ 30 с" in hand_message(tg, attacker).text  # the same moment
+            edits = len(tg.calls_to("editMessageText", group))
             clock.advance(12)
-            await play_round(tg, app, [attacker])  # the opening card
-            first = tg.latest_message(group).text.split("\n")[0]
-            assert first == f"⏳ Отбивается {defender.first_name} · 30 с"
-            assert ":" not in first  # no clock time
+            app.presenter.redraw(1)  # drawn again as time goes by: the table is as it was
+            await settle(app)
+            assert len(tg.calls_to("editMessageText", group)) == edits
+            await play_round(tg, app, [attacker])  # the opening card, 12 s later
+            first = table.text.split("\n")[0]
+            assert first == f"⏳ Отбивается {defender.first_name} · до 21:04:47 UTC+7"
 
 
 async def test_only_a_player_out_of_cards_may_leave_a_running_game(tmp_path: Path) -> None:

@@ -146,17 +146,23 @@ def test_bots_are_named_by_strength_and_number_in_the_table_language() -> None:
     assert render.seat_names("en", seats) == ["Novice 1", "Аня", "Master 2"]
 
 
-def test_the_table_message_starts_with_whose_move_and_its_seconds() -> None:
+def test_the_table_message_starts_with_whose_move_and_until_when() -> None:
     state = State(Rules(players=2, deck=36), 3)
     names = ["Аня", "Борис"]
     mover = names[state.turn().seats[0]]
-    deadline = datetime(2024, 5, 1, 21, 4, 35, tzinfo=ZoneInfo("Europe/Moscow"))
+    deadline = datetime(2024, 5, 1, 21, 4, 35, 600_000, tzinfo=ZoneInfo("Europe/Moscow"))
     view = state.view()
     text = render.table_message("ru", view, names, [False, False], deadline)
-    assert text.startswith(f"⏳ <b>Ходит {mover} · 30 с</b>\n")  # in every zone
-    assert render.table_message("ru", view, names, [False, False]) == text  # the same later
+    assert text.startswith(f"⏳ <b>Ходит {mover} · до 21:04:36 мск</b>\n")  # to the second
+    assert render.table_message("ru", view, names, [False, False], deadline) == text
     text = render.table_message("en", view, names, [False, False], deadline)
-    assert text.startswith(f"⏳ <b>{mover} to lead · 30 s</b>\n")
+    assert text.startswith(f"⏳ <b>{mover} to lead · until 21:04:36 MSK</b>\n")
+    # another zone is named by its offset; without a timer, the seconds a move has
+    east = deadline.astimezone(ZoneInfo("Asia/Novosibirsk"))
+    text = render.table_message("ru", view, names, [False, False], east)
+    assert text.startswith(f"⏳ <b>Ходит {mover} · до 01:04:36 UTC+7</b>\n")
+    text = render.table_message("ru", view, names, [False, False])
+    assert text.startswith(f"⏳ <b>Ходит {mover} · 30 с на ход</b>\n")
 
 
 def test_deadlines_are_shown_in_the_configured_zone(monkeypatch) -> None:

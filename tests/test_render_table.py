@@ -130,13 +130,13 @@ def test_a_fixed_diamond_trump_shows_the_suit_and_the_turned_card_apart() -> Non
     )
 
 
-def test_whose_move_it_is_comes_first_with_its_seconds() -> None:
+def test_whose_move_it_is_comes_first_with_the_seconds_of_a_move_without_a_timer() -> None:
     state = game(["7S 6D", "8S 9C"], trump="6H", stock="QH KH", speed="fast")
     text = render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
-    assert text.split("\n")[0] == "⏳ <b>Ходит Аня · 15 с</b>"
+    assert text.split("\n")[0] == "⏳ <b>Ходит Аня · 15 с на ход</b>"
     act(state, "0 a 7S")
     text = render.table_message("en", state.view(), NAMES[:2], [False] * 2)
-    assert text.split("\n")[0] == "⏳ <b>Борис to defend · 15 s</b>"
+    assert text.split("\n")[0] == "⏳ <b>Борис to defend · 15 s a move</b>"
     act(state, "1 d 8S>7S")
     text = render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
     assert "На столе: 7♠️\u00a0/\u00a08♠️" in text  # a pair never wraps; suits in colour
