@@ -222,10 +222,14 @@ def outcome_text(
         order = sorted(range(len(names)), key=lambda s: outcome.places[s])
         lines += [f"{outcome.places[s]}. {escape(names[s])}" for s in order]
     if score:
-        # the wins in bold: a bot's name ends in a number too («Опытный 1 <b>2</b>»)
-        tally = " — ".join(f"{escape(n)} <b>{w}</b>" for n, w in zip(names, score, strict=True))
-        lines.append(t(lang, "end.score", score=tally))
+        lines.append(t(lang, "end.score", score=score_line(names, score)))
     return "\n".join(lines)
+
+
+def score_line(names: Sequence[str], score: Sequence[int]) -> str:
+    """«Аня — <b>2</b> · Мастер 1 — <b>1</b>»: a bot's name ends in a number too, so
+    each player's wins are set apart from the name, and players from each other."""
+    return " · ".join(f"{escape(n)} — <b>{w}</b>" for n, w in zip(names, score, strict=True))
 
 
 def result_line(lang: str, outcome: Outcome, names: Sequence[str], teams: bool) -> str:

@@ -104,10 +104,10 @@ def test_the_summary_shows_the_series_score_and_names_givers_with_and() -> None:
     state = finished(Rules(players=3), 1)
     pogony = [(s, state.outcome.fools[0]) for s in range(3) if s != state.outcome.fools[0]]
     text = render.outcome_text("ru", state.outcome, NAMES[:3], pogony, [3, 1, 0])
-    assert text.endswith("Счёт: Аня <b>3</b> — Борис <b>1</b> — Вика <b>0</b>")
+    assert text.endswith("Счёт: Аня — <b>3</b> · Борис — <b>1</b> · Вика — <b>0</b>")
     with_bots = ["Аня", "Опытный 1", "Опытный 2"]
     bots = render.outcome_text("ru", state.outcome, with_bots, (), [0, 2, 1])
-    assert bots.endswith("Опытный 1 <b>2</b> — Опытный 2 <b>1</b>")  # not «Опытный 1 2»
+    assert bots.endswith("Опытный 1 — <b>2</b> · Опытный 2 — <b>1</b>")  # not «Опытный 1 2»
     givers = " и ".join(NAMES[g] for g, _ in pogony)
     assert f"вешают {givers}" in text
     assert render.names_list("ru", ["Аня", "Борис", "Вика"]) == "Аня, Борис и Вика"
