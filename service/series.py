@@ -36,8 +36,8 @@ def seat_keys(seats: Sequence[Seat]) -> list[str]:
 
 def series_players(seats: Sequence[Seat]) -> list[str]:
     """Who plays the series, whatever their seats: ``u<id>``, ``b<n>:<level>``."""
-    keys = seat_keys(seats)
-    return sorted(k if seat.human else f"{k}:{seat.level}" for k, seat in zip(keys, seats))
+    keys = zip(seat_keys(seats), seats, strict=True)
+    return sorted(k if seat.human else f"{k}:{seat.level}" for k, seat in keys)
 
 
 def series_of(series: Mapping[str, Any], seats: Sequence[Seat]) -> Mapping[str, Any]:
