@@ -114,17 +114,24 @@ def option_label(lang: str, name: str, value: Any) -> str:
     return ("✅ " if on else "⬜ ") + t(lang, f"opt.{name}")
 
 
+def house_lines(lang: str) -> list[str]:
+    """Each house rule in a line, in the order of its button («Вини винями — …»)."""
+    return [t(lang, f"house.{name}") for name in HOUSE]
+
+
 def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, InlineKeyboardMarkup]:
     """The lobby message as a rules page: ``rules`` (presets and the options of the
     bout) or ``house`` (house rules). Every button changes something or navigates."""
     settings, tid = table.settings, table.id
     values = option_values(settings)
-    title = t(lang, "rules.page_house" if page == "house" else "rules.page_title")
-    text = "\n".join([title, lobby_rules_line(lang, settings), "", t(lang, "rules.page_hint")])
+    lines = [lobby_rules_line(lang, settings), ""]
     rows: list[list[InlineKeyboardButton]] = []
-    if page == "house":
+    if page == "house":  # rules a player may not know: each in a line
         names = list(HOUSE)
+        lines = [t(lang, "rules.page_house"), *lines, *house_lines(lang), ""]
+        text = "\n".join([*lines, t(lang, "rules.house_hint")])
     else:
+        text = "\n".join([t(lang, "rules.page_title"), *lines, t(lang, "rules.page_hint")])
         chosen = preset_of_table(settings).key
         presets = [
             _button(("✓ " if key == chosen else "") + t(lang, f"preset.{key}"), tid, "preset", key)

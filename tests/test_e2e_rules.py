@@ -95,6 +95,25 @@ async def test_a_game_with_a_preset_chosen_in_the_lobby(tmp_path: Path) -> None:
         assert tg.unanswered_callbacks() == []
 
 
+async def test_the_house_rules_page_says_what_each_rule_does(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, _, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            message = await open_table(tg, app, group, anna)
+            for arg in ("", "house"):
+                await press(tg, anna, message, lobby("rules", arg))
+                await settle(app)
+            lines = message.text.split("\n")
+            rules = [label[2:] for label in labels(tg, message) if label[:2] in ("✅ ", "⬜ ")]
+            assert len(rules) == 7
+            for rule in rules:  # a line for each button, named as the button is
+                [line] = [x for x in lines if x.startswith(rule.split(":")[0])]
+                assert len(line) > len(rule) + 15, line  # and what it does
+            assert "Вини винями — пику бьют только старшей пикой, даже козырем нельзя." in lines
+            assert "Выберите набор правил" not in message.text  # no presets on this page
+        assert tg.unanswered_callbacks() == []
+
+
 async def test_the_next_game_of_durak_online_opens_against_the_last_fool(tmp_path: Path) -> None:
     async with FakeTelegram(token=TOKEN) as tg:
         users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]

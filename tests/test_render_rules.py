@@ -95,6 +95,15 @@ def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> No
     assert "⬜ Вини винями" in [label for label, _ in buttons(markup)]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_house_rules_page_has_a_line_for_each_rule(lang: str) -> None:
+    text, markup = rules_text.rules_page(lang, lobby_table(ONLINE), "house")
+    lines = text.split("\n")
+    for label, _ in buttons(markup)[:-1]:  # every rule but «Назад»
+        name = label[2:].split(":")[0]
+        assert sum(x.startswith(f"<b>{name}") for x in lines) == 1, (name, text)
+
+
 def test_teams_of_three_are_named_so() -> None:
     text, _ = render.lobby("ru", lobby_table(seats=6, pairs=True), "Аня")
     assert "6 мест · подкидывают все · командами по трое" in text
