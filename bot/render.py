@@ -20,12 +20,14 @@ from .callbacks import LobbyCb
 from .card_labels import card_label, trump_words
 from .i18n import t
 from .render_cheating import accusation_exposed, accusation_words
-from .rules_text import in_force, lobby_rules_line, rules_line
+from .rules_text import in_force, lobby_rules_line, pack, rules_line
 
 RECENT = 4  # actions shown in the table message
 NBSP = "\u00a0"  # keeps a pair on the table («7♠ / 9♠») on one line
 COUNTED = (OPEN, BEAT, TRANSFER, SHOW, TAKE)  # the moves whose timeouts hand a seat to a bot
 WORD_KEYS = {TAKE: "take", DONE: "done", PASS: "pass", QUIT: "quit", BACK: "back"}
+TEAM_SEATS = (4, 6)  # pairs, teams of three
+NEIGHBORS_MATTER = 4  # with 2 or 3 players the defender's neighbours are everyone (RULES §4)
 
 
 def button(text: str, data: str) -> InlineKeyboardButton:
@@ -55,7 +57,8 @@ def settings_text(lang: str, s: TableSettings) -> str:
     """The table's settings in lines: the table, the clock, the bots, the rules."""
     rules = table_rules(s)
     table = [setting_value(lang, s, name) for name in ("mode", "deck", "seats")]
-    table.append(t(lang, f"throw_in.{s.throw_in}"))
+    if s.seats >= NEIGHBORS_MATTER:  # (fewer: everyone is the defender's neighbour)
+        table.append(t(lang, f"throw_in.{s.throw_in}"))
     if s.pairs:
         table.append(setting_value(lang, s, "pairs"))
     clock = t(lang, f"speed.{s.speed}", move=rules.move_seconds, throw=rules.throw_seconds)
@@ -108,8 +111,10 @@ def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, InlineKeybo
 
 
 def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboardButton]]:
-    """The lobby's buttons: seats and start, then every setting showing its value (a
-    press moves it to the next one). Short enough for a 360-px phone."""
+    """The lobby's buttons: seats, start and the rules pages, then every setting showing
+    its value (a press moves it to the next one); a setting that changes nothing at
+    this many seats is left out (who throws in, below 4; pairs, but for 4 and 6). At
+    most 6 rows, each uncut on a 360-px phone (``rules_text.fits``)."""
 
     def cb(op: str, arg: str = "") -> str:
         return LobbyCb(table=tid, op=op, arg=arg).pack()
@@ -119,23 +124,27 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboar
 
     level = BOT_LEVELS[(BOT_LEVELS.index(s.bots) + 1) % len(BOT_LEVELS)]
     pairs = "lobby.set_threes" if s.seats == 6 else "lobby.set_pairs"
+    settings = [
+        setting("mode", t(lang, f"lobby.set_mode_{s.mode}")),
+        setting("deck", t(lang, "lobby.set_deck", n=s.deck)),
+        setting("seats", t(lang, "seats", n=s.seats)),
+    ]
+    if s.seats in TEAM_SEATS:
+        settings.append(setting("pairs", t(lang, pairs, on="yes" if s.pairs else "no")))
+    settings += [
+        setting("speed", t(lang, "lobby.set_speed", n=table_rules(s).move_seconds)),
+        button(t(lang, "lobby.set_bots", level=t(lang, f"bots.{s.bots}")), cb("bots", level)),
+    ]
+    if s.seats >= NEIGHBORS_MATTER:
+        settings.append(setting("throw_in", t(lang, f"lobby.set_throw_in_{s.throw_in}")))
     return [
-        [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.leave"), cb("leave"))],
-        [button(t(lang, "lobby.add_bot"), cb("bot")), button(t(lang, "lobby.start"), cb("start"))],
+        [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.add_bot"), cb("bot"))],
         [
-            setting("mode", t(lang, f"lobby.set_mode_{s.mode}")),
-            setting("deck", t(lang, "lobby.set_deck", n=s.deck)),
+            button(t(lang, "lobby.leave"), cb("leave")),
+            button(t(lang, "lobby.start"), cb("start")),
+            button(t(lang, "lobby.rules"), cb("rules")),
         ],
-        [
-            setting("seats", t(lang, "seats", n=s.seats)),
-            setting("pairs", t(lang, pairs, on="yes" if s.pairs else "no")),
-        ],
-        [setting("throw_in", t(lang, f"lobby.set_throw_in_{s.throw_in}"))],
-        [
-            setting("speed", t(lang, "lobby.set_speed", n=table_rules(s).move_seconds)),
-            button(t(lang, "lobby.set_bots", level=t(lang, f"bots.{s.bots}")), cb("bots", level)),
-        ],
-        [button(t(lang, "lobby.rules"), cb("rules"))],
+        *pack(settings),
     ]
 
 

@@ -59,7 +59,8 @@ async def test_the_creator_chooses_the_bots_strength(tmp_path: Path) -> None:
             assert await press(tg, anna, lobby, expert) == "🤖 Боты: Опытный"
             await settle(app)
             master = LobbyCb(table=1, op="bots", arg="master").pack()
-            assert ("🤖 Опытный", expert.replace("expert", "master")) in tg.keyboard(lobby)[-2]
+            shown = [b for row in tg.keyboard(lobby) for b in row]
+            assert ("🤖 Опытный", expert.replace("expert", "master")) in shown
             assert await press(tg, anna, lobby, master) == "🤖 Боты: Мастер"
             await settle(app)
             assert "Боты: Мастер" in lobby.text
@@ -165,7 +166,7 @@ async def test_a_table_speaks_its_creators_language(tmp_path: Path) -> None:
             lobby = await tg.wait_for_message(group, lambda m: "A Durak table" in m.text)
             assert "Seats:" in lobby.text and [t for t, _ in tg.keyboard(lobby)[0]] == [
                 "Take a seat",
-                "Leave",
+                "Add a bot",
             ]
             join = LobbyCb(table=1, op="join").pack()
             assert await press(tg, boris, lobby, join) == "Вы за столом!"  # his own language

@@ -52,12 +52,14 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
         seats=[Seat("human", "Аня <3", 1), Seat("bot", "Новичок 1")],
     )  # fmt: skip
     text, markup = render.lobby("ru", table, "Аня <3")
-    assert "Переводной · 36 карт · 3 места · подкидывают соседи" in text
+    assert "Переводной · 36 карт · 3 места\n" in text  # all three are neighbours
+    assert "подкидывают" not in text
     assert "Аня &lt;3" in text and "🤖 Новичок 1" in text and "— свободно —" in text
     data = {text: LobbyCb.unpack(d) for text, d in buttons(markup)}
     assert data["Сесть за стол"].op == "join" and data["Начать"].op == "start"
     assert all(d.table == 7 for d in data.values())
     assert all(len(d.pack().encode()) <= 64 for d in data.values())
+    assert len(markup.inline_keyboard) == 5  # no pairs nor neighbours at three seats
 
 
 def test_hand_keyboard_sorts_by_suit_with_trumps_last_and_marks_playable_cards() -> None:

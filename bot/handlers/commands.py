@@ -137,9 +137,13 @@ async def private_help(message: Message, relay: Relay) -> None:
     await relay.reply(message, t(lang, "help.private"))
 
 
-async def group_help(message: Message, tables: Tables, relay: Relay) -> None:
-    """/help (or /start) in a group: the commands and words the bot answers there."""
-    await relay.reply(message, t(await group_lang(message, tables), "help.group"))
+async def group_help(message: Message, tables: Tables, relay: Relay, presenter: Presenter) -> None:
+    """/help (or /start) in a group: the commands and words the bot answers there, and
+    where the cards are shown (with what its owner can do about it)."""
+    lang = await group_lang(message, tables)
+    asker = message.from_user.id if message.from_user else message.chat.id
+    mode = await presenter.ephemeral.mode(message.chat.id, asker)
+    await relay.reply(message, t(lang, "help.group") + "\n" + t(lang, f"help.cards_{mode}"))
 
 
 async def group_lang(message: Message, tables: Tables) -> str:
