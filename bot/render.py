@@ -89,6 +89,21 @@ def preset_answer(lang: str, s: TableSettings, changed: Sequence[str]) -> str:
     return t(lang, "answer.preset_changed", name=name, changes=changes)
 
 
+def setting_answer(lang: str, s: TableSettings, name: str) -> str:
+    """The answer to a setting's press, naming its new value as the bots' press does:
+    «Теперь: переводной.», «Теперь: 4 места.», «Теперь: ⏱ 15 с на ход, 5 с на …»."""
+    if name in ("mode", "deck", "seats", "pairs"):
+        value = setting_value(lang, s, name)
+    elif name == "throw_in":
+        value = t(lang, f"throw_in.{s.throw_in}")
+    elif name == "speed":
+        rules = table_rules(s)
+        value = t(lang, f"speed.{s.speed}", move=rules.move_seconds, throw=rules.throw_seconds)
+    else:
+        return t(lang, "answer.ok")
+    return t(lang, "answer.now", value=value)
+
+
 def team_mark(lang: str, s: TableSettings, seat: int) -> str:
     """« · команда 1» after a seat when the table plays in teams (0+2 against 1+3)."""
     return t(lang, "lobby.team", n=seat % 2 + 1) if s.pairs else ""

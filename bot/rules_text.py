@@ -107,16 +107,31 @@ def _button(text: str, table_id: int, op: str, arg: str = "") -> InlineKeyboardB
     )
 
 
+def _on(name: str, value: Any) -> bool:
+    """Whether an option is switched on: true, or a value other than its default."""
+    return value is True or (not isinstance(value, bool) and value != OPTIONS[name][0])
+
+
 def option_label(lang: str, name: str, value: Any) -> str:
     if name == "throw_in_order":
         return t(lang, "opt.throw_in_order", order=str(value))
-    on = value is True or (not isinstance(value, bool) and value != OPTIONS[name][0])
-    return ("✅ " if on else "⬜ ") + t(lang, f"opt.{name}")
+    return ("✅ " if _on(name, value) else "⬜ ") + t(lang, f"opt.{name}")
 
 
 def house_lines(lang: str) -> list[str]:
     """Each house rule in a line, in the order of its button («Вини винями — …»)."""
     return [t(lang, f"house.{name}") for name in HOUSE]
+
+
+def option_answer(lang: str, settings: TableSettings, name: str) -> str:
+    """The answer to an option's press, naming its new value: «Вини винями: включено.»,
+    «Теперь: подкидывают по кругу.»."""
+    value = option_values(settings)[name]
+    if name == "throw_in_order":
+        order = t(lang, "opt.throw_in_order", order=str(value))
+        return t(lang, "answer.now", value=order[:1].lower() + order[1:])
+    key = "answer.option_on" if _on(name, value) else "answer.option_off"
+    return t(lang, key, name=t(lang, f"opt.{name}"))
 
 
 def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, InlineKeyboardMarkup]:
