@@ -113,14 +113,15 @@ def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, InlineKeybo
     s = table.settings
     lines = [t(lang, "lobby.title"), settings_text(lang, s), "", t(lang, "lobby.seats_title")]
     names = seat_names(lang, table.seats)
-    for i in range(s.seats):
-        if i < len(table.seats):
-            name = escape(names[i])
-            bot = not table.seats[i].human
-            seat = t(lang, "lobby.bot_seat", name=name) if bot else name
-        else:
-            seat = t(lang, "lobby.empty_seat")
+    for i, name in enumerate(names):
+        bot = not table.seats[i].human
+        seat = t(lang, "lobby.bot_seat", name=escape(name)) if bot else escape(name)
         lines.append(f"{i + 1}. {seat}{team_mark(lang, s, i)}")
+    free, empty = range(len(names), s.seats), t(lang, "lobby.empty_seat")
+    if len(free) > 1 and not s.pairs:  # the free seats in one line: «3–6. — свободно —»
+        lines.append(f"{free[0] + 1}–{free[-1] + 1}. {empty}")
+    else:  # (in teams each seat shows its team)
+        lines += [f"{i + 1}. {empty}{team_mark(lang, s, i)}" for i in free]
     lines += ["", t(lang, "lobby.creator", name=escape(creator))]
     return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=lobby_rows(lang, table.id, s))
 

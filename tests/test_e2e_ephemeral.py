@@ -174,9 +174,7 @@ async def test_a_non_administrator_bot_pushes_nothing_and_says_how_to_get_it(
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await open_table(tg, app, group, anna)
             lobby = tg.latest_message(group).text or ""  # short: the owner's part is in /help
-            assert lobby.endswith(
-                "🃏 Карты — прямо здесь: «🃏 Мои карты» на столе (подробнее — /help)."
-            )
+            assert lobby.endswith("🃏 Карты — по кнопке «Мои карты» на столе (см. /help).")
             await seated_then_blocked(tg, app, group)
             await play_on(tg, app, group, [anna], rounds=3)
             assert tg.ephemerals(group, boris, seen=False) == []

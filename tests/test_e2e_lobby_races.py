@@ -219,6 +219,6 @@ async def test_two_durak_at_the_same_instant_open_one_table(tmp_path: Path) -> N
             # before: the later press raised an IntegrityError and got no answer
             await tg.wait_for(lambda: len(lobbies()) == 2, what="both presses answered")
             await settle(app)
-            assert all("создатель стола — Аня" in text for text in lobbies())
+            assert all("Создатель стола — Аня" in text for text in lobbies())
             rows = await app.db.fetch_all("SELECT id, creator_id FROM tables")
             assert [tuple(r) for r in rows] == [(1, anna.id)]

@@ -57,7 +57,8 @@ async def test_the_lobby_fits_a_phone_at_every_number_of_seats(tmp_path: Path) -
                 assert ("Пары: нет" in shown or "Команды: нет" in shown) == (seats in (4, 6))
                 assert ("Подкидывают все" in shown) == (seats > 3)  # neighbours are all, else
                 cards = lobby.text.split("\n")[-1]  # for everyone: no advice for the owner
-                assert cards.startswith("🃏 Карты") and len(cards) < 80, cards
+                assert cards.startswith("🃏 Карты") and len(cards) < 60, cards
+                assert len(lobby.text.split("\n")) == 12  # the free seats in one line
                 await press(tg, anna, group, "set", "seats")
                 await settle(app)
             assert len(labels(tg, lobby)) == 5  # round to two seats again

@@ -62,6 +62,16 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
     assert len(markup.inline_keyboard) == 5  # no pairs nor neighbours at three seats
 
 
+def test_the_free_seats_of_a_lobby_take_one_line_unless_they_show_teams() -> None:
+    seats = [Seat("human", "Аня", 1)]
+    table = SimpleNamespace(id=7, settings=TableSettings(seats=6), seats=seats)
+    text, _ = render.lobby("ru", table, "Аня")
+    assert "Места:\n1. Аня\n2–6. — свободно —\n\nСоздатель стола — Аня." in text
+    table.settings = TableSettings(seats=4, pairs=True)
+    text, _ = render.lobby("en", table, "Anna")
+    assert "1. Аня · team 1\n2. — free — · team 2\n3. — free — · team 1\n" in text
+
+
 def test_hand_keyboard_sorts_by_suit_with_trumps_last_and_marks_playable_cards() -> None:
     state = game(["7H 6S AS 8C 6H", "9S 10S 9D", "JD"], trump="6H", stock="QD KD AD", players=3)
     text, markup, *_ = render_hand.hand("ru", state.view(0), 5)
