@@ -120,12 +120,18 @@ class EphemeralHands:
         """The bot's status in the group changed (a my_chat_member update)."""
         self._admin[chat_id] = (admin, time.monotonic())
 
-    async def mode_line(self, lang: str, chat_id: int, user_id: int) -> str:
-        """The lobby's line saying where the players' cards are shown (``user_id``: a
-        member to ask the server about ephemeral messages with)."""
+    async def mode(self, chat_id: int, user_id: int) -> str:
+        """Where the group's players see their cards: ``private`` (the server has no
+        ephemeral messages), ``admin`` (shown here, pushed at their turn) or ``button``
+        (shown here when asked). ``user_id``: a member to ask the server with."""
         if not await self.available(chat_id, user_id):
-            return t(lang, "eph.mode_private")
-        return t(lang, "eph.mode_admin" if await self.is_admin(chat_id) else "eph.mode_button")
+            return "private"
+        return "admin" if await self.is_admin(chat_id) else "button"
+
+    async def mode_line(self, lang: str, chat_id: int, user_id: int) -> str:
+        """The lobby's short line saying where the players' cards are shown (how to have
+        the bot push them is for the group's owner: /help says it)."""
+        return t(lang, f"eph.mode_{await self.mode(chat_id, user_id)}")
 
     # --- showing -------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -20,12 +20,14 @@ from .callbacks import LobbyCb, LobbyOp
 from .card_labels import card_label, trump_words
 from .i18n import t
 from .render_cheating import accusation_exposed, accusation_words
-from .rules_text import in_force, lobby_rules_line, rules_line
+from .rules_text import in_force, lobby_rules_line, pack, rules_line
 
 RECENT = 4  # actions shown in the table message
 NBSP = "\u00a0"  # keeps a pair on the table («7♠ / 9♠») on one line
 COUNTED = (OPEN, BEAT, TRANSFER, SHOW, TAKE)  # the moves whose timeouts hand a seat to a bot
 WORD_KEYS = {TAKE: "take", DONE: "done", PASS: "pass", QUIT: "quit", BACK: "back"}
+TEAM_SEATS = (4, 6)  # pairs, teams of three
+NEIGHBORS_MATTER = 4  # with 2 or 3 players the defender's neighbours are everyone (RULES §4)
 
 
 def button(text: str, data: str) -> InlineKeyboardButton:
@@ -55,7 +57,8 @@ def settings_text(lang: str, s: TableSettings) -> str:
     """The table's settings in lines: the table, the clock, the bots, the rules."""
     rules = table_rules(s)
     table = [setting_value(lang, s, name) for name in ("mode", "deck", "seats")]
-    table.append(t(lang, f"throw_in.{s.throw_in}"))
+    if s.seats >= NEIGHBORS_MATTER:  # (fewer: everyone is the defender's neighbour)
+        table.append(t(lang, f"throw_in.{s.throw_in}"))
     if s.pairs:
         table.append(setting_value(lang, s, "pairs"))
     clock = t(lang, f"speed.{s.speed}", move=rules.move_seconds, throw=rules.throw_seconds)
@@ -86,6 +89,21 @@ def preset_answer(lang: str, s: TableSettings, changed: Sequence[str]) -> str:
     return t(lang, "answer.preset_changed", name=name, changes=changes)
 
 
+def setting_answer(lang: str, s: TableSettings, name: str) -> str:
+    """The answer to a setting's press, naming its new value as the bots' press does:
+    «Теперь: переводной.», «Теперь: 4 места.», «Теперь: ⏱ 15 с на ход, 5 с на …»."""
+    if name in ("mode", "deck", "seats", "pairs"):
+        value = setting_value(lang, s, name)
+    elif name == "throw_in":
+        value = t(lang, f"throw_in.{s.throw_in}")
+    elif name == "speed":
+        rules = table_rules(s)
+        value = t(lang, f"speed.{s.speed}", move=rules.move_seconds, throw=rules.throw_seconds)
+    else:
+        return t(lang, "answer.ok")
+    return t(lang, "answer.now", value=value)
+
+
 def team_mark(lang: str, s: TableSettings, seat: int) -> str:
     """« · команда 1» after a seat when the table plays in teams (0+2 against 1+3)."""
     return t(lang, "lobby.team", n=seat % 2 + 1) if s.pairs else ""
@@ -95,21 +113,24 @@ def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, InlineKeybo
     s = table.settings
     lines = [t(lang, "lobby.title"), settings_text(lang, s), "", t(lang, "lobby.seats_title")]
     names = seat_names(lang, table.seats)
-    for i in range(s.seats):
-        if i < len(table.seats):
-            name = escape(names[i])
-            bot = not table.seats[i].human
-            seat = t(lang, "lobby.bot_seat", name=name) if bot else name
-        else:
-            seat = t(lang, "lobby.empty_seat")
+    for i, name in enumerate(names):
+        bot = not table.seats[i].human
+        seat = t(lang, "lobby.bot_seat", name=escape(name)) if bot else escape(name)
         lines.append(f"{i + 1}. {seat}{team_mark(lang, s, i)}")
+    free, empty = range(len(names), s.seats), t(lang, "lobby.empty_seat")
+    if len(free) > 1 and not s.pairs:  # the free seats in one line: «3–6. — свободно —»
+        lines.append(f"{free[0] + 1}–{free[-1] + 1}. {empty}")
+    else:  # (in teams each seat shows its team)
+        lines += [f"{i + 1}. {empty}{team_mark(lang, s, i)}" for i in free]
     lines += ["", t(lang, "lobby.creator", name=escape(creator))]
     return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=lobby_rows(lang, table.id, s))
 
 
 def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboardButton]]:
-    """The lobby's buttons: seats and start, then every setting showing its value (a
-    press moves it to the next one). Short enough for a 360-px phone."""
+    """The lobby's buttons: seats, start and the rules pages, then every setting showing
+    its value (a press moves it to the next one); a setting that changes nothing at
+    this many seats is left out (who throws in, below 4; pairs, but for 4 and 6). At
+    most 6 rows, each uncut on a 360-px phone (``rules_text.fits``)."""
 
     def cb(op: str, arg: str = "") -> str:
         return LobbyCb(table=tid, op=LobbyOp(op), arg=arg).pack()
@@ -119,23 +140,27 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboar
 
     level = BOT_LEVELS[(BOT_LEVELS.index(s.bots) + 1) % len(BOT_LEVELS)]
     pairs = "lobby.set_threes" if s.seats == 6 else "lobby.set_pairs"
+    settings = [
+        setting("mode", t(lang, f"lobby.set_mode_{s.mode}")),
+        setting("deck", t(lang, "lobby.set_deck", n=s.deck)),
+        setting("seats", t(lang, "seats", n=s.seats)),
+    ]
+    if s.seats in TEAM_SEATS:
+        settings.append(setting("pairs", t(lang, pairs, on="yes" if s.pairs else "no")))
+    settings += [
+        setting("speed", t(lang, "lobby.set_speed", n=table_rules(s).move_seconds)),
+        button(t(lang, "lobby.set_bots", level=t(lang, f"bots.{s.bots}")), cb("bots", level)),
+    ]
+    if s.seats >= NEIGHBORS_MATTER:
+        settings.append(setting("throw_in", t(lang, f"lobby.set_throw_in_{s.throw_in}")))
     return [
-        [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.leave"), cb("leave"))],
-        [button(t(lang, "lobby.add_bot"), cb("bot")), button(t(lang, "lobby.start"), cb("start"))],
+        [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.add_bot"), cb("bot"))],
         [
-            setting("mode", t(lang, f"lobby.set_mode_{s.mode}")),
-            setting("deck", t(lang, "lobby.set_deck", n=s.deck)),
+            button(t(lang, "lobby.leave"), cb("leave")),
+            button(t(lang, "lobby.start"), cb("start")),
+            button(t(lang, "lobby.rules"), cb("rules")),
         ],
-        [
-            setting("seats", t(lang, "seats", n=s.seats)),
-            setting("pairs", t(lang, pairs, on="yes" if s.pairs else "no")),
-        ],
-        [setting("throw_in", t(lang, f"lobby.set_throw_in_{s.throw_in}"))],
-        [
-            setting("speed", t(lang, "lobby.set_speed", n=table_rules(s).move_seconds)),
-            button(t(lang, "lobby.set_bots", level=t(lang, f"bots.{s.bots}")), cb("bots", level)),
-        ],
-        [button(t(lang, "lobby.rules"), cb("rules"))],
+        *pack(settings),
     ]
 
 
@@ -222,10 +247,14 @@ def outcome_text(
         order = sorted(range(len(names)), key=lambda s: outcome.places[s])
         lines += [f"{outcome.places[s]}. {escape(names[s])}" for s in order]
     if score:
-        # the wins in bold: a bot's name ends in a number too («Опытный 1 <b>2</b>»)
-        tally = " — ".join(f"{escape(n)} <b>{w}</b>" for n, w in zip(names, score, strict=True))
-        lines.append(t(lang, "end.score", score=tally))
+        lines.append(t(lang, "end.score", score=score_line(names, score)))
     return "\n".join(lines)
+
+
+def score_line(names: Sequence[str], score: Sequence[int]) -> str:
+    """«Аня — <b>2</b> · Мастер 1 — <b>1</b>»: a bot's name ends in a number too, so
+    each player's wins are set apart from the name, and players from each other."""
+    return " · ".join(f"{escape(n)} — <b>{w}</b>" for n, w in zip(names, score, strict=True))
 
 
 def result_line(lang: str, outcome: Outcome, names: Sequence[str], teams: bool) -> str:
@@ -256,12 +285,10 @@ def table_message(
     settings: TableSettings | None = None,
 ) -> str:
     """The group's one message about the game: public information only. First whose
-    move it is and the seconds a move has: not the seconds left until ``deadline``,
-    which would change at every render, so that the outbox could no longer skip an
-    edit that shows nothing new (and Telegram sends no notice of edits anyway: the
-    hand tells its player). ``settings``: the table's, for the name of its preset
-    (the rules line shows only when a preset or option is on)."""
-    lines = [turn_line(lang, view, names)]
+    move it is and until when (``deadline``, see ``turn_line``). ``settings``: the
+    table's, for the name of its preset (the rules line shows only when a preset or
+    option is on)."""
+    lines = [turn_line(lang, view, names, deadline)]
     if view.closing and view.outcome is None:
         lines.append(t(lang, "table.closing"))
     lines.append(trump_line(lang, view))
@@ -313,18 +340,50 @@ def table_message(
     return "\n".join(lines)
 
 
-def turn_line(lang: str, view: View, names: Sequence[str]) -> str:
-    """«⏳ <b>Отбивается Аня · 30 с</b>», «⏳ <b>Кон закрывается · 10 с</b>» (the bout
-    open for «Антимухлёж»), or that the game is over."""
+def turn_line(lang: str, view: View, names: Sequence[str], deadline: datetime | None) -> str:
+    """«⏳ <b>Отбивается Аня · до 14:05:30 мск</b>», «⏳ <b>Кон закрывается · до …</b>»
+    (the bout open for «Антимухлёж»), or that the game is over.
+
+    The move's end as a clock time, not the seconds left: it is true whenever it is
+    read, and it changes only with a step, which edits the table anyway, so the outbox
+    still skips an edit that shows nothing new and a group's 20 edits a minute go to
+    moves (a countdown would need an edit every few seconds). Its zone is named: one
+    message is read in every zone. Without a deadline (no timer armed yet): the
+    seconds a move has."""
     turn = view.turn
     if view.outcome is not None or turn is None:
         return t(lang, "table.over")
     seconds = view.rules.throw_seconds if turn.kind == "throw" else view.rules.move_seconds
+    if deadline is not None:
+        until = t(lang, "table.until", time=clock_time(lang, deadline))
+    else:
+        until = t(lang, "table.seconds" if view.closing else "table.per_move", seconds=seconds)
     if view.closing:  # all beaten, open for «Антимухлёж» (RULES §9) until the clock runs out
-        return t(lang, "table.turn_closing", seconds=seconds)
+        return t(lang, "table.turn_closing", until=until)
     who = names_list(lang, [escape(names[s]) for s in turn.seats])
     kind = "throw_one" if turn.kind == "throw" and len(turn.seats) == 1 else turn.kind
-    return t(lang, f"table.turn_{kind}", name=who, seconds=seconds)
+    return t(lang, f"table.turn_{kind}", name=who, until=until)
+
+
+def clock_time(lang: str, moment: datetime) -> str:
+    """«14:05:30 мск», «14:05:30 UTC+7»: to the nearest second, with its zone."""
+    moment = (moment + timedelta(microseconds=500_000)).replace(microsecond=0)
+    return f"{moment:%H:%M:%S} {zone_name(lang, moment)}"
+
+
+def zone_name(lang: str, moment: datetime) -> str:
+    """The zone of ``moment`` as players write it: «мск» (Moscow time), «UTC+7» for a
+    zone known by its offset only, else its abbreviation («CET»)."""
+    name = moment.tzname() or ""
+    if name == "MSK":
+        return t(lang, "zone.msk")
+    if not name or name[0] in "+-":
+        offset = moment.utcoffset() or timedelta()
+        minutes = int(offset.total_seconds()) // 60
+        sign, minutes = "+" if minutes >= 0 else "-", abs(minutes)
+        hours = f"{minutes // 60}" + (f":{minutes % 60:02d}" if minutes % 60 else "")
+        return "UTC" if not minutes else f"UTC{sign}{hours}"
+    return name
 
 
 def trump_line(lang: str, view: View) -> str:

@@ -200,13 +200,18 @@ class _Keys:
         return t(self.lang, "hand.beat_target", target=card_label(a.target, self.lang))
 
     def mark_page(self, marked: Sequence[Card]) -> Rows:
-        """Cards of one rank are marked with a tap each; «Ходить (2)» opens with them."""
+        """Cards of one rank are marked with a tap each; «Ходить (2)» opens with them.
+        A marked card says so in its label too («✓7♠️»), not by its colour alone; the
+        others that may be marked are coloured only (a «✓» here means marked)."""
         view, can = self.view, markable(self.view)
         buttons = []
         for c in sort_for_hand(view.hand, view.trump):
-            style = MARKED if c in marked else PLAYABLE if c in can else None
             data = packed(PageCb, game=self.game, page="mark", card=str(c), k=DRAFT)
-            buttons.append(self.card(c, data, style))
+            label = card_label(c, self.lang)
+            if c in marked:
+                buttons.append(Draft("✓" + label, data, MARKED if self.styled else None))
+            else:
+                buttons.append(Draft(label, data, PLAYABLE if c in can and self.styled else None))
         rows = _card_rows(buttons)
         controls = [self.page(t(self.lang, "hand.cancel"), "hand")]
         chosen = opening(view, marked) if marked else None

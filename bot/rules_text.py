@@ -107,11 +107,31 @@ def _button(text: str, table_id: int, op: str, arg: str = "") -> InlineKeyboardB
     )
 
 
+def _on(name: str, value: Any) -> bool:
+    """Whether an option is switched on: true, or a value other than its default."""
+    return value is True or (not isinstance(value, bool) and value != OPTIONS[name][0])
+
+
 def option_label(lang: str, name: str, value: Any) -> str:
     if name == "throw_in_order":
         return t(lang, "opt.throw_in_order", order=str(value))
-    on = value is True or (not isinstance(value, bool) and value != OPTIONS[name][0])
-    return ("✅ " if on else "⬜ ") + t(lang, f"opt.{name}")
+    return ("✅ " if _on(name, value) else "⬜ ") + t(lang, f"opt.{name}")
+
+
+def house_lines(lang: str) -> list[str]:
+    """Each house rule in a line, in the order of its button («Вини винями — …»)."""
+    return [t(lang, f"house.{name}") for name in HOUSE]
+
+
+def option_answer(lang: str, settings: TableSettings, name: str) -> str:
+    """The answer to an option's press, naming its new value: «Вини винями: включено.»,
+    «Теперь: подкидывают по кругу.»."""
+    value = option_values(settings)[name]
+    if name == "throw_in_order":
+        order = t(lang, "opt.throw_in_order", order=str(value))
+        return t(lang, "answer.now", value=order[:1].lower() + order[1:])
+    key = "answer.option_on" if _on(name, value) else "answer.option_off"
+    return t(lang, key, name=t(lang, f"opt.{name}"))
 
 
 def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, InlineKeyboardMarkup]:
@@ -119,12 +139,14 @@ def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, InlineKey
     bout) or ``house`` (house rules). Every button changes something or navigates."""
     settings, tid = table.settings, table.id
     values = option_values(settings)
-    title = t(lang, "rules.page_house" if page == "house" else "rules.page_title")
-    text = "\n".join([title, lobby_rules_line(lang, settings), "", t(lang, "rules.page_hint")])
+    lines = [lobby_rules_line(lang, settings), ""]
     rows: list[list[InlineKeyboardButton]] = []
-    if page == "house":
+    if page == "house":  # rules a player may not know: each in a line
         names = list(HOUSE)
+        lines = [t(lang, "rules.page_house"), *lines, *house_lines(lang), ""]
+        text = "\n".join([*lines, t(lang, "rules.house_hint")])
     else:
+        text = "\n".join([t(lang, "rules.page_title"), *lines, t(lang, "rules.page_hint")])
         chosen = preset_of_table(settings).key
         presets = [
             _button(("✓ " if key == chosen else "") + t(lang, f"preset.{key}"), tid, "preset", key)

@@ -1,11 +1,13 @@
 """A table's series of games (RULES §3, §9): the last fool, each player's «погоны» and
 wins (every player but the fool wins; in a draw, everyone).
 
-The table stores ``{"fool": key or None, "pogony": {key: awards}, "wins": {key: n}}``,
-a player's key
-being ``u<user id>`` or ``b<n>`` for the table's n-th bot, so that it survives
-players leaving and seats moving between games. The pogony rank is the deck's
-lowest rank plus the player's awards so far, at most the ace.
+The table stores ``{"players": [...], "fool": key or None, "pogony": {key: awards},
+"wins": {key: n}}``, a player's key being ``u<user id>`` or ``b<n>`` for the table's
+n-th bot, so that it survives seats moving between games. A series is played by the
+same players: ``players`` names them (a bot with its strength), and a game with other
+players (one left, a bot came, the bots got stronger) starts a new series. A series
+stored before ``players`` was kept goes on. The pogony rank is the deck's lowest rank
+plus the player's awards so far, at most the ace.
 """
 
 from __future__ import annotations
@@ -32,13 +34,25 @@ def seat_keys(seats: Sequence[Seat]) -> list[str]:
     return keys
 
 
+def series_players(seats: Sequence[Seat]) -> list[str]:
+    """Who plays the series, whatever their seats: ``u<id>``, ``b<n>:<level>``."""
+    keys = zip(seat_keys(seats), seats, strict=True)
+    return sorted(k if seat.human else f"{k}:{seat.level}" for k, seat in keys)
+
+
+def series_of(series: Mapping[str, Any], seats: Sequence[Seat]) -> Mapping[str, Any]:
+    """The series these seats go on with: the table's, or a new one for other players."""
+    players = series.get("players")
+    return series if players is None or players == series_players(seats) else {}
+
+
 def series_start(
     series: Mapping[str, Any], seats: Sequence[Seat], rules: Rules
 ) -> tuple[int | None, list[int] | None]:
     """(last_fool, pogony_ranks) for a new game with these seats: the last fool's seat
     under ``series_opener = under_fool`` (None after a draw, a team's loss, or when
     the fool left the table), and every seat's pogony rank under ``pogony``."""
-    keys = seat_keys(seats)
+    series, keys = series_of(series, seats), seat_keys(seats)
     last_fool = None
     if rules.series_opener is SeriesOpener.UNDER_FOOL and series.get("fool") in keys:
         last_fool = keys.index(series["fool"])
@@ -58,8 +72,9 @@ def pogony_pairs(outcome: Outcome, awards: Iterable[tuple[int, int]]) -> list[tu
 def series_after(
     series: Mapping[str, Any], seats: Sequence[Seat], outcome: Outcome
 ) -> dict[str, Any]:
-    """The series once this game is over: its fool (a single player) and the awards."""
-    keys = seat_keys(seats)
+    """The series once this game is over: its fool (a single player) and the awards;
+    the first game of a new one when other players played it."""
+    series, keys = series_of(series, seats), seat_keys(seats)
     pogony = dict(series.get("pogony", {}))
     for giver in outcome.pogony:
         pogony[keys[giver]] = pogony.get(keys[giver], 0) + 1
@@ -67,10 +82,11 @@ def series_after(
     for seat in outcome.winners:
         wins[keys[seat]] = wins.get(keys[seat], 0) + 1
     fool = keys[outcome.fools[0]] if len(outcome.fools) == 1 else None
-    return {"fool": fool, "pogony": pogony, "wins": wins}
+    return {"players": series_players(seats), "fool": fool, "pogony": pogony, "wins": wins}
 
 
 def series_score(series: Mapping[str, Any], seats: Sequence[Seat]) -> list[int]:
-    """Each seat's wins in the table's series («Счёт: Аня 3 — Борис 1»)."""
-    wins = series.get("wins", {})
+    """Each seat's wins in the table's series («Счёт: Аня — 3 · Борис — 1»), none in a
+    series of other players."""
+    wins = series_of(series, seats).get("wins", {})
     return [wins.get(key, 0) for key in seat_keys(seats)]

@@ -29,8 +29,8 @@ class _Walk(visitor.Visitor):
         self.params.add(node.id.name)
 
     def visit_Variant(self, node: ast.Variant) -> None:
-        assert isinstance(node.key, ast.Identifier)
-        self.variants.add(node.key.name)
+        if isinstance(node.key, ast.Identifier):  # a plural form; [0] matches zero alone
+            self.variants.add(node.key.name)
         self.generic_visit(node)
 
     def visit_TextElement(self, node: ast.TextElement) -> None:

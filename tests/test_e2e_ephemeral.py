@@ -145,7 +145,7 @@ async def test_an_administrator_bot_pushes_the_hand_at_the_turn(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
         lobby = tg.latest_message(group)
-        assert lobby is not None and "бот сам будет присылать их" in (lobby.text or "")
+        assert lobby is not None and "к вашему ходу бот покажет их" in (lobby.text or "")
         table = await seated_then_blocked(tg, app, group)
         assert ephemeral_hand(tg, boris, group) is not None  # nobody pressed anything
         live = app.service.live(1)
@@ -174,12 +174,15 @@ async def test_a_non_administrator_bot_pushes_nothing_and_says_how_to_get_it(
     anna, boris, group = friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
-        lobby = tg.latest_message(group).text or ""
-        assert "Сделайте бота администратором группы" in lobby
+        lobby = tg.latest_message(group).text or ""  # short: the owner's part is in /help
+        assert lobby.endswith("🃏 Карты — по кнопке «Мои карты» на столе (см. /help).")
         await seated_then_blocked(tg, app, group)
         await play_on(tg, app, group, [anna], rounds=3)
         assert tg.ephemerals(group, boris, seen=False) == []
         assert not any("ephemeral" in str(c.params) for c in tg.calls_to("sendMessage"))
+        await tg.send_text(anna, group, "/help")
+        told = await tg.wait_for_message(group, lambda m: "Что я умею" in (m.text or ""))
+        assert "Сделайте меня администратором группы — и я сам" in (told.text or "")
 
 
 async def test_a_refused_ephemeral_hand_falls_back_to_the_private_chat(

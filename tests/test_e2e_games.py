@@ -8,6 +8,7 @@ from bot.callbacks import LobbyCb
 from service import FakeClock
 from tests.e2e_helpers import (
     PRIORITY,
+    TOKEN,
     game_over,
     hand_message,
     open_table,
@@ -35,8 +36,8 @@ async def test_a_perevodnoy_game_with_transfers(tg: FakeTelegram, tmp_path: Path
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         app.service.new_seed = lambda: 1  # a deal with transfers for these players
         await open_table(tg, app, group, users[0])
-        assert await press_lobby(tg, users[0], group, "set", "mode") == "Готово."
-        assert await press_lobby(tg, users[0], group, "set", "seats") == "Готово."
+        assert await press_lobby(tg, users[0], group, "set", "mode") == "Теперь: переводной."
+        assert await press_lobby(tg, users[0], group, "set", "seats") == "Теперь: 3 места."
         await settle(app)
         assert "Переводной · " in tg.latest_message(group).text
         await seat_everyone(tg, app, group, users)
@@ -51,11 +52,14 @@ async def test_a_pairs_game_with_two_bots(tg: FakeTelegram, tmp_path: Path) -> N
     anna, boris, group = two_friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
-        assert await press_lobby(tg, anna, group, "set", "pairs") == (
+        pairs = LobbyCb(table=1, op="set", arg="pairs").pack()  # not shown at 2 seats, but
+        lobby = tg.latest_message(group)  # an older lobby's button is still answered
+        assert (await (await tg.press(anna, lobby, pairs, forge=True))).text == (
             "Так нельзя: игра командами — для четырёх (пары) или шести (по трое) игроков"
         )
         for _ in range(2):
             await press_lobby(tg, anna, group, "set", "seats")
+            await settle(app)
         await press_lobby(tg, anna, group, "set", "pairs")
         await settle(app)
         assert "парами" in tg.latest_message(group).text
@@ -147,7 +151,36 @@ async def test_the_summary_keeps_the_series_score(tg: FakeTelegram, tmp_path: Pa
             for seat, info in enumerate(live.seats):  # a draw: both won (service.series)
                 wins[info.name] += seat not in outcome.fools
             summary = tg.latest_message(group).text
-            assert f"Счёт: Аня {wins['Аня']} — Борис {wins['Борис']}" in summary, summary
+            assert f"Счёт: Аня — {wins['Аня']} · Борис — {wins['Борис']}" in summary, summary
             if game == 1:
                 await press_lobby(tg, anna, group, "again")  # one tap: the next game
                 await settle(app)
+
+
+async def test_other_players_at_the_table_start_a_new_series(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, boris, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            await open_table(tg, app, group, anna)
+            await seat_everyone(tg, app, group, [anna, boris])
+            hand = hand_message(tg, boris)  # Борис gives up: Аня wins the first game
+            for button in ("⋯", "Сдаться"):
+                await (await tg.press(boris, hand, button_text=button))
+                await settle(app)
+            assert "Счёт: Аня — 1 · Борис — 0" in tg.latest_message(group).text
+            await open_table(tg, app, group, anna)  # the lobby again: Борис leaves, a bot
+            await settle(app)  # sits down in his place and the game starts
+            assert await press_lobby(tg, boris, group, "leave") == "Вы вышли из-за стола."
+            await settle(app)
+            await press_lobby(tg, anna, group, "bot")
+            await settle(app)
+            live = app.service.games[2]
+            assert [s.name for s in live.seats] == ["Аня", "Новичок 1"]
+            hand = hand_message(tg, anna)  # Аня gives up in her turn: the bot wins
+            for button in ("⋯", "Сдаться"):
+                await (await tg.press(anna, hand, button_text=button))
+                await settle(app)
+            assert live.state.outcome is not None and live.state.outcome.fools == (0,)
+            summary = tg.latest_message(group).text  # not «Аня — 1»: her win was over Борис
+            assert "Счёт: Аня — 0 · Новичок 1 — 1" in summary, summary
+        assert tg.unanswered_callbacks() == []

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.app import App
 from bot.callbacks import CardCb, LobbyCb, MoveCb
+from bot.card_labels import card_label
 from bot.outbox import Limits, Outbox
 from bot.session import JsonSession
 from engine import Action, Rules, State
@@ -284,6 +285,13 @@ async def test_a_notice_taken_back_as_it_arrives_is_deleted_once(
         assert [c.status for c in tg.calls_to("deleteMessage", attacker)] == [200]
 
 
+def mark_page_cards(message: FakeMessage) -> dict[str, str | None]:
+    """The cards of «Несколько карт» as labelled, with their styles."""
+    rows = message.reply_markup["inline_keyboard"] if message.reply_markup else []
+    pressed = [b for row in rows for b in row if b["callback_data"].startswith("p:1:mark:")]
+    return {b["text"]: b.get("style") for b in pressed}
+
+
 async def test_several_cards_of_one_rank_open_with_one_extra_tap_each(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -305,9 +313,11 @@ async def test_several_cards_of_one_rank_open_with_one_extra_tap_each(
             return answer.text
 
         assert await press(text="Несколько карт") is None
-        for card in pair[:2]:  # one tap marks each card
+        for n, card in enumerate(pair[:2], 1):  # one tap marks each card: its label
             mark = next(d for d in hand.button_data() if d.startswith(f"p:1:mark:{card}:"))
-            assert await press(mark) is None
+            assert await press(mark) is None  # says so, not its colour alone
+            marks = {t: s for t, s in mark_page_cards(hand).items() if t.startswith("✓")}
+            assert len(marks) == n and marks["✓" + card_label(card, "ru")] == "primary"
         assert await press(text="Ходить (2)") is None  # 4 taps for 2 cards
         assert live.state.history[-1].kind == OPEN
         assert sorted(live.state.history[-1].cards) == sorted(pair[:2])

@@ -57,7 +57,8 @@ async def test_the_creator_chooses_the_bots_strength(tg: FakeTelegram, tmp_path:
         assert await press(tg, anna, lobby, expert) == "🤖 Боты: Опытный"
         await settle(app)
         master = LobbyCb(table=1, op="bots", arg="master").pack()
-        assert ("🤖 Опытный", expert.replace("expert", "master")) in tg.keyboard(lobby)[-2]
+        shown = [b for row in tg.keyboard(lobby) for b in row]
+        assert ("🤖 Опытный", expert.replace("expert", "master")) in shown
         assert await press(tg, anna, lobby, master) == "🤖 Боты: Мастер"
         await settle(app)
         assert "Боты: Мастер" in lobby.text
@@ -74,23 +75,28 @@ async def test_the_creator_chooses_the_bots_strength(tg: FakeTelegram, tmp_path:
     assert tg.unanswered_callbacks() == []
 
 
-async def test_the_table_message_says_whose_move_it_is_first_in_every_zone(
+async def test_the_table_message_says_whose_move_it_is_and_until_when_in_the_zone_it_names(
     tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")  # a clock time would be wrong here
+    monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")
     clock = FakeClock(datetime(2024, 5, 1, 14, 4, 5, tzinfo=UTC).timestamp())
     anna, boris, group = two_friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3", clock) as app:
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
         attacker, defender = (anna, boris)[:: 1 if whose_turn(app) == 0 else -1]
-        first = tg.latest_message(group).text.split("\n")[0]
-        assert first == f"⏳ Ходит {attacker.first_name} · 30 с"
+        table = tg.latest_message(group)
+        first = table.text.split("\n")[0]  # 14:04:05 UTC and 30 s: 21:04:35 at UTC+7
+        assert first == f"⏳ Ходит {attacker.first_name} · до 21:04:35 UTC+7"
+        assert "⏳ 30 с" in hand_message(tg, attacker).text  # the same moment
+        edits = len(tg.calls_to("editMessageText", group))
         clock.advance(12)
-        await play_round(tg, app, [attacker])  # the opening card
-        first = tg.latest_message(group).text.split("\n")[0]
-        assert first == f"⏳ Отбивается {defender.first_name} · 30 с"
-        assert ":" not in first  # no clock time
+        app.presenter.redraw(1)  # drawn again as time goes by: the table is as it was
+        await settle(app)
+        assert len(tg.calls_to("editMessageText", group)) == edits
+        await play_round(tg, app, [attacker])  # the opening card, 12 s later
+        first = table.text.split("\n")[0]
+        assert first == f"⏳ Отбивается {defender.first_name} · до 21:04:47 UTC+7"
 
 
 async def test_only_a_player_out_of_cards_may_leave_a_running_game(
@@ -155,7 +161,7 @@ async def test_a_table_speaks_its_creators_language(tg: FakeTelegram, tmp_path: 
         lobby = await tg.wait_for_message(group, lambda m: "A Durak table" in m.text)
         assert "Seats:" in lobby.text and [t for t, _ in tg.keyboard(lobby)[0]] == [
             "Take a seat",
-            "Leave",
+            "Add a bot",
         ]
         join = LobbyCb(table=1, op="join").pack()
         assert await press(tg, boris, lobby, join) == "Вы за столом!"  # his own language
@@ -189,7 +195,7 @@ async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(
         lobby = tg.latest_message(group)
         assert "Стол для игры" in lobby.text and lobby.keyboard
         deck = LobbyCb(table=1, op="set", arg="deck").pack()
-        assert await press(tg, anna, lobby, deck) == "Готово."
+        assert (await press(tg, anna, lobby, deck)).startswith("Теперь: ")  # its new deck
         await settle(app)
         assert "52 карты" in lobby.text  # the new message is the lobby now
         await press(tg, anna, lobby, LobbyCb(table=1, op="set", arg="deck").pack())

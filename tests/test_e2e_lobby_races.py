@@ -109,7 +109,7 @@ async def test_a_lobby_drawn_slowly_does_not_hold_the_tables_next_press(
         ]
         answers = [await p for p in presses]
         answered = time.monotonic() - began
-        assert [a.text for a in answers] == ["Готово.", "Готово."], answers
+        assert all((a.text or "").startswith("Теперь: ") for a in answers), answers
         assert answered < hang / 2, answered  # before: after the first lobby's drawing
         await tg.wait_for(  # both drawn, in order, once Telegram answered
             lambda: "52" in lobby.text and "ереводн" in lobby.text, timeout=2 * hang

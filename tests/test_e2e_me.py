@@ -34,19 +34,26 @@ async def test_my_statistics_in_the_private_chat_and_in_the_group(
 
         await tg.send_text(anna, anna, "Моя стата")
         mine = await tg.wait_for_message(anna, lambda m: "Ваша статистика" in m.text)
-        result = (
-            "0 побед, в дураках 0 раз, 1 ничья"
+        result = (  # no «0 раз», no «0 ничьих»
+            "ни одной победы, ни разу в дураках, 1 ничья"
             if outcome.draw
-            else "0 побед, в дураках 1 раз, 0 ничьих"
+            else "ни одной победы, в дураках 1 раз"
             if 0 in outcome.fools
-            else "1 победа, в дураках 0 раз, 0 ничьих"
+            else "1 победа, ни разу в дураках"
         )
+        scale = "Рейтинг новичка — 1000: победы его поднимают, поражения опускают."
         assert f"Друзья <3: 1 партия, {result}; рейтинг " in mine.text
         assert "место" not in mine.text  # the only player rated in that chat
+        assert mine.text.endswith(scale)  # what «рейтинг 1013» means
 
         await tg.send_text(anna, group, "моя статистика")
         here = await tg.wait_for_message(group, lambda m: "в этом чате" in m.text)
-        assert here.text.startswith("📊 Ваша статистика в этом чате: 1 партия")
+        assert here.text.startswith(f"📊 Ваша статистика в этом чате: 1 партия, {result}, ")
+        assert here.text.endswith(scale)
+        await tg.send_text(boris, group, "/stats")  # the same words for the same things
+        top = await tg.wait_for_message(group, lambda m: "Статистика чата" in m.text)
+        assert f"1. Аня — 1 партия, {result}, рейтинг " in top.text
+        assert top.text.endswith(scale)
         await tg.send_text(boris, group, "моя стата")
         await tg.wait_for_message(group, lambda m: "нет сыгранных партий" in m.text)
 

@@ -9,6 +9,7 @@ from bot.callbacks import LobbyCb
 from service.tables import rules_for
 from tests.e2e_helpers import (
     PRIORITY,
+    TOKEN,
     open_table,
     play_round,
     play_to_the_end,
@@ -40,7 +41,7 @@ async def test_a_game_with_a_preset_chosen_in_the_lobby(tg: FakeTelegram, tmp_pa
         assert await press(tg, boris, message, lobby("rules")) == (
             "Правила меняет только создатель стола. Какие они сейчас — /rules."
         )
-        assert await press(tg, anna, message, lobby("set", "mode")) == "Готово."
+        assert await press(tg, anna, message, lobby("set", "mode")) == "Теперь: переводной."
         await press(tg, anna, message, lobby("rules"))
         await settle(app)
         assert "Правила стола" in message.text and "✓ Классика" in labels(tg, message)
@@ -56,7 +57,7 @@ async def test_a_game_with_a_preset_chosen_in_the_lobby(tg: FakeTelegram, tmp_pa
         await press(tg, anna, message, lobby("rules", "house"))
         await settle(app)
         assert "Домашние правила" in message.text
-        assert await press(tg, anna, message, lobby("opt", "no_trump")) == "Готово."
+        assert await press(tg, anna, message, lobby("opt", "no_trump")) == "«Бескозырка»: включено."
         await settle(app)
         assert "✅ Бескозырка" in labels(tg, message)
         assert await press(tg, anna, message, lobby("opt", "fixed_trump")) == (
@@ -90,6 +91,25 @@ async def test_a_game_with_a_preset_chosen_in_the_lobby(tg: FakeTelegram, tmp_pa
         )
         assert "Правила: DURAKA.NET" in again.text
     assert tg.unanswered_callbacks() == []
+
+
+async def test_the_house_rules_page_says_what_each_rule_does(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        anna, _, group = two_friends(tg)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            message = await open_table(tg, app, group, anna)
+            for arg in ("", "house"):
+                await press(tg, anna, message, lobby("rules", arg))
+                await settle(app)
+            lines = message.text.split("\n")
+            rules = [label[2:] for label in labels(tg, message) if label[:2] in ("✅ ", "⬜ ")]
+            assert len(rules) == 7
+            for rule in rules:  # a line for each button, named as the button is
+                [line] = [x for x in lines if x.startswith(rule.split(":")[0])]
+                assert len(line) > len(rule) + 15, line  # and what it does
+            assert "Вини винями — пику бьют только старшей пикой, даже козырем нельзя." in lines
+            assert "Выберите набор правил" not in message.text  # no presets on this page
+        assert tg.unanswered_callbacks() == []
 
 
 async def test_the_next_game_of_durak_online_opens_against_the_last_fool(

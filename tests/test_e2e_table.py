@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.callbacks import LobbyCb
 from bot.rules_text import fits
 from tests.e2e_helpers import (
+    TOKEN,
     open_table,
     play_to_the_end,
     running_bot,
@@ -43,6 +44,27 @@ def results(tg: FakeTelegram, group: FakeChat) -> tuple[FakeMessage, FakeMessage
     return table, summary
 
 
+async def test_the_lobby_fits_a_phone_at_every_number_of_seats(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        (anna, _), group = friends(tg, 2)
+        async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+            lobby = await open_table(tg, app, group, anna)
+            for seats in (2, 3, 4, 5, 6):
+                rows = labels(tg, lobby)
+                assert f"{seats} " in rows[3][0] and all(fits(row) for row in rows)
+                assert len(rows) == (5 if seats < 4 else 6), rows  # it was 7
+                shown = [label for row in rows for label in row]
+                assert ("Пары: нет" in shown or "Команды: нет" in shown) == (seats in (4, 6))
+                assert ("Подкидывают все" in shown) == (seats > 3)  # neighbours are all, else
+                cards = lobby.text.split("\n")[-1]  # for everyone: no advice for the owner
+                assert cards.startswith("🃏 Карты") and len(cards) < 60, cards
+                assert len(lobby.text.split("\n")) == 12  # the free seats in one line
+                await press(tg, anna, group, "set", "seats")
+                await settle(app)
+            assert len(labels(tg, lobby)) == 5  # round to two seats again
+        assert tg.unanswered_callbacks() == []
+
+
 async def test_a_lobby_a_newcomer_by_link_and_a_three_player_game(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -52,7 +74,7 @@ async def test_a_lobby_a_newcomer_by_link_and_a_three_player_game(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
         assert all(fits(row) for row in labels(tg, lobby))
-        assert await press(tg, anna, group, "set", "seats") == "Готово."
+        assert await press(tg, anna, group, "set", "seats") == "Теперь: 3 места."
         await press(tg, anna, group, "rules")
         await settle(app)
         assert await press(tg, anna, group, "preset", "transfer_cheating") == (
@@ -65,8 +87,8 @@ async def test_a_lobby_a_newcomer_by_link_and_a_three_player_game(
         await press(tg, anna, group, "back")
         await settle(app)
         lobby = tg.latest_message(group)
-        assert "Подкидной · 36 карт · 3 места · подкидывают все" in lobby.text
-        assert ["3 места", "Пары: нет"] in labels(tg, lobby)
+        assert "Подкидной · 36 карт · 3 места\n" in lobby.text  # all are neighbours
+        assert ["3 места", "⏱ 30 с на ход"] in labels(tg, lobby)  # and no pairs
         await seat_everyone(tg, app, group, [anna, boris])
         assert app.service.game_of(1) is None  # a seat is still free
         token = (await app.tables.get(1)).join_token
@@ -103,7 +125,8 @@ async def test_a_pairs_game_shows_the_teams_and_the_winning_team(
         await open_table(tg, app, group, users[0])
         for _ in range(2):
             await press(tg, users[0], group, "set", "seats")
-        assert await press(tg, users[0], group, "set", "pairs") == "Готово."
+            await settle(app)  # «Пары» come with the fourth seat
+        assert await press(tg, users[0], group, "set", "pairs") == "Теперь: парами."
         await settle(app)
         lobby = tg.latest_message(group)
         assert "1. — свободно — · команда 1" in lobby.text and [

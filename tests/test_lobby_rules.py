@@ -142,6 +142,24 @@ def test_the_next_game_opens_against_the_fool_wherever_they_sit() -> None:
     assert team["fool"] is None
 
 
+def test_other_players_start_a_new_series() -> None:
+    rules = durak_online(players=2)
+    pair = seats("u1", "u2")
+    series = series_after({}, pair, Outcome(fools=(1,), places=(1, 2), pogony=(0,)))
+    series = series_after(series, pair[::-1], Outcome(fools=(1,), places=(1, 2)))
+    assert series_score(series, pair) == [1, 1]  # the same two, whatever their seats
+    assert series_start(series, pair, rules) == (0, [5, 4])
+    master = [pair[0], Seat("bot", "Мастер 1", level="master")]
+    assert series_score(series, master) == [0, 0]  # Борис left, a bot came: a new series
+    assert series_start(series, master, rules) == (None, [4, 4])
+    with_bot = series_after(series, master, Outcome(fools=(1,), places=(1, 2)))
+    assert with_bot["wins"] == {"u1": 1} and series_score(with_bot, master) == [1, 0]
+    novice = [pair[0], Seat("bot", "Новичок 1", level="novice")]
+    assert series_score(with_bot, novice) == [0, 0]  # a weaker bot: another series
+    older = {"fool": "u2", "pogony": {}, "wins": {"u1": 3}}  # stored before "players"
+    assert series_score(older, pair) == [3, 0]
+
+
 def test_pogony_ranks_grow_per_award_up_to_the_ace() -> None:
     rules = durak_online(players=3, deck=24)  # the lowest rank is the nine (7)
     table = seats("u1", "u2", "b")
@@ -173,7 +191,8 @@ async def test_a_second_game_starts_from_the_series_and_rebuilds_from_its_log(
     fool = update.state.outcome.fools[0]
     table = await tables.get(table.id)
     winner = f"u{2 - fool}"  # the one who did not surrender
-    assert table.series == {"fool": f"u{fool + 1}", "pogony": {}, "wins": {winner: 1}}
+    expected = {"fool": f"u{fool + 1}", "pogony": {}, "wins": {winner: 1}}
+    assert table.series == {"players": ["u1", "u2"], **expected}
     assert series_score(table.series, table.seats) == [fool, 1 - fool]
     second = await tables.start(table.id, ANNA)
     state = second.state

@@ -109,7 +109,7 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
     assert tg.too_many_requests_sent == 0
 
 
-MODE_ADMIN = "бот сам будет присылать их"  # the lobby's line where the bot is an admin
+MODE_ADMIN = "к вашему ходу бот покажет их"  # the lobby's line where the bot is an admin
 
 
 async def test_the_holder_learns_the_bot_was_made_an_admin_through_another_process(

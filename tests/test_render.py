@@ -52,12 +52,24 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
         seats=[Seat("human", "Аня <3", 1), Seat("bot", "Новичок 1")],
     )  # fmt: skip
     text, markup = render.lobby("ru", table, "Аня <3")
-    assert "Переводной · 36 карт · 3 места · подкидывают соседи" in text
+    assert "Переводной · 36 карт · 3 места\n" in text  # all three are neighbours
+    assert "подкидывают" not in text
     assert "Аня &lt;3" in text and "🤖 Новичок 1" in text and "— свободно —" in text
     data = {text: LobbyCb.unpack(d) for text, d in buttons(markup)}
     assert data["Сесть за стол"].op == "join" and data["Начать"].op == "start"
     assert all(d.table == 7 for d in data.values())
     assert all(len(d.pack().encode()) <= 64 for d in data.values())
+    assert len(markup.inline_keyboard) == 5  # no pairs nor neighbours at three seats
+
+
+def test_the_free_seats_of_a_lobby_take_one_line_unless_they_show_teams() -> None:
+    seats = [Seat("human", "Аня", 1)]
+    table = SimpleNamespace(id=7, settings=TableSettings(seats=6), seats=seats)
+    text, _ = render.lobby("ru", table, "Аня")
+    assert "Места:\n1. Аня\n2–6. — свободно —\n\nСоздатель стола — Аня." in text
+    table.settings = TableSettings(seats=4, pairs=True)
+    text, _ = render.lobby("en", table, "Anna")
+    assert "1. Аня · team 1\n2. — free — · team 2\n3. — free — · team 1\n" in text
 
 
 def test_hand_keyboard_sorts_by_suit_with_trumps_last_and_marks_playable_cards() -> None:
@@ -146,17 +158,23 @@ def test_bots_are_named_by_strength_and_number_in_the_table_language() -> None:
     assert render.seat_names("en", seats) == ["Novice 1", "Аня", "Master 2"]
 
 
-def test_the_table_message_starts_with_whose_move_and_its_seconds() -> None:
+def test_the_table_message_starts_with_whose_move_and_until_when() -> None:
     state = State(Rules(players=2, deck=36), 3)
     names = ["Аня", "Борис"]
     mover = names[state.turn().seats[0]]
-    deadline = datetime(2024, 5, 1, 21, 4, 35, tzinfo=ZoneInfo("Europe/Moscow"))
+    deadline = datetime(2024, 5, 1, 21, 4, 35, 600_000, tzinfo=ZoneInfo("Europe/Moscow"))
     view = state.view()
     text = render.table_message("ru", view, names, [False, False], deadline)
-    assert text.startswith(f"⏳ <b>Ходит {mover} · 30 с</b>\n")  # in every zone
-    assert render.table_message("ru", view, names, [False, False]) == text  # the same later
+    assert text.startswith(f"⏳ <b>Ходит {mover} · до 21:04:36 мск</b>\n")  # to the second
+    assert render.table_message("ru", view, names, [False, False], deadline) == text
     text = render.table_message("en", view, names, [False, False], deadline)
-    assert text.startswith(f"⏳ <b>{mover} to lead · 30 s</b>\n")
+    assert text.startswith(f"⏳ <b>{mover} to lead · until 21:04:36 MSK</b>\n")
+    # another zone is named by its offset; without a timer, the seconds a move has
+    east = deadline.astimezone(ZoneInfo("Asia/Novosibirsk"))
+    text = render.table_message("ru", view, names, [False, False], east)
+    assert text.startswith(f"⏳ <b>Ходит {mover} · до 01:04:36 UTC+7</b>\n")
+    text = render.table_message("ru", view, names, [False, False])
+    assert text.startswith(f"⏳ <b>Ходит {mover} · 30 с на ход</b>\n")
 
 
 def test_deadlines_are_shown_in_the_configured_zone(monkeypatch) -> None:

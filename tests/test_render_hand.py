@@ -188,8 +188,11 @@ def test_the_attackers_keyboard_of_the_issue_fits_and_opens_several_sevens() -> 
     page = hand("ru", view, 5, page="mark", marked=marked)
     buttons = [b for row in rows_of(page.markup) for b in row]
     styles = {text.replace(VS16, ""): style for text, style, _ in buttons}
-    assert styles["7♠"] == styles["7♥"] == "primary" and styles["7♦"] == PLAYABLE
+    assert styles["✓7♠"] == styles["✓7♥"] == "primary" and styles["7♦"] == PLAYABLE
     assert styles["К♠"] == PLAYABLE and styles["8♠"] == PLAYABLE  # a tap marks it anew
+    plain = hand("ru", view, 5, page="mark", marked=marked, styled=False)
+    labels = [text.replace(VS16, "") for row in rows_of(plain.markup) for text, _, _ in row]
+    assert [x for x in labels if "✓" in x] == ["✓7♠", "✓7♥"]  # marked: in words alone
     go = next(data for text, _, data in buttons if text == "Ходить (2)")
     assert go.startswith("m:5:a 7S 7H:") or go.startswith("m:5:a 7H 7S:")
 

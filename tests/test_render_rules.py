@@ -95,6 +95,37 @@ def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> No
     assert "⬜ Вини винями" in [label for label, _ in buttons(markup)]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_house_rules_page_has_a_line_for_each_rule(lang: str) -> None:
+    text, markup = rules_text.rules_page(lang, lobby_table(ONLINE), "house")
+    lines = text.split("\n")
+    for label, _ in buttons(markup)[:-1]:  # every rule but «Назад»
+        name = label[2:].split(":")[0]
+        assert sum(x.startswith(f"<b>{name}") for x in lines) == 1, (name, text)
+
+
+def test_a_pressed_setting_or_option_is_answered_with_its_new_value() -> None:
+    """For the lobby's handler to answer with (as the bots' press does), not «Готово.»."""
+    s = TableSettings("perevodnoy", 36, 4, "neighbors", True, "fast")
+    answers = {name: render.setting_answer("ru", s, name) for name in ("mode", "seats", "pairs")}
+    assert answers == {
+        "mode": "Теперь: переводной.", "seats": "Теперь: 4 места.", "pairs": "Теперь: парами."
+    }  # fmt: skip
+    assert render.setting_answer("ru", s, "speed") == (
+        "Теперь: ⏱ Быстрая игра: 15 с на ход, 5 с на подкидывание."
+    )
+    assert render.setting_answer("en", s, "throw_in") == "Now: neighbours throw in."
+    custom = with_option(with_option(TableSettings(), "spades_by_spades"), "throw_in_order")
+    assert rules_text.option_answer("ru", custom, "spades_by_spades") == "«Вини винями»: включено."
+    assert rules_text.option_answer("ru", custom, "pogony") == "«Погоны»: выключено."
+    assert rules_text.option_answer("en", custom, "throw_in_order") == (
+        "Now: attacker throws in first."
+    )
+    for lang in LANGS:
+        for name in OPTIONS:
+            assert rules_text.option_answer(lang, custom, name) != t(lang, "answer.ok")
+
+
 def test_teams_of_three_are_named_so() -> None:
     text, _ = render.lobby("ru", lobby_table(seats=6, pairs=True), "Аня")
     assert "6 мест · подкидывают все · командами по трое" in text

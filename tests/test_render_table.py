@@ -104,10 +104,10 @@ def test_the_summary_shows_the_series_score_and_names_givers_with_and() -> None:
     state = finished(Rules(players=3), 1)
     pogony = [(s, state.outcome.fools[0]) for s in range(3) if s != state.outcome.fools[0]]
     text = render.outcome_text("ru", state.outcome, NAMES[:3], pogony, [3, 1, 0])
-    assert text.endswith("Счёт: Аня <b>3</b> — Борис <b>1</b> — Вика <b>0</b>")
+    assert text.endswith("Счёт: Аня — <b>3</b> · Борис — <b>1</b> · Вика — <b>0</b>")
     with_bots = ["Аня", "Опытный 1", "Опытный 2"]
     bots = render.outcome_text("ru", state.outcome, with_bots, (), [0, 2, 1])
-    assert bots.endswith("Опытный 1 <b>2</b> — Опытный 2 <b>1</b>")  # not «Опытный 1 2»
+    assert bots.endswith("Опытный 1 — <b>2</b> · Опытный 2 — <b>1</b>")  # not «Опытный 1 2»
     givers = " и ".join(NAMES[g] for g, _ in pogony)
     assert f"вешают {givers}" in text
     assert render.names_list("ru", ["Аня", "Борис", "Вика"]) == "Аня, Борис и Вика"
@@ -130,13 +130,13 @@ def test_a_fixed_diamond_trump_shows_the_suit_and_the_turned_card_apart() -> Non
     )
 
 
-def test_whose_move_it_is_comes_first_with_its_seconds() -> None:
+def test_whose_move_it_is_comes_first_with_the_seconds_of_a_move_without_a_timer() -> None:
     state = game(["7S 6D", "8S 9C"], trump="6H", stock="QH KH", speed="fast")
     text = render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
-    assert text.split("\n")[0] == "⏳ <b>Ходит Аня · 15 с</b>"
+    assert text.split("\n")[0] == "⏳ <b>Ходит Аня · 15 с на ход</b>"
     act(state, "0 a 7S")
     text = render.table_message("en", state.view(), NAMES[:2], [False] * 2)
-    assert text.split("\n")[0] == "⏳ <b>Борис to defend · 15 s</b>"
+    assert text.split("\n")[0] == "⏳ <b>Борис to defend · 15 s a move</b>"
     act(state, "1 d 8S>7S")
     text = render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
     assert "На столе: 7♠️\u00a0/\u00a08♠️" in text  # a pair never wraps; suits in colour

@@ -81,8 +81,12 @@ def test_one_person_plays_a_whole_game_in_the_browser(tmp_path: Path) -> None:
             phone.say(GROUP, "/durak")
             phone.wait_text(GROUP, "Стол для игры")
             phone.press(GROUP, "2 места")  # three seats: Аня, Борис and a computer player
-            phone.press(GROUP, "Пары: нет")  # pairs need four or six: an alert
-            assert "командами" in phone.alert()
+            for label in ("Правила…", "Домашние правила…", "⬜ Бескозырка"):
+                phone.press(GROUP, label)
+            phone.press(GROUP, "⬜ Козырь всегда ♦️")  # not with no trumps: an alert
+            assert "бескозырной" in phone.alert()
+            for label in ("✅ Бескозырка", "Назад", "Назад"):  # and back to the lobby
+                phone.press(GROUP, label)
             phone.be("Борис")
             phone.press(GROUP, "3 места")  # only the creator changes settings: a toast
             assert "создатель" in phone.toast("создатель")

@@ -21,7 +21,7 @@ from aiogram.types import (
 from service import GameService
 from service.lobbies import Said
 from service.lobby_rules import table_rules
-from service.rating import rating_points
+from service.rating import RATING_BASE, rating_points
 from service.records import Records
 from service.tables import Person, TableError, Tables
 from storage.repos import Standing, Stats, TableRecord
@@ -137,9 +137,15 @@ async def private_help(message: Message, relay: Delivery) -> None:
     await relay.reply(message, t(lang, "help.private"))
 
 
-async def group_help(message: Message, tables: Tables, relay: Delivery) -> None:
-    """/help (or /start) in a group: the commands and words the bot answers there."""
-    await relay.reply(message, t(await group_lang(message, tables), "help.group"))
+async def group_help(
+    message: Message, tables: Tables, relay: Delivery, presenter: Presenter
+) -> None:
+    """/help (or /start) in a group: the commands and words the bot answers there, and
+    where the cards are shown (with what its owner can do about it)."""
+    lang = await group_lang(message, tables)
+    asker = message.from_user.id if message.from_user else message.chat.id
+    mode = await presenter.ephemeral.mode(message.chat.id, asker)
+    await relay.reply(message, t(lang, "help.group") + "\n" + t(lang, f"help.cards_{mode}"))
 
 
 async def group_lang(message: Message, tables: Tables) -> str:
@@ -254,19 +260,10 @@ async def chat_stats(message: Message, tables: Tables, records: Records, relay: 
     lines = [t(lang, "stats.title")]
     for place, s in enumerate(top, 1):
         user = await records.user(s.user_id)
-        lines.append(
-            t(
-                lang,
-                "stats.line",
-                place=place,
-                name=escape(user.name if user else str(s.user_id)),
-                games=t(lang, "games", n=s.games),
-                wins=s.wins,
-                fools=s.fools,
-                pogony=_pogony(lang, s),
-                rating=str(rating_points(s)),
-            )
-        )
+        name = escape(user.name if user else str(s.user_id))
+        counts, rating = _counts(lang, s), str(rating_points(s))
+        lines.append(t(lang, "stats.line", place=place, name=name, counts=counts, rating=rating))
+    lines += ["", _rating_scale(lang)]
     await relay.reply(message, "\n".join(lines))
 
 
@@ -282,7 +279,8 @@ async def my_stats(message: Message, records: Records, relay: Delivery) -> None:
     lines = [t(lang, "me.title")]
     lines += [_standing_line(lang, s) for s in standings]
     if len(standings) > 1:
-        lines.append(t(lang, "me.total", **_counts(lang, *(s.stats for s in standings))))
+        lines.append(t(lang, "me.total", counts=_counts(lang, *(s.stats for s in standings))))
+    lines += ["", _rating_scale(lang)]
     await relay.reply(message, "\n".join(lines))
 
 
@@ -297,43 +295,34 @@ async def my_chat_stats(
     if s is None:
         await relay.reply(message, t(lang, "stats.none"), quote=True)
         return
-    await relay.reply(
-        message,
-        quote=True,
-        text=t(
-            lang,
-            "stats.mine",
-            games=t(lang, "games", n=s.games),
-            wins=s.wins,
-            fools=s.fools,
-            draws=s.draws,
-            pogony=_pogony(lang, s),
-            rating=str(rating_points(s)),
-        ),
-    )
+    mine = t(lang, "stats.mine", counts=_counts(lang, s), rating=str(rating_points(s)))
+    await relay.reply(message, quote=True, text=f"{mine}\n{_rating_scale(lang)}")
 
 
-def _pogony(lang: str, *stats: Stats) -> str:
-    """«, погоны: выдано 2, получено 1», or nothing for players who never had any."""
-    given, received = sum(s.pogony_given for s in stats), sum(s.pogony for s in stats)
-    if not given and not received:
-        return ""
-    return t(lang, "stats.pogony", given=given, received=received)
+def _counts(lang: str, *stats: Stats) -> str:
+    """The summed results in the words every statistics text uses: «12 партий, 5 побед,
+    в дураках 4 раза, 1 ничья» («ни разу в дураках», no draws when there were none),
+    and the «погоны» for players who had any."""
+
+    def total(key: str) -> int:
+        return sum(getattr(s, key) for s in stats)
+
+    words = [
+        t(lang, "games", n=total("games")),
+        t(lang, "me.wins", n=total("wins")),
+        t(lang, "me.fools", n=total("fools")),
+    ]
+    if draws := total("draws"):
+        words.append(t(lang, "me.draws", n=draws))
+    given, received = total("pogony_given"), total("pogony")
+    if given or received:
+        words.append(t(lang, "stats.pogony", given=given, received=received))
+    return ", ".join(words)
 
 
-def _counts(lang: str, *stats: Stats) -> dict[str, str]:
-    """The summed counts as words: «12 партий», «5 побед», «в дураках 4 раза», «1 ничья»,
-    and the «погоны» if any."""
-    counts = {
-        key: t(lang, text, n=sum(getattr(s, key) for s in stats))
-        for key, text in (
-            ("games", "games"),
-            ("wins", "me.wins"),
-            ("fools", "me.fools"),
-            ("draws", "me.draws"),
-        )
-    }
-    return {**counts, "pogony": _pogony(lang, *stats)}
+def _rating_scale(lang: str) -> str:
+    """What a rating's number means: where a newcomer starts, and what moves it."""
+    return t(lang, "stats.rating", base=str(RATING_BASE))  # as ratings are: «1138»
 
 
 def _standing_line(lang: str, s: Standing) -> str:
@@ -344,9 +333,9 @@ def _standing_line(lang: str, s: Standing) -> str:
         lang,
         "me.chat",
         title=escape(s.title or t(lang, "me.untitled")),
+        counts=_counts(lang, s.stats),
         rating=str(rating_points(s.stats)),
         place=place,
-        **_counts(lang, s.stats),
     )
 
 

@@ -13,7 +13,7 @@ from aiogram.types import CallbackQuery, Message, TelegramObject
 from service.tables import Person, TableError, Tables
 from storage.repos import TableRecord
 
-from .. import render
+from .. import render, rules_text
 from ..callbacks import LobbyCb, LobbyOp
 from ..delivery import Delivery
 from ..i18n import t
@@ -168,11 +168,11 @@ async def change_setting(
     """«Мест: N» goes round; ``seats-`` and ``seats+`` are older lobby messages' buttons."""
     arg = callback_data.arg
     if arg == "seats":
-        await tables.next_seats(pressed.id, who)
+        field, table = arg, await tables.next_seats(pressed.id, who)
     else:
         field, step = arg.rstrip("+-"), -1 if arg.endswith("-") else 1
-        await tables.change(pressed.id, who, field, step)
-    await query.answer(t(who.lang, "answer.ok"))
+        table = await tables.change(pressed.id, who, field, step)
+    await query.answer(render.setting_answer(who.lang, table.settings, field))
 
 
 async def rules_page(
@@ -206,8 +206,8 @@ async def set_preset(
 async def set_option(
     query: CallbackQuery, callback_data: LobbyCb, pressed: TableRecord, who: Person, tables: Tables
 ) -> None:
-    await tables.set_option(pressed.id, who, callback_data.arg)
-    await query.answer(t(who.lang, "answer.ok"))
+    table = await tables.set_option(pressed.id, who, callback_data.arg)
+    await query.answer(rules_text.option_answer(who.lang, table.settings, callback_data.arg))
 
 
 async def start(query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables) -> None:

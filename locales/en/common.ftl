@@ -29,3 +29,4 @@ bots-expert = Expert
 bots-master = Master
 errors-failed = Something went wrong. Please try again.
 and = { $first } and { $last }
+zone-msk = MSK

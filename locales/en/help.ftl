@@ -16,7 +16,9 @@ help-group =
     /rules: the rules of this table
     /stats: the chat's results; /me: yours
     /stop: close the table (its creator or an admin)
-    Your cards come to your private chat with me: open it and press “Start”.
+help-cards-private = Your cards come to your private chat with me: open it and press “Start”.
+help-cards-button = Cards right here: “🃏 My cards” on the table shows them to you alone. Make me an admin of the group and I will show everyone their cards myself when it is their turn.
+help-cards-admin = Cards right here: “🃏 My cards” on the table shows them to you alone, and I show them myself when it is your turn.
 help-rules =
     <b>Rules</b>
     Everyone gets 6 cards; the card under the stock shows the trump. The holder of the lowest trump attacks first.

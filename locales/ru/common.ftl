@@ -33,3 +33,4 @@ bots-expert = Опытный
 bots-master = Мастер
 errors-failed = Что-то пошло не так. Попробуйте ещё раз.
 and = { $first } и { $last }
+zone-msk = мск
