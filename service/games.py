@@ -219,19 +219,14 @@ class GameService:
         *,
         last_fool: int | None = None,
         pogony_ranks: list[int] | None = None,
-        lobby: list[Seat] | None = None,
-        settings_version: int | None = None,
-        table_message: int | None = None,
-        along: Callable[[Tx], Awaitable[None]] | None = None,
+        claim: Callable[[Tx], Awaitable[bool]] | None = None,
     ) -> Update:
         """A new game at the table; ``last_fool`` and ``pogony_ranks`` carry the table's
-        series on (see ``engine.State``). ``lobby``: the table's seats as read, which
-        must still be its seats in its lobby, and ``settings_version`` its settings'
-        version as read, still theirs (else ``Refused(Refusal.MOVED)``). A table that
-        plays a game already refuses (``Refused(Refusal.PLAYING)``): two processes may start
-        it at once. ``table_message``: with ``lobby``, the message that becomes the
-        table's (None: a new one will be sent), written only by the start that won;
-        ``along``: more to write in the start's transaction (what must be shown of it)."""
+        series on (see ``engine.State``). ``claim``: the table's part of the start, in
+        the start's transaction (``Tables.start``: its lobby's compare-and-set); False
+        refuses it (``Refused(Refusal.MOVED)``); without one the table is only marked as
+        playing. A table that plays a game already refuses (``Refusal.PLAYING``): two
+        processes may start it at once."""
         table = await self._tables.get(table_id)
         if table is None:
             raise KeyError(f"no table {table_id}")
@@ -241,14 +236,9 @@ class GameService:
         state = State(rules, seed, last_fool=last_fool, pogony_ranks=pogony_ranks)
         try:
             async with self.db.tx() as c:
-                if lobby is not None and not await TableRepo.update(
-                    c,
-                    table_id,
-                    status="playing",
-                    expect_seats=lobby,
-                    expect_status="lobby",
-                    expect_settings=settings_version,
-                ):
+                if claim is None:
+                    await TableRepo.update(c, table_id, status="playing")
+                elif not await claim(c):
                     raise Refused(Refusal.MOVED, "the table changed since it was read")
                 game_id = await GameRepo.create(
                     c,
@@ -260,14 +250,6 @@ class GameService:
                     last_fool=last_fool,
                     pogony_ranks=pogony_ranks,
                 )
-                if lobby is None:
-                    await TableRepo.update(c, table_id, status="playing")
-                elif table_message is not None:
-                    await TableRepo.update(c, table_id, table_message_id=table_message)
-                else:
-                    await TableRepo.update(c, table_id, clear=("table_message_id",))
-                if along is not None:
-                    await along(c)
         except Conflict:
             raise Refused(Refusal.PLAYING, "the table plays a game already") from None
         live = LiveGame(state, table_id, table.chat_id, seats, bots_seed(seed))

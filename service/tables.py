@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 
-from storage.db import Conflict
+from storage.db import Conflict, Tx
 from storage.repos import (
     ChatRepo,
     GameRepo,
@@ -198,17 +198,31 @@ class Tables(TableSettingsOps):
         seats = list(table.seats)
         rules = rules_for(table.settings, len(seats))
         last_fool, ranks = series_start(table.series, table.seats, rules)
+
+        async def claim(c: Tx) -> bool:
+            """The start's part of the table, in its transaction: still these seats and
+            settings, in its lobby (else nothing is written); the lobby message becomes
+            the table's; what must be shown of the start."""
+            if not await TableRepo.update(
+                c,
+                table.id,
+                status="playing",
+                expect_seats=table.seats,
+                expect_status="lobby",
+                expect_settings=table.settings_version,
+            ):
+                return False
+            if message is not None:
+                await TableRepo.update(c, table.id, table_message_id=message)
+            else:
+                await TableRepo.update(c, table.id, clear=("table_message_id",))
+            if shown is not None:
+                await self._written(c, shown)
+            return True
+
         try:
             update = await self.games.create_game(
-                table.id,
-                rules,
-                seats,
-                last_fool=last_fool,
-                pogony_ranks=ranks,
-                lobby=table.seats,
-                settings_version=table.settings_version,
-                table_message=message,
-                along=None if shown is None else lambda c: self._written(c, shown),
+                table.id, rules, seats, last_fool=last_fool, pogony_ranks=ranks, claim=claim
             )
         except Refused as e:  # another process started it, or changed the table, first
             if e.reason is Refusal.MOVED:
