@@ -16,6 +16,7 @@ from bot.callbacks import PageName
 from bot.config import Config
 from bot.delivery import Alone, Shared
 from bot.hand_pages import Page
+from service import Update
 from service.lobbies import Said
 from service.tables import Person
 from storage.repos import UserRepo
@@ -99,14 +100,20 @@ async def test_a_lobby_change_shows_its_lobby_noted_as_the_tables(rig: Rig) -> N
     assert len(texts(rig, rig.group)) == 1  # edited in place
 
 
+async def started(rig: Rig) -> Update:
+    """Аня and Борис at a table in the group, their game started and both hands shown."""
+    table, _ = await rig.app.tables.open(rig.group.id, "Друзья", ANNA)
+    for person in (ANNA, BORIS):
+        table = await rig.app.tables.join(table.id, person)
+    update = await rig.app.tables.start(table.id, ANNA)
+    await settle(rig.app)
+    await rig.tg.wait_for(lambda: texts(rig, rig.anna) and texts(rig, rig.boris), what="hands")
+    return update
+
+
 async def test_a_move_shows_on_the_table_and_the_hands(rig: Rig) -> None:
     app = rig.app
-    table, _ = await app.tables.open(rig.group.id, "Друзья", ANNA)
-    for person in (ANNA, BORIS):
-        table = await app.tables.join(table.id, person)
-    update = await app.tables.start(table.id, ANNA)
-    await settle(app)
-    await rig.tg.wait_for(lambda: texts(rig, rig.anna) and texts(rig, rig.boris), what="hands")
+    update = await started(rig)
     before = texts(rig, rig.group)[-1]
     state = update.state
     seat = state.attacker
@@ -117,12 +124,7 @@ async def test_a_move_shows_on_the_table_and_the_hands(rig: Rig) -> None:
 
 async def test_a_page_of_the_hand_is_shown_again(rig: Rig) -> None:
     app = rig.app
-    table, _ = await app.tables.open(rig.group.id, "Друзья", ANNA)
-    for person in (ANNA, BORIS):
-        table = await app.tables.join(table.id, person)
-    update = await app.tables.start(table.id, ANNA)
-    await settle(app)
-    await rig.tg.wait_for(lambda: texts(rig, rig.anna), what="Аня's hand")
+    update = await started(rig)
     page = Page(update.state.bouts, PageName.MORE)
     await app.presenter.hand_pages.show((update.game_id, rig.anna.id), page, update.version)
     await app.delivery.hand(update.game_id, rig.anna.id)
