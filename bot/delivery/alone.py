@@ -74,7 +74,7 @@ class Alone(Delivery):
             await asyncio.wait(list(self._drawing.values()))
 
     async def stop(self) -> None:
-        await self.drawn()
+        """Nothing is left to hand over (``App.stop`` waited for ``drawn`` a while)."""
 
     def _later(self, post: Post) -> None:
         """Show the post once its chat's earlier draws are queued in the outbox, in a task
