@@ -10,8 +10,7 @@ see. Bound: at most 8 rows with up to 12 cards, at most 10 with more.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Iterator, Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -30,11 +29,53 @@ PLAYABLE, MARKED, DANGER = "success", "primary", "danger"  # Bot API 9.4 button 
 WORDS = {TAKE: "take", DONE: "done", PASS: "pass"}
 
 
-class Drawn(NamedTuple):
-    text: str
-    markup: InlineKeyboardMarkup | None
-    key: str  # the same key: the same hand, but for the seconds left
-    untimed: str | None = None  # the text without its line of seconds left, if it has one
+class Drawn:
+    """A hand as drawn: its text, its key and its buttons. The keyboard (pydantic's
+    models, the costly part) is built when it is first asked for: a press is checked
+    against the key alone, and a hand drawn for that is often never sent as it is."""
+
+    __slots__ = ("_markup", "_rows", "key", "text", "untimed")
+
+    def __init__(self, text: str, rows: Rows, key: str, untimed: str | None = None) -> None:
+        self.text = text
+        self.key = key  # the same key: the same hand, but for the seconds left
+        self.untimed = untimed  # the text without its line of seconds left, if it has one
+        self._rows = rows
+        self._markup: InlineKeyboardMarkup | None = None
+
+    @property
+    def markup(self) -> InlineKeyboardMarkup | None:
+        if self._markup is None and self._rows:
+            key = self.key
+
+            def sealed(b: Draft) -> InlineKeyboardButton:
+                data = b.data[: -len(DRAFT)] + key if b.data.endswith(":" + DRAFT) else b.data
+                return InlineKeyboardButton(text=b.text, callback_data=data, style=b.style)
+
+            rows = [[sealed(b) for b in row] for row in self._rows]
+            self._markup = InlineKeyboardMarkup(inline_keyboard=rows)
+        return self._markup
+
+    def __iter__(self) -> Iterator[object]:
+        """As the tuple (text, markup, key, untimed)."""
+        return iter((self.text, self.markup, self.key, self.untimed))
+
+    def __getitem__(self, index: int) -> object:
+        return (self.text, self.markup, self.key, self.untimed)[index]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Drawn):
+            return NotImplemented
+        mine, theirs = (self.text, self.key, self.untimed), (other.text, other.key, other.untimed)
+        return mine == theirs and self._rows == other._rows
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def retimed(self, text: str) -> Drawn:
+        """The same hand with another text (other seconds left): one keyboard for both."""
+        again = Drawn(text, self._rows, self.key, self.untimed)
+        again._markup = self._markup
+        return again
 
 
 def is_tap(a: Action) -> bool:
@@ -67,13 +108,7 @@ def seal(text: str, rows: Rows, timer: str = "") -> Drawn:
     seconds left) is added to the text, outside the key."""
     parts = [text] + [f"{b.text}\x1f{b.style}\x1f{b.data}" for row in rows for b in row]
     key = hashlib.blake2b("\x1e".join(parts).encode(), digest_size=4).hexdigest()
-
-    def sealed(b: Draft) -> InlineKeyboardButton:
-        data = b.data[: -len(DRAFT)] + key if b.data.endswith(":" + DRAFT) else b.data
-        return InlineKeyboardButton(text=b.text, callback_data=data, style=b.style)
-
-    markup = InlineKeyboardMarkup(inline_keyboard=[[sealed(b) for b in row] for row in rows])
-    return Drawn(text + timer, markup if rows else None, key, text if timer else None)
+    return Drawn(text + timer, rows, key, text if timer else None)
 
 
 def timer_line(lang: str, seconds: int) -> str:
@@ -84,7 +119,7 @@ def retimed(lang: str, drawn: Drawn, seconds: int | None) -> Drawn | None:
     """The same hand with other seconds left, if it shows them; else None."""
     if drawn.untimed is None or seconds is None:
         return None
-    return drawn._replace(text=drawn.untimed + timer_line(lang, seconds))
+    return drawn.retimed(drawn.untimed + timer_line(lang, seconds))
 
 
 def hand(
