@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from aiogram.filters.callback_data import CallbackData
+
 from engine import Card, State
 from storage.db import Database
 from storage.outgoing import HandPageRepo
@@ -44,6 +46,9 @@ class HandPages:
         self._pages: dict[Key, Page] = {}  # (game, user) -> the page shown
         self._picking: dict[Key, Card] = {}  # (game, user) -> card awaiting a target
         self._opened: dict[Key, int] = {}  # shared: the version they were opened at
+        # (game, user) -> the press whose move was made last: its repeat (a double tap)
+        # is answered calmly, not as a stale button (this process's presses only)
+        self._made: dict[Key, CallbackData] = {}
 
     def shown(self, key: Key) -> Page | None:
         """The page the player's hand shows (None: the hand)."""
@@ -78,15 +83,22 @@ class HandPages:
             self._picking[key] = card
         await self._save(key, version)
 
-    async def moved(self, key: Key, version: int) -> None:
-        """The player made a move: their pages close."""
+    def repeats(self, key: Key, press: CallbackData) -> bool:
+        """Whether ``press`` is the one whose move the player made last (a double tap)."""
+        return self._made.get(key) == press
+
+    async def moved(self, key: Key, version: int, press: CallbackData | None = None) -> None:
+        """The player made a move (by ``press``): their pages close."""
+        if press is not None:
+            self._made[key] = press
         if key in self._pages or key in self._picking:
             self._forget(key)
             await self._save(key, version)
 
     def forget_game(self, game_id: int) -> None:
-        for key in [k for k in (*self._pages, *self._picking) if k[0] == game_id]:
+        for key in [k for k in (*self._pages, *self._picking, *self._made) if k[0] == game_id]:
             self._forget(key)
+            self._made.pop(key, None)
 
     async def sync(self, key: Key) -> None:
         """Read the player's page as the other processes left it (alone: nothing to do)."""

@@ -54,6 +54,7 @@ answer-member-unchecked = I could not ask Telegram whether you are in the group.
 answer-need-two = At least two players are needed.
 answer-bad-settings = Not possible: { $reason }
 answer-stale = This button is out of date: the game has moved on.
+answer-already-made = That move is already made.
 answer-no-table = The table is gone.
 answer-now = Now: { $value }.
 answer-option-on = “{ $name }”: on.

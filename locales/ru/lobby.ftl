@@ -54,6 +54,7 @@ answer-member-unchecked = Не получилось узнать у Telegram, с
 answer-need-two = Нужно хотя бы два игрока.
 answer-bad-settings = Так нельзя: { $reason }
 answer-stale = Кнопка устарела: игра уже ушла дальше.
+answer-already-made = Ход уже сделан.
 answer-no-table = Стола больше нет.
 answer-now = Теперь: { $value }.
 answer-option-on = «{ $name }»: включено.
