@@ -92,6 +92,9 @@ class Presenter:
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
+        # table -> its latest result sent by this process: only that one keeps «Ещё
+        # партию» (an older one whose table posted a lobby since may still have it)
+        self._summaries: dict[int, int] = {}
         self.nudges = Nudges(games, clock, outbox, self._lang, reach.blocked, self.hand_delivered)
         self.ephemeral = EphemeralHands(outbox)  # hands shown in the group
         self._running = False
@@ -486,6 +489,15 @@ class Presenter:
         await self.records.set_lobby_message(
             game.table_id, sent.message_id if sent else None, summary=True
         )
+        older = {self._summaries.pop(game.table_id, None)}
+        if table is not None and table.lobby_is_summary:
+            older.add(table.lobby_message_id)
+        if sent is not None:
+            self._summaries[game.table_id] = sent.message_id
+            older.discard(sent.message_id)
+        for message_id in older - {None}:  # only the newest result keeps «Ещё партию»
+            assert message_id is not None
+            self.outbox.edit(game.chat_id, message_id, None)
         log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)
 
 

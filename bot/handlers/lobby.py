@@ -216,9 +216,17 @@ async def start(query: CallbackQuery, pressed: TableRecord, who: Person, tables:
     await query.answer()
 
 
-async def again(query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables) -> None:
-    """«Ещё партию» under a result, by any player of that game."""
+async def again(
+    query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables, relay: Delivery
+) -> None:
+    """«Ещё партию» under a result, by any player of that game: only under the table's
+    latest message (an older result loses its button when pressed)."""
     table = await tables.get(pressed.id)
+    shown = query.message.message_id if query.message is not None else None
+    if shown is None or shown != table.lobby_message_id:
+        if shown is not None:
+            await relay.edit(table.chat_id, shown, None)
+        raise TableError("again_old")
     if not any(s.user_id == who.id for s in table.seats):
         raise TableError("again_not_seated")
     await start_game(tables, table, None)

@@ -41,6 +41,7 @@ answer-left = You left the table.
 answer-already-seated = You are already at this table.
 answer-not-seated = You are not at this table.
 answer-again-not-seated = “Play again” is for those at the table. To take a seat, send /durak.
+answer-again-old = These results are not the latest: play again from the table’s latest message below, or send /durak.
 answer-table-full = No free seats.
 answer-seats-taken = There cannot be fewer seats than players at the table.
 answer-other-table = You already sit at another table, in “{ $title }”. One table at a time.
