@@ -15,6 +15,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery
 
 from engine import Accused, Action
+from engine.actions import QUIT
 from service import GameService, Refusal, Refused
 
 from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName
@@ -161,7 +162,9 @@ async def move_button(
     if action is None:
         await query.answer(t(seated.lang, "answer.not_now"))
         return
-    await hands.move(query, seated, action, callback_data, key=callback_data.k)
+    # «Сдаться» means the same whatever others did since its page was drawn
+    key = None if action.kind == QUIT else callback_data.k
+    await hands.move(query, seated, action, callback_data, key=key)
 
 
 async def cheat_button(
