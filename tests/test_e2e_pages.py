@@ -81,6 +81,7 @@ async def test_the_surrender_page_stays_open_past_the_end_of_the_bout(
         page = hand_message(tg, defender)
         assert page is not None and "Сдаться?" in (page.text or "")
         surrender = next(d for row in page.keyboard for t, d in row if t == "Сдаться")
+        back = next(d for row in page.keyboard for t, d in row if t == "Назад")
 
         # «Бито»: the bout ends and the next one begins; the page is still open.
         bouts = live.state.bouts
@@ -90,7 +91,10 @@ async def test_the_surrender_page_stays_open_past_the_end_of_the_bout(
         assert page is not None and "Сдаться?" in (page.text or ""), page
         assert labels(page) == ["Сдаться", "Назад"]
 
-        # «Сдаться» pressed as drawn before the bout ended still surrenders.
+        # «Назад» and «Сдаться» pressed as drawn before the bout ended still count.
+        assert (await (await tg.press(defender, page, back, forge=True))).text is None
+        await settle(app)
+        assert "Сдаться?" not in (page.text or "") and "⋯" in labels(page)
         answer = await (await tg.press(defender, page, surrender, forge=True))
         assert answer.text is None
         await settle(app)

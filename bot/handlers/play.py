@@ -221,7 +221,10 @@ async def cancel_target(
 async def back_to_hand(
     query: CallbackQuery, callback_data: PageCb, seated: Seated, hands: Hands
 ) -> None:
-    await hands.page(query, seated, callback_data.k, lambda: Show(None))
+    """«Назад» to the hand: meant whatever the others did since its page was drawn."""
+    await hands.pages.show(seated.key, None, len(seated.state.history))
+    await hands.delivery.hand(seated.game_id, seated.user_id)
+    await query.answer()
 
 
 async def open_more(
