@@ -371,8 +371,18 @@ class Presenter:
         state = live.state
         idle = [state.idle(s) for s in range(state.n)]
         names = render.seat_names(game.lang, live.seats)
+        unseen = [  # play from the group, and have not had their cards shown there yet
+            (uid, names[seat])
+            for seat, s in enumerate(live.seats)
+            if (uid := s.user_id) is not None
+            and s.human
+            and self.reach.blocked(uid)
+            and not state.place[seat]
+            and (game_id, uid) not in self.ephemeral.hands
+        ]
+        view, deadline = state.view(), self._deadline(game_id)
         text = render.table_message(
-            game.lang, state.view(), names, idle, self._deadline(game_id), game.settings
+            game.lang, view, names, idle, deadline, game.settings, unseen=unseen
         )
         return text, None if state.is_over else cards_button(game.lang, game_id)
 
