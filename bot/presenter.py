@@ -148,6 +148,18 @@ class Presenter:
             await asyncio.wait({worker})
         return game_id in self._games
 
+    def table_below(self, game_id: int) -> None:
+        """Post the game's table message anew at the bottom of its group, the old one
+        deleted after it: an answer there buried it. Nothing when this process does not
+        show the game, or its table message is still on its way."""
+        game = self._games.get(game_id)
+        old = game.ids.get(None) if game is not None else None
+        if game is None or old is None or None in game.sending:
+            return
+        game.ids[None] = None
+        self._new(game_id, game, None)  # (noted as the game's once sent)
+        self.outbox.delete(game.chat_id, old)  # queued after the new one
+
     def hand_key(self, game_id: int, user_id: int) -> str | None:
         """The key the user's hand would be drawn with now; None if it is not shown."""
         game = self._games.get(game_id) or self._followed.get(game_id)
