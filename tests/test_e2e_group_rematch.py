@@ -20,7 +20,7 @@ REMINDER = "ваши карты — по кнопке «Мои карты» ни
 async def summary_of(tg: FakeTelegram, group: FakeChat) -> FakeMessage:
     """The latest result, with «Ещё партию» (sent after the table's last edit)."""
     return await tg.wait_for_message(
-        group, lambda m: bool(m.keyboard) and "окончена" in (m.text or "") and "ниже" not in m.text
+        group, lambda m: [t for row in m.keyboard for t, _ in row] == ["Ещё партию"]
     )
 
 

@@ -34,7 +34,11 @@ async def finish(tg: FakeTelegram, app: App, game_id: int, users: list[FakeUser]
 
 def summaries(tg: FakeTelegram, group: FakeChat) -> list[FakeMessage]:
     """The results (the table message says «Партия окончена — итоги ниже»)."""
-    return [m for m in tg.messages(group) if "окончена" in (m.text or "") and "ниже" not in m.text]
+    return [
+        m
+        for m in tg.messages(group)
+        if m.text and m.text.startswith(("🃏 Партия окончена", "🤝 Ничья"))
+    ]
 
 
 async def lobby_again(tg: FakeTelegram, app: App, group: FakeChat, user: FakeUser) -> FakeMessage:

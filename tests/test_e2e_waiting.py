@@ -5,11 +5,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import CardCb, LobbyCb
+from engine import Action, Card, Rules, State
+from engine.actions import OPEN, TAKE
 from tests.e2e_helpers import hand_message, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram, FakeUser
 
 VAGUE = "Ждём других игроков."
+
+
+def thrown_after_take(state: State) -> Card | None:
+    """An opening card after whose «Беру» someone may throw in (the bout waits)."""
+    for opening in state.legal_actions(state.attacker):
+        if opening.kind != OPEN or len(opening.cards) > 1:
+            continue
+        taken = state.copy()
+        taken.apply(opening)
+        taken.apply(Action(state.defender, TAKE))
+        turn = taken.turn()
+        if turn is not None and turn.kind == "throw":
+            return opening.cards[0]
+    return None
+
+
+SEED = next(s for s in range(500) if thrown_after_take(State(Rules(players=3), s)))
 
 
 async def test_a_waiting_hand_names_who_must_act(tg: FakeTelegram, tmp_path: Path) -> None:
@@ -18,6 +37,7 @@ async def test_a_waiting_hand_names_who_must_act(tg: FakeTelegram, tmp_path: Pat
     for user in users:
         tg.start_private(user)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        app.service.new_seed = lambda: SEED
         await open_table(tg, app, group, users[0])
         seats = LobbyCb(table=1, op="set", arg="seats").pack()
         assert (await (await tg.press(users[0], tg.latest_message(group), seats))).text
@@ -43,7 +63,11 @@ async def test_a_waiting_hand_names_who_must_act(tg: FakeTelegram, tmp_path: Pat
 
         hand = hand_message(tg, by_seat[a])
         assert hand is not None
-        card = next(data for data in hand.button_data() if data.startswith("c:"))
+        opening = thrown_after_take(live.state)
+        assert opening is not None
+        card = next(
+            d for d in hand.button_data() if d[:2] == "c:" and CardCb.unpack(d).card == str(opening)
+        )
         assert (await (await tg.press(by_seat[a], hand, card))).text is None
         await settle(app)
         taking = hand_message(tg, by_seat[d])
