@@ -174,7 +174,7 @@ async def test_other_players_at_the_table_start_a_new_series(tmp_path: Path) -> 
             await settle(app)
             await press_lobby(tg, anna, group, "bot")
             await settle(app)
-            live = app.service.games[2]
+            live = app.service.live(2)
             assert [s.name for s in live.seats] == ["Аня", "Новичок 1"]
             hand = hand_message(tg, anna)  # Аня gives up in her turn: the bot wins
             for button in ("⋯", "Сдаться"):

@@ -220,9 +220,11 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
                 await tg.send_text(anna, group, "/durak")
                 await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text, WAIT)
                 await tg.wait_quiet(0.2, WAIT)
-                for _ in range(2):  # 2 seats, then 3, then 4
-                    assert await lobby_press(tg, anna, group, "set", "seats") == "Готово."
-                assert await lobby_press(tg, anna, group, "set", "speed") == "Готово."  # 5 s
+                for seats in (3, 4):  # 2 seats, then 3, then 4
+                    answer = await lobby_press(tg, anna, group, "set", "seats")
+                    assert answer == f"Теперь: {seats} места."
+                speed = await lobby_press(tg, anna, group, "set", "speed")
+                assert speed is not None and speed.startswith("Теперь: ")  # 5 s
                 for user in (anna, boris):
                     assert await lobby_press(tg, user, group, "join") == "Вы за столом!"
                 for _ in range(2):
