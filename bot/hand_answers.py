@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import Card, View
+from engine.actions import BACK, QUIT
 
 from .card_labels import card_label
 from .i18n import t
@@ -13,7 +14,9 @@ from .i18n import t
 def why_not(lang: str, view: View, card: Card, names: Sequence[str]) -> str:
     """The answer to a tap on ``card`` that makes no move: whose turn it is, or what
     the card does not do (beat the card on the table, match its ranks, fit on it), or
-    that the bout is beaten and closing (open for «Антимухлёж» only)."""
+    that the bout is beaten and closing (open for «Антимухлёж» only). The cards on the
+    table explain it only to a player whose hand shows them (see ``render_hand._head``):
+    one who has no move and is not in the bout is told whose turn it is."""
     seat, turn = view.seat, view.turn
     if turn is None:
         return t(lang, "answer.not_now")
@@ -29,7 +32,10 @@ def why_not(lang: str, view: View, card: Card, names: Sequence[str]) -> str:
                 lang, "answer.does_not_beat", card=label, target=card_label(open_cards[0], lang)
             )
         return t(lang, "answer.beats_nothing", card=label)
-    if view.table and seat in view.throwers:
+    sees_table = seat in (view.attacker, view.defender) or any(
+        a.kind not in (QUIT, BACK) for a in view.legal
+    )
+    if view.table and seat in view.throwers and sees_table:
         ranks = {c.rank for pair in view.table for c in pair if c is not None}
         if card.rank not in ranks:
             return t(lang, "answer.wrong_rank", card=label)

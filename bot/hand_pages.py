@@ -3,7 +3,9 @@ the cheat page, whom to accuse (``Page``), and the card whose target is being ch
 
 ``HandPages`` is their one owner: the handlers change them through its verbs
 (``show``, ``pick``, ``moved``), the presenter reads them (``current``). A page stays
-open until its player moves, goes back, or the bout it was opened in ends.
+open until its player moves, goes back, or it stops making sense (``still_open``):
+others' moves, a computer player's quick ones above all, do not close it under the
+player's finger.
 
 Alone, a process keeps them in memory (``HandPages``). One of several keeps them in
 the database as well (``SharedPages``): a press that does not fit the hand as this
@@ -18,23 +20,47 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from aiogram.filters.callback_data import CallbackData
+
 from engine import Card, State
+from engine.actions import ACCUSE, BEAT
 from storage.db import Database
 from storage.outgoing import HandPageRepo
 
 from .callbacks import PageName
+from .render_hand import markable
 
 Key = tuple[int, int]  # (game, user)
 
 
 class Page(NamedTuple):
     """A page of a hand keyboard other than the hand: open until its player moves, goes
-    back, or the bout it was opened in ends."""
+    back, or it stops making sense (``still_open``)."""
 
     bout: int
     name: PageName
     card: Card | None = None  # cheat: the card whose target is being chosen
     marked: tuple[Card, ...] = ()  # mark: the cards marked for an opening
+
+
+def still_open(page: Page, state: State, seat: int) -> bool:
+    """Whether ``page`` still makes sense for ``seat``: «⋯» (to surrender) while the
+    player is in the game; the marks while the marked cards may still open together;
+    the cheat page while the seat has those cheats; whom to accuse while it may."""
+    if state.is_over or state.place[seat]:
+        return False
+    match page.name:
+        case PageName.MORE:
+            return True
+        case PageName.MARK:
+            can = markable(state.view(seat))
+            return bool(can) and all(c in can for c in page.marked)
+        case PageName.CHEAT:
+            cheats = state.cheat_actions(seat)
+            return any(page.card is None or a.cards[0] == page.card for a in cheats)
+        case PageName.ACCUSE:
+            return any(a.kind == ACCUSE for a in state.legal_actions(seat))
+    return page.bout == state.bouts
 
 
 class HandPages:
@@ -44,6 +70,9 @@ class HandPages:
         self._pages: dict[Key, Page] = {}  # (game, user) -> the page shown
         self._picking: dict[Key, Card] = {}  # (game, user) -> card awaiting a target
         self._opened: dict[Key, int] = {}  # shared: the version they were opened at
+        # (game, user) -> the press whose move was made last: its repeat (a double tap)
+        # is answered calmly, not as a stale button (this process's presses only)
+        self._made: dict[Key, CallbackData] = {}
 
     def shown(self, key: Key) -> Page | None:
         """The page the player's hand shows (None: the hand)."""
@@ -52,14 +81,20 @@ class HandPages:
     def current(self, key: Key, state: State, seat: int) -> tuple[Page | None, Card | None]:
         """The page and target choice the hand shows now (closing those out of date)."""
         page = self._pages.get(key)
-        if page is not None and page.bout != state.bouts:  # that bout is over
+        if page is not None and not still_open(page, state, seat):
             del self._pages[key]
             page = None
+        picking = self._picking.get(key)
+        if picking is not None and not any(
+            a.kind == BEAT and a.cards[0] == picking for a in state.legal_actions(seat)
+        ):
+            del self._picking[key]  # the card beats nothing now
+            picking = None
         opened = self._opened.get(key)
         if opened is not None and any(a.seat == seat for a in state.history[opened:]):
             self._forget(key)  # its player has moved since (perhaps through another process)
             return None, None
-        return page, self._picking.get(key)
+        return page, picking
 
     async def show(self, key: Key, page: Page | None, version: int) -> None:
         """Open ``page`` (None: back to the hand), at the game's ``version``."""
@@ -78,15 +113,22 @@ class HandPages:
             self._picking[key] = card
         await self._save(key, version)
 
-    async def moved(self, key: Key, version: int) -> None:
-        """The player made a move: their pages close."""
+    def repeats(self, key: Key, press: CallbackData) -> bool:
+        """Whether ``press`` is the one whose move the player made last (a double tap)."""
+        return self._made.get(key) == press
+
+    async def moved(self, key: Key, version: int, press: CallbackData | None = None) -> None:
+        """The player made a move (by ``press``): their pages close."""
+        if press is not None:
+            self._made[key] = press
         if key in self._pages or key in self._picking:
             self._forget(key)
             await self._save(key, version)
 
     def forget_game(self, game_id: int) -> None:
-        for key in [k for k in (*self._pages, *self._picking) if k[0] == game_id]:
+        for key in [k for k in (*self._pages, *self._picking, *self._made) if k[0] == game_id]:
             self._forget(key)
+            self._made.pop(key, None)
 
     async def sync(self, key: Key) -> None:
         """Read the player's page as the other processes left it (alone: nothing to do)."""

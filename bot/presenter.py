@@ -92,6 +92,9 @@ class Presenter:
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
+        # table -> its latest result sent by this process: only that one keeps «Ещё
+        # партию» (an older one whose table posted a lobby since may still have it)
+        self._summaries: dict[int, int] = {}
         self.nudges = Nudges(games, clock, outbox, self._lang, reach.blocked, self.hand_delivered)
         self.ephemeral = EphemeralHands(outbox)  # hands shown in the group
         self._running = False
@@ -144,6 +147,18 @@ class Presenter:
         if worker is not None:
             await asyncio.wait({worker})
         return game_id in self._games
+
+    def table_below(self, game_id: int) -> None:
+        """Post the game's table message anew at the bottom of its group, the old one
+        deleted after it: an answer there buried it. Nothing when this process does not
+        show the game, or its table message is still on its way."""
+        game = self._games.get(game_id)
+        old = game.ids.get(None) if game is not None else None
+        if game is None or old is None or None in game.sending:
+            return
+        game.ids[None] = None
+        self._new(game_id, game, None)  # (noted as the game's once sent)
+        self.outbox.delete(game.chat_id, old)  # queued after the new one
 
     def hand_key(self, game_id: int, user_id: int) -> str | None:
         """The key the user's hand would be drawn with now; None if it is not shown."""
@@ -368,8 +383,18 @@ class Presenter:
         state = live.state
         idle = [state.idle(s) for s in range(state.n)]
         names = render.seat_names(game.lang, live.seats)
+        unseen = [  # play from the group, and have not had their cards shown there yet
+            (uid, names[seat])
+            for seat, s in enumerate(live.seats)
+            if (uid := s.user_id) is not None
+            and s.human
+            and self.reach.blocked(uid)
+            and not state.place[seat]
+            and (game_id, uid) not in self.ephemeral.hands
+        ]
+        view, deadline = state.view(), self._deadline(game_id)
         text = render.table_message(
-            game.lang, state.view(), names, idle, self._deadline(game_id), game.settings
+            game.lang, view, names, idle, deadline, game.settings, unseen=unseen
         )
         return text, None if state.is_over else cards_button(game.lang, game_id)
 
@@ -486,6 +511,15 @@ class Presenter:
         await self.records.set_lobby_message(
             game.table_id, sent.message_id if sent else None, summary=True
         )
+        older = {self._summaries.pop(game.table_id, None)}
+        if table is not None and table.lobby_is_summary:
+            older.add(table.lobby_message_id)
+        if sent is not None:
+            self._summaries[game.table_id] = sent.message_id
+            older.discard(sent.message_id)
+        for message_id in older - {None}:  # only the newest result keeps «Ещё партию»
+            assert message_id is not None
+            self.outbox.edit(game.chat_id, message_id, None)
         log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)
 
 

@@ -283,12 +283,18 @@ def table_message(
     idle: Sequence[bool],
     deadline: datetime | None = None,
     settings: TableSettings | None = None,
+    unseen: Sequence[tuple[int, str]] = (),
 ) -> str:
     """The group's one message about the game: public information only. First whose
     move it is and until when (``deadline``, see ``turn_line``). ``settings``: the
     table's, for the name of its preset (the rules line shows only when a preset or
-    option is on)."""
+    option is on). ``unseen``: (user id, name) of the players who play from the group
+    and have not opened their cards here yet, mentioned under it (a new table message
+    notifies them: nobody else is written to)."""
     lines = [turn_line(lang, view, names, deadline)]
+    if unseen and view.outcome is None:
+        mentions = ", ".join(f'<a href="tg://user?id={u}">{escape(n)}</a>' for u, n in unseen)
+        lines.append(t(lang, "table.cards_here", names=mentions, n=len(unseen)))
     if view.closing and view.outcome is None:
         lines.append(t(lang, "table.closing"))
     lines.append(trump_line(lang, view))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
+from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -188,7 +189,7 @@ def hand(
     if idle:  # a long label: a row of its own
         rows.append([keys.move(t(lang, "hand.back"), Action(view.seat, BACK))])
     rows.append(controls)
-    return seal(head + _status(lang, view, idle), rows, timer)
+    return seal(head + _status(lang, view, idle, names), rows, timer)
 
 
 class _Keys:
@@ -285,7 +286,7 @@ def _head(lang: str, view: View) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def _status(lang: str, view: View, idle: bool) -> str:
+def _status(lang: str, view: View, idle: bool, names: Sequence[str]) -> str:
     if idle:
         return t(lang, "hand.idle")
     turn = view.turn
@@ -303,7 +304,30 @@ def _status(lang: str, view: View, idle: bool) -> str:
         return t(lang, "hand.you_throw" if can else "hand.nothing_to_throw", word=word)
     if any(a.kind == THROW for a in view.legal):
         return t(lang, "hand.may_throw")
-    return t(lang, "hand.you_wait")
+    return _waiting(lang, view, names)
+
+
+def _waiting(lang: str, view: View, names: Sequence[str]) -> str:
+    """Whom the game waits for, when not this seat. In the bout: «Ходит Аня.»,
+    «Отбивается Аня.», «Аня подкидывает.», «Ждём: Аня, Вика.». Outside it, who plays
+    whom («Аня ходит, Борис отбивается.»), the same through the bout: a hand that no
+    move of the bout concerns is not edited at each of its moves. Broken between
+    words to fit a phone."""
+    seats = view.turn.seats if view.turn is not None else ()
+    if not seats or any(s >= len(names) for s in (*seats, view.attacker, view.defender)):
+        return t(lang, "hand.you_wait")
+    if view.seat not in (view.attacker, view.defender):
+        attacker, defender = escape(names[view.attacker]), escape(names[view.defender])
+        if view.taking:
+            text = t(lang, "hand.bout_taking", defender=defender)
+        else:
+            text = t(lang, "hand.bout", attacker=attacker, defender=defender)
+    elif len(seats) > 1:
+        text = t(lang, "hand.wait_many", names=", ".join(escape(names[s]) for s in seats))
+    else:
+        assert view.turn is not None
+        text = t(lang, f"hand.wait_{view.turn.kind}", name=escape(names[seats[0]]))
+    return fitted(text.split(" "), " ")
 
 
 def _closing_status(lang: str, view: View) -> str:

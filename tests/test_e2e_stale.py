@@ -97,9 +97,9 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
         answer = await (await tg.press(defender, old_hand, old_tap, forge=True))
         assert answer.text is None
         assert live.state.history[-1] == beat
-        # The same tap again (a double tap): the card is on the table now.
+        # The same tap again (a double tap): the card is on the table now, calmly said.
         answer = await (await tg.press(defender, old_hand, old_tap, forge=True))
-        assert answer.text == STALE
+        assert answer.text == "Ход уже сделан."
         await settle(app)
 
         # After «Беру» the attacker's earlier hand is stale: its cards would go to the taker.

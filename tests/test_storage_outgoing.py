@@ -12,7 +12,8 @@ import pytest
 
 from bot.callbacks import PageName
 from bot.hand_pages import Page, SharedPages
-from engine import Action, Rules, State
+from engine import Action, Card, Rules, State
+from engine.actions import BEAT, OPEN, THROW
 from service import FakeClock, GameService
 from service.tables import Tables
 from storage.connect import open_database
@@ -70,6 +71,29 @@ async def test_a_new_message_is_heard_of_by_the_other_processes(tmp_path: Path) 
         await writer.close()
 
 
+def shared_page_deal(state: State) -> tuple[Action, Action, Card] | None:
+    """An opening, the attacker's throw-in after it, and a card of the defender's that
+    beats something both before and after the throw-in (their target choice)."""
+    attacker, defender = state.attacker, state.defender
+    for opening in state.legal_actions(attacker):
+        if opening.kind != OPEN or len(opening.cards) > 1:
+            continue
+        opened = state.copy()
+        opened.apply(opening)
+        for throw in (a for a in opened.legal_actions(attacker) if a.kind == THROW):
+            thrown = opened.copy()
+            thrown.apply(throw)
+            after = {a.cards[0] for a in thrown.legal_actions(defender) if a.kind == BEAT}
+            for beat in opened.legal_actions(defender):
+                if beat.kind == BEAT and beat.cards[0] in after:
+                    return opening, throw, beat.cards[0]
+    return None
+
+
+RULES = Rules(players=2, deck=36)
+SEED = next(s for s in range(500) if shared_page_deal(State(RULES, s)))
+
+
 async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves(
     tmp_path: Path,
 ) -> None:
@@ -77,18 +101,20 @@ async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves
     db = service.db
     try:
         here, there = SharedPages(db), SharedPages(db)  # two processes' pages
-        rules = Rules(players=2, deck=36)
-        game = (await start(service, rules, 3, humans(2))).game_id
-        state = State(rules, seed=3)
-        attacker, defender = state.attacker, state.defender
+        game = (await start(service, RULES, SEED, humans(2))).game_id
+        state = State(RULES, seed=SEED)
+        found = shared_page_deal(state)
+        assert found is not None
+        opening, throw, card = found
+        defender = state.defender
+        state.apply(opening)
         key = (game, defender + 1)  # the defender's page
-        marked = tuple(state.view(defender).hand[:2])
-        page, card = Page(state.bouts, PageName.MARK, None, marked), state.view(defender).hand[2]
+        page = Page(state.bouts, PageName.MORE)
         await here.show(key, page, len(state.history))
         await here.pick(key, card, len(state.history))
         await there.sync(key)
         assert there.current(key, state, defender) == (page, card)
-        state.apply(state.legal_actions(attacker)[0])  # another player's move keeps it
+        state.apply(throw)  # another player's move keeps it
         assert there.current(key, state, defender) == (page, card)
         bouts = state.bouts
         state.apply(state.legal_actions(defender)[0])  # its player's, made here, closes it

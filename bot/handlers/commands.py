@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 PRIVATE = F.chat.type == "private"
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 MY_STATS_WORDS = {"моя стата", "моя статистика"}
+FAR = 6  # lines of an answer after which a running game's table is posted below it
 # A table's deep link: its join token (22 characters; 32 hex digits for older tables)
 JOIN_PAYLOAD = re.compile(r"join_([A-Za-z0-9_-]{16,43})")
 
@@ -154,7 +155,20 @@ async def group_lang(message: Message, tables: Tables) -> str:
     return await tables.lang(message.chat.id, default=asker)
 
 
-async def rules(message: Message, tables: Tables, relay: Delivery) -> None:
+async def keep_table_in_view(
+    message: Message, text: str, tables: Tables, presenter: Presenter
+) -> None:
+    """After an answer long enough to push a running game's table message off a phone's
+    screen (``text``), the table is posted again below it (the old one goes)."""
+    if text.count("\n") + 1 < FAR:
+        return
+    table = await tables.in_chat(message.chat.id)
+    game = tables.game_of(table.id) if table is not None else None
+    if game is not None:
+        presenter.table_below(game)
+
+
+async def rules(message: Message, tables: Tables, relay: Delivery, presenter: Presenter) -> None:
     """/rules: the rules of the chat's table (of its running game), or the main ones."""
     lang = await group_lang(message, tables)
     table = await tables.in_chat(message.chat.id)
@@ -165,7 +179,9 @@ async def rules(message: Message, tables: Tables, relay: Delivery) -> None:
     settings = table.settings
     live = tables.games.live(game) if game is not None else None
     game_rules = live.state.rules if live is not None else None
-    await relay.reply(message, explained(lang, game_rules or table_rules(settings), settings))
+    text = explained(lang, game_rules or table_rules(settings), settings)
+    await relay.reply(message, text)
+    await keep_table_in_view(message, text, tables, presenter)
 
 
 async def stop(
@@ -250,7 +266,9 @@ async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presen
     log.info("user %s %s the bot", update.chat.id, "unblocked" if can else "blocked")
 
 
-async def chat_stats(message: Message, tables: Tables, records: Records, relay: Delivery) -> None:
+async def chat_stats(
+    message: Message, tables: Tables, records: Records, relay: Delivery, presenter: Presenter
+) -> None:
     """The chat's best players by rating (the rating's conservative estimate, mu - 3 sigma)."""
     lang = await group_lang(message, tables)
     top = await records.chat_top(message.chat.id)
@@ -265,6 +283,7 @@ async def chat_stats(message: Message, tables: Tables, records: Records, relay: 
         lines.append(t(lang, "stats.line", place=place, name=name, counts=counts, rating=rating))
     lines += ["", _rating_scale(lang)]
     await relay.reply(message, "\n".join(lines))
+    await keep_table_in_view(message, "\n".join(lines), tables, presenter)
 
 
 async def my_stats(message: Message, records: Records, relay: Delivery) -> None:

@@ -216,13 +216,47 @@ async def start(query: CallbackQuery, pressed: TableRecord, who: Person, tables:
     await query.answer()
 
 
-async def again(query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables) -> None:
-    """«Ещё партию» under a result, by any player of that game."""
+async def again(
+    query: CallbackQuery,
+    pressed: TableRecord,
+    who: Person,
+    tables: Tables,
+    relay: Delivery,
+    presenter: Presenter,
+) -> None:
+    """«Ещё партию» under a result, by any player of that game: only under the table's
+    latest message (an older result loses its button when pressed)."""
     table = await tables.get(pressed.id)
+    shown = query.message.message_id if query.message is not None else None
+    if shown is None or shown != table.lobby_message_id:
+        if shown is not None:
+            await relay.edit(table.chat_id, shown, None)
+        raise TableError("again_old")
     if not any(s.user_id == who.id for s in table.seats):
         raise TableError("again_not_seated")
     await start_game(tables, table, None)
+    if presenter.reach.blocked(who.id) and await hand_in_group(query, tables, presenter, table):
+        return  # one who plays from the group: the hand answers the press
     await query.answer()
+
+
+async def hand_in_group(
+    query: CallbackQuery, tables: Tables, presenter: Presenter, table: TableRecord
+) -> bool:
+    """The presser's hand in the game just started at ``table``, as an ephemeral message
+    answering the press (said so); False when it is not shown (refused, or another bot
+    process shows the games) and the press is still to be answered."""
+    game = tables.game_of(table.id)
+    who = person(query.from_user)
+    eph = presenter.ephemeral
+    if (
+        game is None
+        or not await presenter.ready(game)
+        or not await eph.open(game, table.chat_id, who.id, presenter.draw(game), query.id)
+    ):
+        return False
+    await query.answer(t(who.lang, "eph.shown"))
+    return True
 
 
 async def join_from_group(
@@ -249,14 +283,9 @@ async def join_from_group(
     if refused is not None:
         await query.answer(error_text(who.lang, refused), show_alert=True)
         return
-    game = tables.game_of(table.id)  # this seat started it: the hand answers the press
-    if (
-        game is not None
-        and await presenter.ready(game)
-        and await eph.open(game, table.chat_id, who.id, presenter.draw(game), query.id)
-    ):
-        await query.answer(t(who.lang, "eph.shown"))
-        return
+    if await hand_in_group(query, tables, presenter, table):
+        return  # this seat started the game: the hand answers the press
+    game = tables.game_of(table.id)
     # not shown now (refused, or another bot process shows the games): the button will
     await query.answer(
         t(who.lang, "eph.joined_here" if game is None else "eph.refused_start"), show_alert=True

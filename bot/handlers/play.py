@@ -11,9 +11,11 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from aiogram import F, Router
+from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery
 
 from engine import Accused, Action
+from engine.actions import QUIT
 from service import GameService, Refusal, Refused
 
 from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName
@@ -70,11 +72,18 @@ class Hands:
         await self.pages.sync(seated.key)  # a page opened through another process
         return self.presenter.hand_key(game, user) == key
 
+    async def stale(self, query: CallbackQuery, seated: Seated, press: CallbackData) -> None:
+        """Answer a press from a hand drawn before the game moved on: calmly when it
+        repeats the press whose move was just made (a double tap), else as stale."""
+        made = self.pages.repeats(seated.key, press)
+        await query.answer(t(seated.lang, "answer.already_made" if made else "answer.stale"))
+
     async def move(
         self,
         query: CallbackQuery,
         seated: Seated,
         action: Action,
+        press: CallbackData,
         *,
         key: str | None = None,
         version: int | None = None,
@@ -84,11 +93,11 @@ class Hands:
         result), with the reason when not. ``key``: the press's hand key, which must still
         be the hand's (another player's move that left the hand as it was does not make
         it stale); ``version``: the exact version instead. A made move closes the
-        player's pages."""
+        player's pages and is remembered as made by ``press``."""
         lang = seated.lang
         for _ in range(TRIES):  # the game may move on between the check and the move
             if key is not None and not await self.fresh(seated, key):
-                await query.answer(t(lang, "answer.stale"))
+                await self.stale(query, seated, press)
                 return
             live = self.service.live(seated.game_id) or seated.live
             v = len(live.state.history) if version is None else version
@@ -98,12 +107,15 @@ class Hands:
             except Refused as e:
                 if e.reason is Refusal.STALE and version is None:
                     continue
-                await query.answer(t(lang, f"answer.{refusal_answer(e.reason)}"))
+                if e.reason is Refusal.STALE:
+                    await self.stale(query, seated, press)
+                else:
+                    await query.answer(t(lang, f"answer.{refusal_answer(e.reason)}"))
                 return
         else:
-            await query.answer(t(lang, "answer.stale"))
+            await self.stale(query, seated, press)
             return
-        await self.pages.moved(seated.key, update.version)
+        await self.pages.moved(seated.key, update.version, press)
         mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seated.seat]
         if mine:
             names = seat_names(lang, seated.live.seats)
@@ -150,7 +162,9 @@ async def move_button(
     if action is None:
         await query.answer(t(seated.lang, "answer.not_now"))
         return
-    await hands.move(query, seated, action, key=callback_data.k)
+    # «Сдаться» means the same whatever others did since its page was drawn
+    key = None if action.kind == QUIT else callback_data.k
+    await hands.move(query, seated, action, callback_data, key=key)
 
 
 async def cheat_button(
@@ -161,7 +175,7 @@ async def cheat_button(
     if action is None:
         await query.answer(t(seated.lang, "answer.not_now"))
         return
-    await hands.move(query, seated, action, key=callback_data.k, cheat=True)
+    await hands.move(query, seated, action, callback_data, key=callback_data.k, cheat=True)
 
 
 async def card_button(
@@ -180,7 +194,7 @@ async def card_button(
         return
     match card_tap(live.state, seated.seat, card, callback_data.meant, fresh=fresh):
         case Stale():
-            await query.answer(t(lang, "answer.stale"))
+            await hands.stale(query, seated, callback_data)
         case NotPlayable(card):
             names = seat_names(lang, live.seats)
             await query.answer(why_not(lang, live.state.view(seated.seat), card, names))
@@ -189,7 +203,7 @@ async def card_button(
             await hands.delivery.hand(seated.game_id, seated.user_id)
             await query.answer(t(lang, "answer.choose_target"))
         case Play(action, version):
-            await hands.move(query, seated, action, version=version)
+            await hands.move(query, seated, action, callback_data, version=version)
 
 
 async def cancel_target(
@@ -207,7 +221,10 @@ async def cancel_target(
 async def back_to_hand(
     query: CallbackQuery, callback_data: PageCb, seated: Seated, hands: Hands
 ) -> None:
-    await hands.page(query, seated, callback_data.k, lambda: Show(None))
+    """«Назад» to the hand: meant whatever the others did since its page was drawn."""
+    await hands.pages.show(seated.key, None, len(seated.state.history))
+    await hands.delivery.hand(seated.game_id, seated.user_id)
+    await query.answer()
 
 
 async def open_more(

@@ -32,6 +32,12 @@ hand-you-defend-transfer =
 hand-you-throw = <b>Throw in</b>, or “{ $word }”.
 hand-nothing-to-throw = Nothing to throw in: “{ $word }”.
 hand-you-wait = Waiting for the others.
+hand-wait-attack = { $name } to play.
+hand-wait-defend = { $name } is defending.
+hand-wait-throw = { $name } may throw in.
+hand-wait-many = Waiting for: { $names }.
+hand-bout = { $attacker } attacks, { $defender } defends.
+hand-bout-taking = { $defender } takes.
 hand-closing = <b>All beaten</b>: the bout closes.
 hand-closing-word =
     <b>All beaten</b>: the bout closes.

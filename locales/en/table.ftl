@@ -59,3 +59,8 @@ closed-removed = The game is stopped: I was removed from the group “{ $title }
 closed-stopped = The game is stopped: the table in “{ $title }” was closed.
 closed-table = 🃏 The table was closed with /stop; the game is stopped.
 closed-broken = The game could not be restored after the bot restarted and has been called off, sorry. The table is open again: /durak shows it, and a new game can start there.
+table-cards-here =
+    { $n ->
+        [one] 🃏 { $names }, your cards are behind “My cards” below.
+       *[other] 🃏 { $names }: your cards are behind “My cards” below.
+    }

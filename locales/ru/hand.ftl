@@ -32,6 +32,12 @@ hand-you-defend-transfer =
 hand-you-throw = <b>Подкидывайте</b> — или «{ $word }».
 hand-nothing-to-throw = Подкинуть нечего — «{ $word }».
 hand-you-wait = Ждём других игроков.
+hand-wait-attack = Ходит { $name }.
+hand-wait-defend = Отбивается { $name }.
+hand-wait-throw = { $name } подкидывает.
+hand-wait-many = Ждём: { $names }.
+hand-bout = { $attacker } ходит, { $defender } отбивается.
+hand-bout-taking = { $defender } берёт.
 hand-closing = <b>Всё побито</b> — кон закрывается.
 hand-closing-word =
     <b>Всё побито</b> — кон закрывается.
