@@ -4,7 +4,6 @@ how each kind is drawn, whichever process asked for it."""
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import Any
 
 from aiogram.types import Message
@@ -17,8 +16,6 @@ from ..lobby_message import lobby_content, put_lobby
 from ..outbox import Outbox
 from ..presenter import Presenter
 from .posts import Admin, Closed, Edit, Hand, Lobby, Post, Send, keyboard
-
-log = logging.getLogger(__name__)
 
 Sending = asyncio.Future[Any]
 

@@ -7,7 +7,6 @@ hand through its owner (``HandPages``), or an answer saying why not.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 
 from aiogram import F, Router
@@ -44,7 +43,6 @@ from ..taps import (
 )
 from .seated import Seated, SeatMiddleware
 
-log = logging.getLogger(__name__)
 TRIES = 3  # a press whose hand is still drawn as pressed, while the game moves on
 
 
