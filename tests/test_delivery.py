@@ -145,3 +145,27 @@ def keys(rig: Rig, user: FakeUser) -> str:
     """The button texts of the user's newest hand."""
     messages = [m for m in rig.tg.messages(rig.tg.private(user)) if m.keyboard]
     return " ".join(text for row in messages[-1].keyboard for text, _ in row) if messages else ""
+
+
+async def test_lobby_changes_in_a_burst_post_one_lobby(tmp_path: Path, tg: FakeTelegram) -> None:
+    """Three changes before the group's first message could go (its pacing): each draw is
+    of the table as its change left it, and one that finds the table changed since leaves
+    it to the later draw, so the lobby is posted once and edited (alone)."""
+    anna, boris = tg.add_user(1, "Аня", started=True), tg.add_user(2, "Борис", started=True)
+    group = tg.add_group(-100, "Друзья", members=[anna, boris])
+    config = Config(token=TOKEN, db_path=str(tmp_path / "d.sqlite3"), api_base=tg.base_url)
+    app = await App.create(replace(config, bot_pause=(0.0, 0.0)))  # Telegram's pacing
+    async with app.db.tx() as c:
+        for user in (anna, boris):
+            await UserRepo.upsert(c, user.id, user.first_name)
+            await UserRepo.set_can_message(c, user.id, True)
+    await app.start()
+    try:
+        table, _ = await app.tables.open(group.id, "Друзья", ANNA)
+        await app.tables.join(table.id, BORIS)
+        await app.tables.next_seats(table.id, ANNA)
+        await settle(app)
+        lobbies = [t for t in texts(Rig(tg, app, group, anna, boris), group) if "Стол" in t]
+        assert len(lobbies) == 1 and "Борис" in lobbies[0], lobbies
+    finally:
+        await app.stop()

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from functools import partial
 
 from service.lobbies import Shown
 from service.news import Update
@@ -51,8 +53,14 @@ class Alone(Delivery):
         """Its messages are drawn as soon as the lock is let go (none for the last seat
         taken: the start follows, ``Tables.start_full``), and then the reply it had."""
         for post in posts_of(shown):
-            if not (isinstance(post, Lobby) and post.full):
-                self._later(post)
+            match post:
+                case Lobby(full=True):
+                    pass
+                case Lobby(page=page, new=new):  # as this change left the table: a draw
+                    # that finds it changed since leaves it to the later change's draw
+                    self._later(post.chat_id, partial(self.poster.lobby, table, page, new=new))
+                case _:
+                    self._later(chat_of(post), partial(self.poster.deliver, post))
 
     async def news(self, update: Update) -> None:
         await self.presenter.on_update(update)
@@ -76,19 +84,18 @@ class Alone(Delivery):
     async def stop(self) -> None:
         """Nothing is left to hand over (``App.stop`` waited for ``drawn`` a while)."""
 
-    def _later(self, post: Post) -> None:
-        """Show the post once its chat's earlier draws are queued in the outbox, in a task
-        of its own (the caller holds the table's lock; the outbox is not waited for)."""
-        chat_id = chat_of(post)
+    def _later(self, chat_id: int, draw: Callable[[], Awaitable[object]]) -> None:
+        """``draw`` once the chat's earlier draws are queued in the outbox, in a task of
+        its own (the caller holds the table's lock; the outbox is not waited for)."""
         before = self._drawing.get(chat_id)
 
         async def run() -> None:
             if before is not None:
                 await asyncio.wait([before])
             try:
-                await self.poster.deliver(post)
+                await draw()
             except Exception:
-                log.exception("chat %s: drawing a lobby message failed", chat_id)
+                log.exception("chat %s: drawing a lobby change's message failed", chat_id)
             finally:
                 if self._drawing.get(chat_id) is task:
                     del self._drawing[chat_id]
