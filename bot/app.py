@@ -92,7 +92,7 @@ class App:
         lease = db.sending_lease() if config.shared else None
         pages = HandPages() if lease is None else SharedPages(db)
         self.presenter = Presenter(records, games, clock, self.outbox, pages, reach, config.zone)
-        poster = Poster(self.outbox, records, self.presenter)
+        poster = Poster(self.outbox, records, self.presenter, pages, reach)
         # alone, or one of several processes where the holder of the lease shows
         self.delivery: Delivery = (
             Alone(poster, self.presenter)
@@ -216,7 +216,6 @@ class App:
                 user = await self.tables.records.user(user_id)
                 if user is not None and user.can_message:
                     await self.delivery.send(user_id, t(user.lang, "closed.broken"))
-        self.service.broken.clear()
 
     async def _error(self, event: ErrorEvent) -> bool:
         """Log a handler's failure (with the ids of its table and game) and carry on."""

@@ -109,10 +109,12 @@ class Presenter:
                 self.nudges.moved(seat.user_id)
         self._mark(update.game_id, None)
 
-    def redraw_all(self) -> None:
-        """Show every game held again (``redraw``)."""
-        for game_id in self.games.ids():
+    def redraw_all(self) -> int:
+        """Show every game held again (``redraw``); returns how many."""
+        held = self.games.ids()
+        for game_id in held:
             self._mark(game_id, None)
+        return len(held)
 
     def redraw(self, game_id: int) -> None:
         """Show the table and every hand again (after a restart: the keyboards the

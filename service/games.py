@@ -179,8 +179,9 @@ class GameService:
         )
 
     def deadline(self, game_id: int) -> float | None:
-        """When the game's current move times out (epoch seconds), if a timer is set
-        for the state as it is now."""
+        """When the game's current move times out (epoch seconds), as stored with the
+        state held now (a deadline another process is firing is retried a moment later
+        here, but shown as it was); None: no move is timed."""
         return self._held.deadline(game_id)
 
     async def end_table(self, table_id: int) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from storage.db import Lease
 
+from ..outbox import Outbox
 from ..presenter import Presenter
 from .base import Following
 
@@ -32,6 +33,7 @@ class Holder:
         self,
         lease: Lease,
         presenter: Presenter,
+        outbox: Outbox,
         *,
         gained: Callable[[], None],
         period: float = PERIOD,
@@ -39,6 +41,7 @@ class Holder:
         """``gained``: told each time this process becomes the one that shows the games."""
         self.lease = lease
         self.presenter = presenter
+        self.outbox = outbox
         self.period = period
         self.held = False
         self.taken = 0  # times this process became the one that shows the games
@@ -77,10 +80,8 @@ class Holder:
         has it (the last holder may have died between a commit and its edits)."""
         self.held = True
         self.taken += 1
-        self.presenter.outbox.assume_busy()  # the last holder may have just sent anywhere
+        self.outbox.assume_busy()  # the last holder may have just sent anywhere
         await games.catch_up_all()
-        shown = self.presenter.games.ids()
-        for game_id in shown:
-            self.presenter.redraw(game_id)
-        log.info("this process shows the games now (%s running)", len(shown))
+        shown = self.presenter.redraw_all()
+        log.info("this process shows the games now (%s running)", shown)
         self._gained()

@@ -12,19 +12,30 @@ from service.records import Records
 from storage.records import TableRecord
 
 from ..closing import show_closed
+from ..hand_pages import HandPages
 from ..lobby_message import lobby_content, put_lobby
 from ..outbox import Outbox
 from ..presenter import Presenter
+from ..reach import Reach
 from .posts import Admin, Closed, Edit, Hand, Lobby, Post, Send, keyboard
 
 Sending = asyncio.Future[Any]
 
 
 class Poster:
-    def __init__(self, outbox: Outbox, records: Records, presenter: Presenter) -> None:
+    def __init__(
+        self,
+        outbox: Outbox,
+        records: Records,
+        presenter: Presenter,
+        pages: HandPages,
+        reach: Reach,
+    ) -> None:
         self.outbox = outbox
         self.records = records
         self.presenter = presenter
+        self.pages = pages
+        self.reach = reach
 
     async def deliver(self, post: Post) -> Sending | None:
         """Queue the post in the outbox (None: nothing to wait for)."""
@@ -49,8 +60,8 @@ class Poster:
             case Hand(user_id, game_id):
                 user = await self.records.user(user_id)
                 if user is not None and user.can_message:  # (started the bot in another process)
-                    self.presenter.reach.set(user_id, False)
-                await self.presenter.hand_pages.sync((game_id, user_id))
+                    self.reach.set(user_id, False)
+                await self.pages.sync((game_id, user_id))
                 self.presenter.refresh(game_id, user_id)
                 return None
             case Admin(chat_id, admin):

@@ -54,7 +54,7 @@ class Shared(Delivery):
         self.poster = poster
         self.presenter = presenter
         self.period = period
-        self.holder = Holder(lease, presenter, gained=self._wake_up)
+        self.holder = Holder(lease, presenter, poster.outbox, gained=self._wake_up)
         self.relayed = 0  # rows this process took and handed to its outbox
         self._repo = OutgoingRepo(db)
         self._wake = asyncio.Event()
@@ -90,9 +90,12 @@ class Shared(Delivery):
         self._heard()  # (else the holder hears of the rows at the commit)
 
     async def news(self, update: Update) -> None:
-        """A move made here: shown only by the holder."""
+        """A move made here: shown only by the holder (elsewhere, a game that ended here
+        leaves nothing of its hands' pages behind)."""
         if self.holder.held:
             await self.presenter.on_update(update)
+        elif update.state.is_over:
+            self.poster.pages.forget_game(update.game_id)
 
     def moved(self, game_id: int) -> None:
         """A move made in another process, now in this cache."""
