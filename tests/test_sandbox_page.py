@@ -114,3 +114,22 @@ def test_a_hand_that_came_meanwhile_opens_at_the_bottom_across_the_chat(tmp_path
         except BaseException:
             phone.screenshot("page-failure")
             raise
+
+
+def shown_chat(phone: Phone, title: str) -> WebElement | None:
+    section = phone.section(title)
+    return section if section is not None and section.is_displayed() else None
+
+
+def test_another_person_sees_their_own_private_chat_at_once(tmp_path: Path) -> None:
+    with sandbox_process(tmp_path, **FAST) as (url, _), chromium() as driver:
+        phone = Phone(driver, url)
+        phone.be("Аня")
+        phone.open(PRIVATE)
+        phone.be("Борис")  # where his cards would be, without a tab to find
+        shown = wait(lambda: shown_chat(phone, PRIVATE), 10, "Борис's private chat")
+        assert shown.get_attribute("id") == "chat2"
+        phone.screenshot("switched-to-boris")
+        phone.open(GROUP)
+        phone.be("Вера")  # from the group, the group stays
+        wait(lambda: shown_chat(phone, GROUP), 10, "the group")

@@ -81,7 +81,11 @@ function render() {
   $("people").setAttribute("aria-label", text("people"));
   $("tabs").setAttribute("aria-label", text("chats"));
   renderPeople();
-  if (!state.chats.some((c) => c.id === openChat)) openChat = state.chats[0]?.id;
+  if (!state.chats.some((c) => c.id === openChat)) {
+    // Another person: their private chat (whose id is theirs) if one was open, where
+    // their cards are; else the first chat.
+    openChat = openChat > 0 && state.chats.some((c) => c.id === me) ? me : state.chats[0]?.id;
+  }
   renderTabs();
   const main = $("chats");
   const keep = new Set(state.chats.map((c) => `chat${c.id}`));
