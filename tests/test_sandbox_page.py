@@ -99,7 +99,7 @@ def test_a_hand_that_came_meanwhile_opens_at_the_bottom_across_the_chat(tmp_path
             phone.open(GROUP)
             at_the_bottom(driver, phone.open(PRIVATE))  # and again
             phone.be("Борис")
-            phone.be("Аня")  # back as Аня: her private chat drawn anew, hidden
+            phone.be("Аня")  # back as Аня: her private chat drawn anew, its compose bar too
             at_the_bottom(driver, phone.open(PRIVATE))
             driver.refresh()  # the page opened anew
             wait(lambda: phone.section(PRIVATE), 20, "the chats")

@@ -169,8 +169,8 @@ function fillSection(section, chat) {
   if (!chat.messages.length && !chat.private) {
     log.append(element("p", { className: "empty" }, text("empty_group")));
   }
+  fillBottom(section.querySelector(".bottom"), chat); // first: it takes from the log's height
   if (atBottom || added) log.scrollTop = log.scrollHeight;
-  fillBottom(section.querySelector(".bottom"), chat);
 }
 
 function fillArticle(article, chat, message) {
