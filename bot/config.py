@@ -84,7 +84,7 @@ class Config:
         if not token:
             raise ConfigError(
                 "BOT_TOKEN is not set: get a token from @BotFather and export it,"
-                " or try the bot in a browser without one: python -m bot --sandbox"
+                " or try the bot in a browser without one: .venv/bin/python -m bot --sandbox"
             )
         if not TOKEN.match(token):
             raise ConfigError("BOT_TOKEN does not look like a bot token (digits:secret)")

@@ -4,7 +4,6 @@ real bot (the same ``App`` as in production) pointed at the emulator."""
 from __future__ import annotations
 
 import asyncio
-import logging
 import math
 import os
 from collections.abc import AsyncIterator
@@ -19,8 +18,6 @@ from telegram_emulator import TOKEN, FakeTelegram, RateLimits
 
 from .web import make_app
 from .world import BOT_USERNAME, populate
-
-log = logging.getLogger("sandbox")
 
 
 @dataclass(frozen=True)
@@ -72,12 +69,13 @@ def environment(options: Options, scratch: str) -> dict[str, str]:
 
 async def play(config: Config, port: int) -> None:
     """``python -m bot --sandbox``: the sandbox until cancelled; its page's address is
-    logged once the bot asks for updates."""
+    printed once the bot asks for updates (printed, not logged: DURAK_LOG_LEVEL=WARNING
+    silences the logs, not the one line a person needs)."""
     async with sandbox(config, port) as box:
 
         async def announce() -> None:
             await box.tg.wait_for(lambda: box.tg.count("getUpdates"), math.inf)
-            log.info("sandbox: open %s in a browser (Ctrl+C stops it)", box.url)
+            print(f"sandbox: open {box.url} in a browser (Ctrl+C stops it)", flush=True)
 
         ready = asyncio.create_task(announce())
         try:

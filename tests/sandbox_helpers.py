@@ -35,7 +35,8 @@ T = TypeVar("T")
 @contextmanager
 def sandbox_process(tmp: Path, **env: str) -> Iterator[tuple[str, float]]:
     """``python -m bot --sandbox --port 0``; yields its page's URL and the seconds from
-    the process's start to the line that names it."""
+    the process's start to the line that names it (printed: read from its output and logs
+    together)."""
     log = tmp / "sandbox.log"
     environ = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **env}
     started = time.monotonic()
@@ -44,6 +45,7 @@ def sandbox_process(tmp: Path, **env: str) -> Iterator[tuple[str, float]]:
             [sys.executable, "-m", "bot", "--sandbox", "--port", "0"],
             cwd=ROOT,
             env=environ,
+            stdout=stderr,
             stderr=stderr,
         )
     try:

@@ -105,6 +105,18 @@ def test_telegram_calls_benchmark_runs_and_prints_its_figures(
         assert figure in out
 
 
+@pytest.mark.parametrize("where", [[], ["--group-only"]])
+def test_sandbox_push_benchmark_runs_and_prints_its_figures(
+    where: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bench import sandbox_push
+
+    assert sandbox_push.main(["--moves", "2", "--pace", "0.3", *where]) == 0
+    out = capsys.readouterr().out
+    for figure in ("moves: 2", "the other page's new view: median", "the sandbox's push adds"):
+        assert figure in out
+
+
 # A stand-in with the interface bench.versus imports from a jorisperrenet/durak checkout
 # (main.GameTree, players.Random): a game of a fixed number of random steps.
 STAND_IN_MAIN = """

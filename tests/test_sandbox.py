@@ -23,6 +23,7 @@ from bot.outbox import Limits
 from bot.session import JsonSession
 from sandbox import Sandbox, sandbox
 from telegram_emulator import FakeTelegram
+from tests.sandbox_helpers import sandbox_process
 
 Check = Callable[[dict[str, Any]], bool]
 
@@ -174,8 +175,13 @@ def test_without_a_token_the_one_line_names_the_sandbox() -> None:
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         "error: BOT_TOKEN is not set: get a token from @BotFather and export it,"
-        " or try the bot in a browser without one: python -m bot --sandbox"
-    ]
+        " or try the bot in a browser without one: .venv/bin/python -m bot --sandbox"
+    ]  # the project's own interpreter: works outside an activated environment
+
+
+def test_the_sandbox_prints_its_address_whatever_the_log_level(tmp_path: Path) -> None:
+    with sandbox_process(tmp_path, DURAK_LOG_LEVEL="WARNING") as (url, _):
+        assert url.startswith("http://127.0.0.1:")  # before: logged at INFO, so not shown
 
 
 def test_a_copy_without_the_sandbox_says_how_to_install_it(monkeypatch: Any, capsys: Any) -> None:

@@ -11,6 +11,7 @@ const TEXTS = {
     stale_button: "Этой кнопки уже нет.", bad_text: "Сообщение пустое или длиннее 4096 знаков.",
     no_chat: "В этом чате вас нет.", no_person: "Такого человека в песочнице нет.",
     bad_link: "Ссылка не подходит для «Запустить».", bad_request: "Песочница не поняла запрос.",
+    empty_group: "Здесь пока тихо. Напишите /durak, чтобы открыть стол для игры.",
   },
   en: {
     title: "Durak sandbox", people: "Who you are", chats: "Chats", start: "Start",
@@ -20,6 +21,7 @@ const TEXTS = {
     stale_button: "That button is gone.", bad_text: "The message is empty or over 4096 characters.",
     no_chat: "You are not in that chat.", no_person: "No such person in the sandbox.",
     bad_link: "That link cannot be started.", bad_request: "The sandbox did not understand.",
+    empty_group: "Nothing here yet. Type /durak to open a table.",
   },
 };
 // Telegram's HTML tags, drawn as these elements; anything else is kept as its text.
@@ -79,7 +81,11 @@ function render() {
   $("people").setAttribute("aria-label", text("people"));
   $("tabs").setAttribute("aria-label", text("chats"));
   renderPeople();
-  if (!state.chats.some((c) => c.id === openChat)) openChat = state.chats[0]?.id;
+  if (!state.chats.some((c) => c.id === openChat)) {
+    // Another person: their private chat (whose id is theirs) if one was open, where
+    // their cards are; else the first chat.
+    openChat = openChat > 0 && state.chats.some((c) => c.id === me) ? me : state.chats[0]?.id;
+  }
   renderTabs();
   const main = $("chats");
   const keep = new Set(state.chats.map((c) => `chat${c.id}`));
@@ -136,10 +142,13 @@ function newSection(chat) {
 }
 
 function fillSection(section, chat) {
+  // A hidden chat (a tab on a narrow screen) has no scroll position: opened, it shows
+  // its newest message, as Telegram does.
+  const opened = !section.classList.contains("open") && chat.id === openChat;
   section.classList.toggle("open", chat.id === openChat);
   section.querySelector("h2").textContent = chat.title;
   const log = section.querySelector(".log");
-  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const atBottom = opened || log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   const keep = new Set(chat.messages.map((m) => String(m.id)));
   for (const article of [...log.children]) if (!keep.has(article.dataset.id)) article.remove();
   let added = false;
@@ -157,8 +166,11 @@ function fillSection(section, chat) {
     }
     if (log.children[index] !== article) log.insertBefore(article, log.children[index] || null);
   });
+  if (!chat.messages.length && !chat.private) {
+    log.append(element("p", { className: "empty" }, text("empty_group")));
+  }
+  fillBottom(section.querySelector(".bottom"), chat); // first: it takes from the log's height
   if (atBottom || added) log.scrollTop = log.scrollHeight;
-  fillBottom(section.querySelector(".bottom"), chat);
 }
 
 function fillArticle(article, chat, message) {
@@ -171,6 +183,7 @@ function fillArticle(article, chat, message) {
   if (message.ephemeral) body.append(element("small", { className: "edited" }, text("only_you")));
   bubble.append(body);
   article.replaceChildren(bubble);
+  article.classList.toggle("keyed", message.keyboard.length > 0);
   if (message.keyboard.length) article.append(keyboard(chat, message));
 }
 
