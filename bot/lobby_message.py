@@ -42,8 +42,11 @@ def put_lobby(
     new: bool,
 ) -> asyncio.Future[Message | None]:
     """Queue the lobby message: posted (``new``, or when the table has none, or its last
-    one is a result, which stays) and noted as the table's once sent, or edited."""
+    one is a result, which stays but loses «Ещё партию»: the game goes on from the
+    lobby) and noted as the table's once sent, or edited."""
     if new or table.lobby_message_id is None or table.lobby_is_summary:
+        if table.lobby_is_summary and table.lobby_message_id is not None:
+            outbox.edit(table.chat_id, table.lobby_message_id, None)  # the keyboard only
         sending = outbox.send(table.chat_id, text, markup)
 
         async def noted() -> Message | None:
