@@ -131,6 +131,10 @@ class App:
         return cls(config, db, clock)
 
     async def start(self) -> None:
+        """Raises when Telegram does not say who the bot is (after a few tries): the token
+        is wrong, or Telegram unreachable. Nothing else Telegram says stops a start."""
+        me = await self.bot.me()  # (kept: the handlers' deep links need no call)
+        log.info("the bot is @%s", me.username)
         restored = await self.service.restore()
         log.info("restored %s running games", restored)
         await self._tell_broken()
@@ -139,7 +143,10 @@ class App:
         self.delivery.start(self.service)
         await self.set_commands()
         if not self.config.webhook_url:  # back to polling: getUpdates fails while one is set
-            await self.bot.delete_webhook()
+            try:
+                await self.bot.delete_webhook()
+            except TelegramAPIError as e:  # (polling says so, and goes on asking)
+                log.warning("the webhook was not deleted (deleteWebhook failed: %s)", e)
         # The imports leave ~240k long-lived objects; full collections that walk them
         # paused the event loop for 0.2-0.3 s (bench/bot_load.py). Freeze them out.
         gc.collect()
@@ -191,21 +198,28 @@ class App:
             await self.db.close()
 
     async def set_commands(self) -> None:
-        """The command menus; they are cosmetic, so a failure is a warning, not a failed start."""
-        try:
-            for lang in LANGS:
-                code = None if lang == "ru" else lang
-                for scope, names in (
-                    (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-                    (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
-                ):
-                    commands = [
-                        BotCommand(command=n, description=t(lang, f"cmd.{COMMAND_TEXT[n]}"))
-                        for n in names
-                    ]
+        """The command menus, each on its own; they are cosmetic, so failures are one
+        warning, not a failed start."""
+        failed: list[TelegramAPIError] = []
+        for lang in LANGS:
+            code = None if lang == "ru" else lang
+            for scope, names in (
+                (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+                (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+            ):
+                commands = [
+                    BotCommand(command=n, description=t(lang, f"cmd.{COMMAND_TEXT[n]}"))
+                    for n in names
+                ]
+                try:
                     await self.bot.set_my_commands(commands, scope=scope, language_code=code)
-        except TelegramAPIError as e:
-            log.warning("command menu not set (setMyCommands failed: %s)", e)
+                except TelegramAPIError as e:
+                    failed.append(e)
+        if failed:
+            log.warning(
+                "command menu not set (%s of %s; setMyCommands failed: %s)",
+                len(failed), 2 * len(LANGS), failed[0],
+            )  # fmt: skip
 
     async def _tell_broken(self) -> None:
         """The games that could not be restored: their groups and players are told."""
