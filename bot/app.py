@@ -35,6 +35,7 @@ from .handlers.play import Hands
 from .i18n import LANGS, lang_of, t
 from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
+from .once import Once
 from .outbox import Outbox
 from .presenter import Presenter
 from .reach import Reach
@@ -113,6 +114,8 @@ class App:
         self.dp.errors.register(self._error)
         self.inflight = InFlight()
         self.dp.update.outer_middleware(self.inflight)
+        self.once = Once(db)  # each update acts once, however often Telegram sends it
+        self.dp.update.outer_middleware(self.once)
         for observer in (self.dp.message, self.dp.callback_query, self.dp.my_chat_member):
             observer.middleware(ScopeMiddleware())
         self.dp.workflow_data.update(
@@ -139,6 +142,7 @@ class App:
         log.info("restored %s running games", restored)
         await self._tell_broken()
         self.presenter.start()
+        self.once.start()
         self.service.start()
         self.delivery.start(self.service)
         await self.set_commands()
@@ -181,6 +185,7 @@ class App:
         try:
             if not await self.inflight.settle(SHUTDOWN_WAIT):
                 log.warning("stopping with %s updates still in hand", self.inflight.count)
+            await self.once.stop()
             await self.service.stop()
             await self.delivery.halt()
             self.presenter.nudges.close()

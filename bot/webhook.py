@@ -1,9 +1,13 @@
 """Webhook mode: Telegram POSTs each update to a local aiohttp server.
 
-aiogram's ``SimpleRequestHandler`` checks the secret header of every request
-(401 without the right one) and answers at once, handling the update in the
-background. The local route is the public URL's path; a reverse proxy in front
-terminates HTTPS.
+Each request needs the webhook's secret header (401 without the right one), and is
+answered 200 only once its update has been handled: its change committed (or refused,
+or there was none to make). A process that dies holding an update leaves Telegram
+without an answer, so Telegram sends it again, to this process once restarted or to
+another one; ``bot.once`` sees that it acts once. A handling slower than ``PATIENCE``
+is answered as soon as its change is committed; one that has committed nothing after
+``LIMIT`` seconds is answered 503, for Telegram to send it again (it still acts once).
+The local route is the public URL's path; a reverse proxy in front terminates HTTPS.
 """
 
 from __future__ import annotations
@@ -12,38 +16,76 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramAPIError
-from aiogram.webhook.aiohttp_server import SimpleRequestHandler
+from aiogram.types import Update
 from aiohttp import web
+from pydantic import ValidationError
+
+from storage.handling import Handled
 
 from .config import Config
+from .once import MARK
 
 log = logging.getLogger(__name__)
 
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+PATIENCE = 10.0  # seconds an update is held before its answer, unless it committed
+LIMIT = 50.0  # seconds after which an update that committed nothing is given back
 SET_WAIT = 60.0  # seconds the start waits for setWebhook (it goes on trying after)
 AGAIN = (5.0, 15.0, 30.0, 60.0)  # seconds between the tries of a setWebhook that failed
 
 
-class _Handler(SimpleRequestHandler):
-    def verify_secret(self, telegram_secret_token: str, bot: Bot) -> bool:
-        if super().verify_secret(telegram_secret_token, bot):
-            return True
-        log.warning("webhook: refused a request without the right secret token")
-        return False
+class Receiver:
+    """The webhook's route: each update handled (in a task of its own, which an ended
+    request does not cancel), then answered."""
+
+    def __init__(self, dp: Dispatcher, bot: Bot, secret: str | None) -> None:
+        self.dp, self.bot, self.secret = dp, bot, secret
+        self._handling: set[asyncio.Task[Any]] = set()
+
+    async def handle(self, request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "")
+        if self.secret and not secrets.compare_digest(given, self.secret):
+            log.warning("webhook: refused a request without the right secret token")
+            return web.Response(text="Unauthorized", status=401)
+        try:
+            update = Update.model_validate(await request.json(), context={"bot": self.bot})
+        except (ValueError, ValidationError) as e:
+            log.warning("webhook: refused a request that is not an update: %s", e)
+            return web.Response(text="Bad Request", status=400)
+        handled = Handled(update.update_id)
+        task = asyncio.create_task(
+            self.dp.feed_update(self.bot, update, **{MARK: handled}),
+            name=f"update-{update.update_id}",
+        )
+        self._handling.add(task)
+        task.add_done_callback(self._handling.discard)
+        await asyncio.wait({task}, timeout=PATIENCE)
+        if not task.done() and not handled.durable.is_set():
+            durable = asyncio.create_task(handled.durable.wait())
+            await asyncio.wait(
+                {task, durable}, timeout=LIMIT - PATIENCE, return_when=asyncio.FIRST_COMPLETED
+            )
+            durable.cancel()
+        if task.done() or handled.durable.is_set():
+            return web.json_response({})
+        log.warning("update %s: nothing committed in %s s, given back", update.update_id, LIMIT)
+        return web.Response(text="Service Unavailable", status=503)
 
 
 @asynccontextmanager
 async def listening(config: Config, dp: Dispatcher, bot: Bot) -> AsyncIterator[int]:
     """Serve the webhook route, then point Telegram at it; yields the local port."""
     assert config.webhook_url is not None
-    handler = _Handler(dp, bot, secret_token=config.webhook_secret)
+    receiver = Receiver(dp, bot, config.webhook_secret)
     server = web.Application()
-    # The route only, not handler.register(): the App closes the bot's session itself.
-    server.router.add_post(config.webhook_path, handler.handle)
+    server.router.add_post(config.webhook_path, receiver.handle)
     runner = web.AppRunner(server, access_log=None)
     await runner.setup()
     try:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
+from .handling import Handling
 from .migrations import BACKFILLS
 from .tx import Conflict, Lease, Listener, Row, Tx
 
@@ -90,6 +91,7 @@ class Database:
 
     target: str
     shared = False  # opened as one of several bots: their steps are notified (``notify``)
+    handling: Handling  # which update each task handles, recorded with its change
 
     async def migrate(self, upto: int | None = None) -> None:
         """Apply the migrations the database has not seen, each in its own transaction."""

@@ -20,6 +20,7 @@ from typing import Any
 import asyncpg
 
 from .db import Conflict, Database, Row, Tx, redacted
+from .handling import Handling, Recorder
 from .lease import PgLease
 from .lock import Locked
 
@@ -69,9 +70,16 @@ def translate(sql: str) -> str:
 class PostgresTx:
     backend = "postgres"
 
-    def __init__(self, conn: asyncpg.Connection, *, notifying: bool = False) -> None:
+    def __init__(
+        self,
+        conn: asyncpg.Connection,
+        *,
+        notifying: bool = False,
+        recorder: Recorder | None = None,
+    ) -> None:
         self.conn = conn
         self.notifying = notifying
+        self.recorder = recorder
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         try:
@@ -97,6 +105,10 @@ class PostgresTx:
             return int(await self.conn.fetchval(translate(sql) + " RETURNING id", *args))
         except asyncpg.IntegrityConstraintViolationError as e:
             raise Conflict(str(e)) from e
+
+    async def effect(self) -> None:
+        if self.recorder is not None:
+            await self.recorder.effect(self)
 
 
 class PgListener:
@@ -124,6 +136,7 @@ class PostgresDatabase(Database):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self.pool = pool
         self.target = url
+        self.handling = Handling()
         self._lock: asyncpg.Connection | None = None
         self._shared = False
         self._relock: asyncio.Task[None] | None = None
@@ -229,8 +242,11 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[PostgresTx]:
+        recorder = self.handling.recorder()
         async with self.pool.acquire() as conn, conn.transaction():
-            yield PostgresTx(conn, notifying=self.shared)
+            yield PostgresTx(conn, notifying=self.shared, recorder=recorder)
+        if recorder is not None:
+            recorder.committed()
 
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
         row: Row | None = await self.pool.fetchrow(translate(sql), *args)

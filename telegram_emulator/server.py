@@ -418,6 +418,18 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
         self._notify()
         return update
 
+    def send_again(self, update_id: int) -> None:
+        """Telegram sends an update again, as it does when its delivery was not confirmed
+        (no 200 from the webhook, no later ``offset`` from getUpdates): pending once more,
+        in its place among the others."""
+        update = next(u for u in self.updates if u["update_id"] == update_id)
+        if update not in self._pending:
+            self._pending.append(update)
+            self._pending.sort(key=lambda u: int(u["update_id"]))
+        if self._active_poll is not None:
+            self._active_poll.event.set()
+        self._notify()
+
     # --- webhook delivery --------------------------------------------------------
 
     def webhook_params(self) -> tuple[frozenset[str], int]:
