@@ -218,6 +218,20 @@ class GameRepo:
         await c.notify(CHANNEL, f"{game_id} {version}")
 
     @staticmethod
+    async def move_deadline(
+        c: Conn, game_id: int, version: int, deadline: float, later: float
+    ) -> bool:
+        """Move the running game's deadline at ``version`` from ``deadline`` to ``later``;
+        False when it is no longer that (moved, or another process moved it first)."""
+        return bool(
+            await c.execute(
+                "UPDATE games SET deadline = ? WHERE id = ? AND version = ?"
+                " AND status = 'playing' AND deadline = ?",
+                (later, game_id, version, deadline),
+            )
+        )
+
+    @staticmethod
     async def claim_due(c: Conn, game_id: int, version: int, now: float) -> bool:
         """Whether the game's deadline at ``version`` is due and this transaction holds it.
         On PostgreSQL the row is locked until the transaction ends; a row another

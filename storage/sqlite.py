@@ -31,6 +31,7 @@ import aiosqlite
 from .db import Conflict, Database, Row, Tx
 from .gate import Gate
 from .handling import Handling, Recorder
+from .outage import Reach
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ class SqliteDatabase(Database):
         self.writer, self.reader = writer, reader
         self.target = self.path = path
         self.handling = Handling()
+        self.reach = Reach()  # (a file: never out of reach)
         self._lock = Gate()  # (not asyncio.Lock: see storage.gate)
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
