@@ -46,6 +46,8 @@ from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.outbox import Limits
 from service import Update
+from storage.handled import HandledRepo
+from storage.handling import KEEP
 from telegram_emulator import FakeChat, FakeUser, PressHandle
 
 # What this benchmark's own records take in the bot's process (tracemalloc, 200k each):
@@ -291,6 +293,8 @@ async def bot_side(
     async with load_world.running_bot(conn, db, load, Watch) as (app, watch):
         await load_world.open_tables(conn, app)
         trace = None if trace_after is None else MemoryTrace(app, trace_after)
+        handled = HandledRepo(app.db)
+        handled_before = await handled.count()
         watch.measuring, began, cpu = True, time.monotonic(), time.process_time()
         memory: list[tuple[float, float]] = []  # MB: RSS, the benchmark's own records
         collections = FullCollections()
@@ -308,6 +312,7 @@ async def bot_side(
         presses, fake_limited, world_cpu = ended
         collections.close()
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
+        kept = (handled_before, await handled.count(), await handled.stored_bytes())
         await app.service.stop()  # no more timeouts: only what is due
         await app.presenter.idle()
         await asyncio.wait_for(app.outbox.drain(), 120)
@@ -317,7 +322,7 @@ async def bot_side(
             "world_cpu": world_cpu, "stalls": stalls, "memory": memory, "gc": collections.pauses,
             "fake_limited": fake_limited, "rate": app.outbox.rate.rate,
             "workers": app.outbox.workers, "shown": len(app.presenter._games),
-            "records": records(watch)[0],
+            "records": records(watch)[0], "handled": kept,
             "stuck": stuck(app, watch, began + elapsed),
             "trace": trace.lines() if trace else [],
         }  # fmt: skip
@@ -397,6 +402,13 @@ def report(f: dict[str, Any], load: Load) -> None:
         f" collections {len(f['gc'])}, longest {1000 * max(f['gc'], default=0):.0f} ms"
     )
     print(memory_figures(memory, seconds, f["records"]))
+    before, rows, stored = f["handled"]
+    rate, per_row = (rows - before) / seconds, stored / max(rows, 1)
+    print(
+        f"  handled updates kept (storage.handling): {rows} rows, {stored / 1024:.0f} KB"
+        f" ({before} from setting up); {rate:.1f} more a second of play: an hour's"
+        f" (what is kept) ~{rate * KEEP:.0f} rows, ~{rate * KEEP * per_row / 2**20:.1f} MB"
+    )
     print(
         f"  after the drain: {f['workers']} chat workers (each ends after {Limits().idle:.0f} quiet"
         f" seconds), {f['shown']} games held by the presenter (one per table)"

@@ -29,3 +29,12 @@ class HandledRepo:
     async def count(self) -> int:
         row = await self.db.fetch_one("SELECT count(*) FROM handled_updates")
         return 0 if row is None else int(row[0])
+
+    async def stored_bytes(self) -> int:
+        """What the rows and their index take where they are stored (benchmarks)."""
+        if self.db.target.startswith(("postgresql://", "postgres://")):
+            sql = "SELECT pg_total_relation_size('handled_updates')"
+        else:  # (SQLite's dbstat: every page of the table and its index)
+            sql = "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'handled_updates%'"
+        row = await self.db.fetch_one(sql)
+        return 0 if row is None or row[0] is None else int(row[0])
