@@ -79,6 +79,12 @@ class Presses:
     press_to_answer: list[float] = field(default_factory=list)
     answers: Counter[str] = field(default_factory=Counter)
     unanswered: int = 0
+    noted: list[tuple[str, float]] = field(default_factory=list)  # (query, handed out)
+    acknowledged: dict[str, float] = field(default_factory=dict)  # webhook: query -> its 200
+
+    def held(self) -> list[float]:
+        """Webhook: how long each press's POST waited for its 200 (handed out -> 200)."""
+        return [self.acknowledged[q] - h for q, h in self.noted if q in self.acknowledged]
 
 
 async def until(tg: WorldTelegram, chat: FakeChat, found: Any, timeout: float = 300.0) -> Any:
@@ -131,6 +137,8 @@ async def world(conn: Connection, load: Load) -> None:
         handed, answered = tg.handed[handle.query_id], tg.answered[handle.query_id]
         presses.handed_to_answer.append(answered - handed)
         presses.press_to_answer.append(answered - handle.pressed_at)
+        presses.noted.append((handle.query_id, handed))
+        presses.acknowledged = tg.acknowledged  # (filled in until the end of the play)
         presses.answers[handle.answer.text or MADE] += 1
 
     await load_world.world(conn, load, set_up, note, presses, shuffle=False)
@@ -363,6 +371,8 @@ def report(f: dict[str, Any], load: Load) -> None:
         print(f"      {n:6d}  {text}")
     print(f"  press -> answer (handed out -> answerCallbackQuery)  {ms(p.handed_to_answer)}")
     print(f"  press -> answer (pressed, incl. waiting for delivery)  {ms(p.press_to_answer)}")
+    if load.webhook:
+        print(f"  press -> its POST answered 200 (handed out -> 200)  {ms(p.held())}")
     per = {k: sum(n for (m, kind), n in w.calls.items() if kind == k) for k in ("group", "private")}
     answers = sum(n for (m, kind), n in w.calls.items() if kind == "answer")
     print(
