@@ -6,6 +6,9 @@ handled again; a press among them is answered without a word, as a made move is 
 first answer, if it was given, stands: Telegram refuses a second). Any other is handled
 inside ``Handling.of``, so that its change records it; one that another process handled
 meanwhile stops at its change (``AlreadyHandled``) and is treated the same way.
+
+Where this process is the database's only one, an update newer than every one recorded
+or begun here cannot have been handled: it is not looked up (Telegram's ids grow).
 """
 
 from __future__ import annotations
@@ -36,19 +39,32 @@ class Once(BaseMiddleware):
         self.handling: Handling = db.handling
         self.handled = HandledRepo(db)
         self.repeats = 0  # updates sent again and not handled again
+        self._alone = not db.shared  # no other process records updates
+        self._newest: int | None = None  # (alone) the newest update recorded or begun
         self._forgetting: asyncio.Task[None] | None = None
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
         given = data.get(MARK)
         handled = given if isinstance(given, Handled) else Handled(event.update_id)
-        if await self.handled.seen(event.update_id):
+        if await self._maybe_seen(event.update_id) and await self.handled.seen(event.update_id):
             return await self._again(event, handled)
         with self.handling.of(handled):
             try:
                 return await handler(event, data)
             except AlreadyHandled:
                 return await self._again(event, handled)
+
+    async def _maybe_seen(self, update_id: int) -> bool:
+        """Whether the update may have been handled (False: it is newer than any)."""
+        if not self._alone:
+            return True
+        if self._newest is None:
+            newest = await self.handled.newest()
+            self._newest = newest if self._newest is None else self._newest  # (asked twice)
+        newer = update_id > self._newest
+        self._newest = max(self._newest, update_id)
+        return not newer
 
     async def _again(self, update: Update, handled: Handled) -> None:
         self.repeats += 1

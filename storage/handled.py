@@ -19,6 +19,11 @@ class HandledRepo:
         )
         return row is not None
 
+    async def newest(self) -> int:
+        """The newest update recorded (0: none is)."""
+        row = await self.db.fetch_one("SELECT max(update_id) FROM handled_updates")
+        return 0 if row is None or row[0] is None else int(row[0])
+
     async def forget(self, keep: float = KEEP) -> int:
         """Delete the rows older than ``keep`` seconds; returns how many."""
         async with self.db.tx() as c:
