@@ -45,8 +45,17 @@ class Receiver:
     """The webhook's route: each update handled (in a task of its own, which an ended
     request does not cancel), then answered."""
 
-    def __init__(self, dp: Dispatcher, bot: Bot, secret: str | None) -> None:
+    def __init__(
+        self,
+        dp: Dispatcher,
+        bot: Bot,
+        secret: str | None,
+        *,
+        patience: float = PATIENCE,
+        limit: float = LIMIT,
+    ) -> None:
         self.dp, self.bot, self.secret = dp, bot, secret
+        self.patience, self.limit = patience, limit
         self._handling: set[asyncio.Task[Any]] = set()
 
     async def handle(self, request: web.Request) -> web.Response:
@@ -65,25 +74,36 @@ class Receiver:
             name=f"update-{update.update_id}",
         )
         self._handling.add(task)
-        task.add_done_callback(self._handling.discard)
-        await asyncio.wait({task}, timeout=PATIENCE)
+        task.add_done_callback(self._done)
+        await asyncio.wait({task}, timeout=self.patience)
         if not task.done() and not handled.durable.is_set():
             durable = asyncio.create_task(handled.durable.wait())
             await asyncio.wait(
-                {task, durable}, timeout=LIMIT - PATIENCE, return_when=asyncio.FIRST_COMPLETED
+                {task, durable},
+                timeout=self.limit - self.patience,
+                return_when=asyncio.FIRST_COMPLETED,
             )
             durable.cancel()
         if task.done() or handled.durable.is_set():
             return web.json_response({})
-        log.warning("update %s: nothing committed in %s s, given back", update.update_id, LIMIT)
+        log.warning(
+            "update %s: nothing committed in %.0f s, given back", update.update_id, self.limit
+        )
         return web.Response(text="Service Unavailable", status=503)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._handling.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # (the errors handler
+            log.error("%s failed: %r", task.get_name(), task.exception())  # missed it)
 
 
 @asynccontextmanager
-async def listening(config: Config, dp: Dispatcher, bot: Bot) -> AsyncIterator[int]:
+async def listening(
+    config: Config, dp: Dispatcher, bot: Bot, *, patience: float = PATIENCE, limit: float = LIMIT
+) -> AsyncIterator[int]:
     """Serve the webhook route, then point Telegram at it; yields the local port."""
     assert config.webhook_url is not None
-    receiver = Receiver(dp, bot, config.webhook_secret)
+    receiver = Receiver(dp, bot, config.webhook_secret, patience=patience, limit=limit)
     server = web.Application()
     server.router.add_post(config.webhook_path, receiver.handle)
     runner = web.AppRunner(server, access_log=None)

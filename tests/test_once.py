@@ -4,7 +4,8 @@ restarted before it confirmed the update) changes nothing again."""
 
 from __future__ import annotations
 
-import asyncio
+import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import webhook
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
@@ -27,15 +29,16 @@ from tests.e2e_helpers import (
     settle,
     two_friends,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeMessage, FakeTelegram, FakeUser
 from tests.test_webhook import free_port
 
 URL = "https://durak.example.org/tg"
 
 
 @asynccontextmanager
-async def webhook_app(tg: FakeTelegram, db: str) -> AsyncIterator[tuple[App, str]]:
-    """The bot in webhook mode on ``db``, and the address of its route."""
+async def webhook_app(tg: FakeTelegram, db: str, **waits: float) -> AsyncIterator[tuple[App, str]]:
+    """The bot in webhook mode on ``db``, and the address of its route; ``waits``: the
+    route's ``patience`` and ``limit`` (``bot.webhook``)."""
     port = free_port()
     config = Config.from_env(
         {
@@ -49,13 +52,12 @@ async def webhook_app(tg: FakeTelegram, db: str) -> AsyncIterator[tuple[App, str
     )
     limits = replace(config.limits, per_chat=0.0, group_per_minute=10**6)
     app = await App.create(replace(config, limits=limits, bot_pause=(0.0, 0.0)))
-    running = asyncio.create_task(app.run())
+    await app.start()
     try:
-        await tg.wait_for(lambda: tg.webhook_url == URL, timeout=30)
-        yield app, f"http://127.0.0.1:{port}/tg"
+        async with webhook.listening(app.config, app.dp, app.bot, **waits):
+            yield app, f"http://127.0.0.1:{port}/tg"
     finally:
-        running.cancel()
-        await asyncio.gather(running, return_exceptions=True)
+        await app.stop()
 
 
 async def test_a_webhook_update_is_answered_once_its_change_is_committed(
@@ -129,3 +131,44 @@ async def test_a_press_sent_again_to_a_restarted_polling_bot_acts_once(
         assert len(tg.messages(group)) == posted  # not the table's settings again
         assert await HandledRepo(again.db).seen(press.update_id)
     assert tg.internal_errors == []
+
+
+async def a_lobby(tg: FakeTelegram, address: str) -> tuple[FakeUser, FakeMessage]:
+    anna, _, group = two_friends(tg)
+    await tg.send_text(anna, group, "/durak")
+    assert await tg.deliver_to_webhook(address) == [200, 200, 200]
+    return anna, await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+
+
+async def test_a_slow_update_is_answered_once_its_change_is_committed(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite3")
+    async with webhook_app(tg, db, patience=0.5, limit=30) as (app, address):
+        anna, lobby = await a_lobby(tg, address)
+        tg.inject_fault("timeout", count=3, methods=["answerCallbackQuery"], delay=30)
+        await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
+        began = time.monotonic()
+        assert await tg.deliver_to_webhook(address) == [200]
+        assert time.monotonic() - began < 5  # its answer is still being tried
+        table = await app.tables.in_chat(lobby.chat.id)
+        assert table is not None and table.settings.seats == 3
+
+
+async def test_an_update_that_commits_nothing_in_time_is_given_back_and_acts_once(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite3")
+    async with webhook_app(tg, db, patience=0.5, limit=1.5) as (app, address):
+        anna, lobby = await a_lobby(tg, address)
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # the database busy: nothing commits
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
+        assert await tg.deliver_to_webhook(address) == [503]  # Telegram will send it again
+        holder.execute("ROLLBACK")  # the first handling goes on, and commits
+        holder.close()
+        assert (await press.wait_answer(10)).text == "Готово."
+        assert await tg.deliver_to_webhook(address) == [200]
+        table = await app.tables.in_chat(lobby.chat.id)
+        assert table is not None and table.settings.seats == 3  # once
+        assert app.once.repeats == 1
