@@ -46,6 +46,8 @@ from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.outbox import Limits
 from service import Update
+from storage.handled import HandledRepo
+from storage.handling import KEEP
 from telegram_emulator import FakeChat, FakeUser, PressHandle
 
 # What this benchmark's own records take in the bot's process (tracemalloc, 200k each):
@@ -77,6 +79,12 @@ class Presses:
     press_to_answer: list[float] = field(default_factory=list)
     answers: Counter[str] = field(default_factory=Counter)
     unanswered: int = 0
+    noted: list[tuple[str, float]] = field(default_factory=list)  # (query, handed out)
+    acknowledged: dict[str, float] = field(default_factory=dict)  # webhook: query -> its 200
+
+    def held(self) -> list[float]:
+        """Webhook: how long each press's POST waited for its 200 (handed out -> 200)."""
+        return [self.acknowledged[q] - h for q, h in self.noted if q in self.acknowledged]
 
 
 async def until(tg: WorldTelegram, chat: FakeChat, found: Any, timeout: float = 300.0) -> Any:
@@ -129,6 +137,8 @@ async def world(conn: Connection, load: Load) -> None:
         handed, answered = tg.handed[handle.query_id], tg.answered[handle.query_id]
         presses.handed_to_answer.append(answered - handed)
         presses.press_to_answer.append(answered - handle.pressed_at)
+        presses.noted.append((handle.query_id, handed))
+        presses.acknowledged = tg.acknowledged  # (filled in until the end of the play)
         presses.answers[handle.answer.text or MADE] += 1
 
     await load_world.world(conn, load, set_up, note, presses, shuffle=False)
@@ -291,6 +301,8 @@ async def bot_side(
     async with load_world.running_bot(conn, db, load, Watch) as (app, watch):
         await load_world.open_tables(conn, app)
         trace = None if trace_after is None else MemoryTrace(app, trace_after)
+        handled = HandledRepo(app.db)
+        handled_before = await handled.count()
         watch.measuring, began, cpu = True, time.monotonic(), time.process_time()
         memory: list[tuple[float, float]] = []  # MB: RSS, the benchmark's own records
         collections = FullCollections()
@@ -308,6 +320,7 @@ async def bot_side(
         presses, fake_limited, world_cpu = ended
         collections.close()
         elapsed, cpu = time.monotonic() - began, time.process_time() - cpu
+        kept = (handled_before, await handled.count(), await handled.stored_bytes())
         await app.service.stop()  # no more timeouts: only what is due
         await app.presenter.idle()
         await asyncio.wait_for(app.outbox.drain(), 120)
@@ -317,7 +330,7 @@ async def bot_side(
             "world_cpu": world_cpu, "stalls": stalls, "memory": memory, "gc": collections.pauses,
             "fake_limited": fake_limited, "rate": app.outbox.rate.rate,
             "workers": app.outbox.workers, "shown": len(app.presenter._games),
-            "records": records(watch)[0],
+            "records": records(watch)[0], "handled": kept,
             "stuck": stuck(app, watch, began + elapsed),
             "trace": trace.lines() if trace else [],
         }  # fmt: skip
@@ -358,6 +371,8 @@ def report(f: dict[str, Any], load: Load) -> None:
         print(f"      {n:6d}  {text}")
     print(f"  press -> answer (handed out -> answerCallbackQuery)  {ms(p.handed_to_answer)}")
     print(f"  press -> answer (pressed, incl. waiting for delivery)  {ms(p.press_to_answer)}")
+    if load.webhook:
+        print(f"  press -> its POST answered 200 (handed out -> 200)  {ms(p.held())}")
     per = {k: sum(n for (m, kind), n in w.calls.items() if kind == k) for k in ("group", "private")}
     answers = sum(n for (m, kind), n in w.calls.items() if kind == "answer")
     print(
@@ -397,6 +412,13 @@ def report(f: dict[str, Any], load: Load) -> None:
         f" collections {len(f['gc'])}, longest {1000 * max(f['gc'], default=0):.0f} ms"
     )
     print(memory_figures(memory, seconds, f["records"]))
+    before, rows, stored = f["handled"]
+    rate, per_row = (rows - before) / seconds, stored / max(rows, 1)
+    print(
+        f"  handled updates kept (storage.handling): {rows} rows, {stored / 1024:.0f} KB"
+        f" ({before} from setting up); {rate:.1f} more a second of play: an hour's"
+        f" (what is kept) ~{rate * KEEP:.0f} rows, ~{rate * KEEP * per_row / 2**20:.1f} MB"
+    )
     print(
         f"  after the drain: {f['workers']} chat workers (each ends after {Limits().idle:.0f} quiet"
         f" seconds), {f['shown']} games held by the presenter (one per table)"

@@ -117,6 +117,7 @@ class WorldTelegram(FakeTelegram):
         super().__init__(token=TOKEN, callback_timeout=30.0)
         self.handed: dict[str, float] = {}
         self.answered: dict[str, float] = {}
+        self.acknowledged: dict[str, float] = {}  # webhook: when the bot answered its POST
         self._watchers: dict[int, list[asyncio.Event]] = defaultdict(list)
 
     def forget(self) -> None:
@@ -316,6 +317,9 @@ async def push_updates(tg: WorldTelegram, address: str) -> None:
                     try:
                         async with session.post(address, json=update) as response:
                             if response.status == 200:
+                                if "callback_query" in update:
+                                    query = update["callback_query"]["id"]
+                                    tg.acknowledged[query] = time.monotonic()
                                 return
                             failed: object = f"HTTP {response.status}"
                     except Exception as e:  # (aiohttp's total timeout is no ClientError)

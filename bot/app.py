@@ -35,6 +35,8 @@ from .handlers.play import Hands
 from .i18n import LANGS, lang_of, t
 from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
+from .once import Once
+from .outage import TimeNotices
 from .outbox import Outbox
 from .presenter import Presenter
 from .reach import Reach
@@ -106,6 +108,7 @@ class App:
             listener=self.delivery,
             thinker=Thinker(config.bot_workers),
             pause=config.bot_pause,
+            time_added=TimeNotices(records, self.delivery),  # after an outage
         )
         self.tables = Tables(db, self.service, lobbies=self.delivery, records=records)
         self.dp = Dispatcher(disable_fsm=True)
@@ -113,6 +116,8 @@ class App:
         self.dp.errors.register(self._error)
         self.inflight = InFlight()
         self.dp.update.outer_middleware(self.inflight)
+        self.once = Once(db)  # each update acts once, however often Telegram sends it
+        self.dp.update.outer_middleware(self.once)
         for observer in (self.dp.message, self.dp.callback_query, self.dp.my_chat_member):
             observer.middleware(ScopeMiddleware())
         self.dp.workflow_data.update(
@@ -131,15 +136,23 @@ class App:
         return cls(config, db, clock)
 
     async def start(self) -> None:
+        """Raises when Telegram does not say who the bot is (after a few tries): the token
+        is wrong, or Telegram unreachable. Nothing else Telegram says stops a start."""
+        me = await self.bot.me()  # (kept: the handlers' deep links need no call)
+        log.info("the bot is @%s", me.username)
         restored = await self.service.restore()
         log.info("restored %s running games", restored)
         await self._tell_broken()
         self.presenter.start()
+        self.once.start()
         self.service.start()
         self.delivery.start(self.service)
         await self.set_commands()
         if not self.config.webhook_url:  # back to polling: getUpdates fails while one is set
-            await self.bot.delete_webhook()
+            try:
+                await self.bot.delete_webhook()
+            except TelegramAPIError as e:  # (polling says so, and goes on asking)
+                log.warning("the webhook was not deleted (deleteWebhook failed: %s)", e)
         # The imports leave ~240k long-lived objects; full collections that walk them
         # paused the event loop for 0.2-0.3 s (bench/bot_load.py). Freeze them out.
         gc.collect()
@@ -174,6 +187,7 @@ class App:
         try:
             if not await self.inflight.settle(SHUTDOWN_WAIT):
                 log.warning("stopping with %s updates still in hand", self.inflight.count)
+            await self.once.stop()
             await self.service.stop()
             await self.delivery.halt()
             self.presenter.nudges.close()
@@ -191,21 +205,28 @@ class App:
             await self.db.close()
 
     async def set_commands(self) -> None:
-        """The command menus; they are cosmetic, so a failure is a warning, not a failed start."""
-        try:
-            for lang in LANGS:
-                code = None if lang == "ru" else lang
-                for scope, names in (
-                    (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-                    (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
-                ):
-                    commands = [
-                        BotCommand(command=n, description=t(lang, f"cmd.{COMMAND_TEXT[n]}"))
-                        for n in names
-                    ]
+        """The command menus, each on its own; they are cosmetic, so failures are one
+        warning, not a failed start."""
+        failed: list[TelegramAPIError] = []
+        for lang in LANGS:
+            code = None if lang == "ru" else lang
+            for scope, names in (
+                (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+                (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+            ):
+                commands = [
+                    BotCommand(command=n, description=t(lang, f"cmd.{COMMAND_TEXT[n]}"))
+                    for n in names
+                ]
+                try:
                     await self.bot.set_my_commands(commands, scope=scope, language_code=code)
-        except TelegramAPIError as e:
-            log.warning("command menu not set (setMyCommands failed: %s)", e)
+                except TelegramAPIError as e:
+                    failed.append(e)
+        if failed:
+            log.warning(
+                "command menu not set (%s of %s; setMyCommands failed: %s)",
+                len(failed), 2 * len(LANGS), failed[0],
+            )  # fmt: skip
 
     async def _tell_broken(self) -> None:
         """The games that could not be restored: their groups and players are told."""

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 Draw = Callable[[int], Drawn | None]  # a user's hand in one game, as it would be drawn now
 ADMIN_FOR = 60.0  # seconds an answer to "is the bot an administrator here" is trusted
+PROBE_WAIT = 5  # seconds for the answer to whether the server knows ephemeral messages
 OPEN_WAIT = 10.0  # seconds a press waits for its ephemeral hand (Telegram allows 15)
 Key = tuple[int, int]  # (game, user)
 
@@ -78,15 +79,16 @@ class EphemeralHands:
             if self.supported is None:
                 try:
                     await self.bot.delete_ephemeral_message(
-                        chat_id=chat_id, receiver_user_id=user_id, ephemeral_message_id=0
-                    )
+                        chat_id=chat_id, receiver_user_id=user_id, ephemeral_message_id=0,
+                        request_timeout=PROBE_WAIT,
+                    )  # fmt: skip
                     self.supported = True
                 except TelegramNotFound:
                     self.supported = False
                     log.warning("the Bot API server has no ephemeral messages: private hands only")
                 except TelegramBadRequest:
                     self.supported = True
-                except TelegramAPIError as e:  # ask again next time
+                except TelegramAPIError as e:  # (a bad answer too): ask again next time
                     log.warning("chat %s: asking for ephemeral messages failed: %s", chat_id, e)
                     return False
             return self.supported

@@ -24,12 +24,25 @@ from typing import Any, cast
 from aiogram import Bot
 from aiogram.client.default import Default
 from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.exceptions import TelegramNetworkError
-from aiogram.methods import TelegramMethod
+from aiogram.exceptions import ClientDecodeError, TelegramNetworkError, TelegramServerError
+from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiohttp import ClientError, ClientTimeout
 
+from .calls import Patience
+
 HEADERS = {"Content-Type": "application/json"}
+SHOWN = 120  # characters of a bad answer in its error's message
+
+
+class BadAnswer(TelegramServerError):
+    """The server's answer is not a Bot API answer: worth another try, like a 5xx."""
+
+    def __init__(self, method: TelegramMethod[Any], status: int, content: object) -> None:
+        body = " ".join(str(content).split())
+        if len(body) > SHOWN:
+            body = body[:SHOWN] + "…"
+        super().__init__(method=method, message=f"not a Bot API answer (HTTP {status}): {body}")
 
 
 class _NotJson(Exception):
@@ -62,6 +75,15 @@ def _styled(markup: Any) -> bool:
 class JsonSession(AiohttpSession):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(json_loads=_loads, **kwargs)
+        self.middleware(Patience())  # (aiogram's way to wrap every call)
+
+    def check_response(
+        self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int, content: str
+    ) -> Response[TelegramType]:
+        try:
+            return super().check_response(bot, method, status_code, content)
+        except ClientDecodeError as e:
+            raise BadAnswer(method, status_code, e.data) from e
 
     def body(self, bot: Bot, method: TelegramMethod[Any]) -> tuple[bytes, bool] | None:
         """The call as a JSON body, and whether its keyboard has styled buttons; None
@@ -94,7 +116,7 @@ class JsonSession(AiohttpSession):
                 headers=HEADERS,
                 timeout=ClientTimeout(total=self.timeout if timeout is None else timeout),
             ) as resp:
-                raw = await resp.text()
+                raw = await resp.text(errors="replace")  # (bad bytes: a bad answer)
         except TimeoutError as e:
             raise TelegramNetworkError(method=method, message="Request timeout error") from e
         except ClientError as e:

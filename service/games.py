@@ -31,6 +31,7 @@ from .follow import Follower
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
 from .news import Listener, Update
+from .outage import TimeAdded, Watch, moved_deadline
 from .registry import LiveGames
 from .restore import Broken, rebuild, restore_games
 from .steps import Behind, Unclaimed, write_step
@@ -77,6 +78,7 @@ class GameService:
         player_for: Callable[[Seat], Player] | None = None,
         thinker: Thinker | None = None,
         pause: tuple[float, float] = (0.0, 0.0),
+        time_added: Callable[[TimeAdded], Awaitable[None]] | None = None,
     ) -> None:
         """``games``: where the running games are held (the presenter reads them too;
         only this service and its helpers change them); ``listener``: told of every
@@ -84,14 +86,18 @@ class GameService:
         ``thinker``: the worker processes «Опытный» and «Мастер» think in (without
         one they think on the loop's thread: tests and tools only); ``player_for``:
         the in-process players instead (tests); ``pause``: seconds between two
-        computer moves of a game (a range to draw from)."""
+        computer moves of a game (a range to draw from); ``time_added``: told of each
+        deadline an outage of the database moved on (``outage``), for the players."""
         self.db = db
+        self._time_added = time_added
         self.clock = clock or SystemClock()
         self._listener = listener
         self._held = LiveGames() if games is None else games
         self.broken: list[Broken] = []  # games ``restore`` could not load
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)  # tests fix the deal
         self._timers = Timers(self.clock, self._on_timer)
+        # outages of the database: known to within seconds, and deadlines fired at its end
+        self._watch = Watch(db, busy=lambda: len(self._held) > 0, back=self._timers.hurry)
         self.autoplay = Autoplay(self._held, self.step, thinker, player_for or _player, pause)
         # other processes' steps (started by ``follow``)
         self.follower = Follower(
@@ -114,6 +120,7 @@ class GameService:
         """Fire the timers from now on, and let the computer players of the restored
         games move (a crash may have come between a person's move and theirs)."""
         self._timers.start()
+        self._watch.start()
         for game_id in self._held.ids():
             self.autoplay.kick(game_id)
 
@@ -129,6 +136,7 @@ class GameService:
 
     async def stop(self) -> None:
         await self.follower.stop()
+        await self._watch.stop()
         await self._timers.stop()
         await self.autoplay.stop()
 
@@ -334,6 +342,14 @@ class GameService:
                 return  # its table was closed, or the game is over
             if len(state.history) != version:
                 return  # a move was made in time: this timer is stale
+            deadline = live.deadline
+            later = None if deadline is None else moved_deadline(
+                deadline, self.db.reach.outage(), self.clock.now()
+            )  # fmt: skip
+            if later is not None:  # it fell in an outage of the database
+                assert deadline is not None
+                await self._give_time(game_id, live, version, deadline, later)
+                return
             trial = state.copy()
             events: list[Event] = []
             done: list[tuple[Action, bool]] = []
@@ -353,6 +369,33 @@ class GameService:
                     self._timers.arm(game_id, version, now + CLAIM_RETRY)  # if it dies
             except Behind:  # a move was made in time, elsewhere
                 pass
+
+    async def _give_time(
+        self, game_id: int, live: LiveGame, version: int, deadline: float, later: float
+    ) -> None:
+        """Move the deadline on instead of firing it (``outage``); where another process
+        did first, take its deadline. Raises while the database is still away."""
+        async with self.db.tx() as c:
+            moved = await GameRepo.move_deadline(c, game_id, version, deadline, later)
+        if not moved:
+            await self.follower.reload(game_id, live)
+            if live.deadline != deadline:
+                self._moved(game_id)  # the hands' seconds left
+            return
+        self._arm(game_id, live, later)
+        outage = self.db.reach.outage()
+        length = 0.0 if outage is None or outage.ended is None else outage.ended - outage.started
+        log.info("game %s: deadline moved on %.0f s after an outage", game_id, later - deadline)
+        self._moved(game_id)
+        if self._time_added is not None:
+            left = later - self.clock.now()
+            added = TimeAdded(
+                game_id, live.table_id, live.chat_id, later - deadline, left, length
+            )  # fmt: skip
+            try:
+                await self._time_added(added)
+            except Exception:
+                log.exception("game %s: telling of the time added failed", game_id)
 
     async def step(
         self, game_id: int, live: LiveGame, version: int, action: Action, auto: bool

@@ -54,6 +54,15 @@ class Timers:
         self._due.pop(game_id, None)  # its heap entry is passed over when it comes up
         self._failures.pop(game_id, None)
 
+    def hurry(self) -> None:
+        """Fire now the timers that failed and wait for their next try (what they needed,
+        the database, is back)."""
+        now = self.clock.now()
+        for game_id, (version, _) in list(self._failures.items()):
+            armed = self._due.get(game_id)
+            if armed is not None and armed[1] == version and armed[0] > now:
+                self.arm(game_id, version, now)
+
     def deadline(self, game_id: int) -> tuple[float, int] | None:
         return self._due.get(game_id)
 

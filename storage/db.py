@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
+from .handling import Handling
 from .migrations import BACKFILLS
+from .outage import Reach
 from .tx import Conflict, Lease, Listener, Row, Tx
 
 __all__ = ["Conflict", "Database", "Lease", "Listener", "Row", "Tx"]
@@ -90,6 +92,8 @@ class Database:
 
     target: str
     shared = False  # opened as one of several bots: their steps are notified (``notify``)
+    handling: Handling  # which update each task handles, recorded with its change
+    reach: Reach  # when the database could not be reached
 
     async def migrate(self, upto: int | None = None) -> None:
         """Apply the migrations the database has not seen, each in its own transaction."""

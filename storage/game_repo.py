@@ -71,6 +71,7 @@ class GameRepo:
         last_fool: int | None = None,
         pogony_ranks: list[int] | None = None,
     ) -> int:
+        await c.effect()
         return await c.insert(
             "INSERT INTO games (table_id, rules, seats, seed, seed_text, status, snapshot,"
             " started_at, last_fool, pogony_ranks)"
@@ -113,6 +114,7 @@ class GameRepo:
         """``expect_version``: only if the game still runs at that version (a compare-and-set:
         False when another process moved first; on PostgreSQL the row stays locked until
         the transaction ends, so a second writer waits, then finds the version moved)."""
+        await c.effect()
         where = "id = ?"
         if expect_version is not None:  # and still running: not ended by a closed table
             where = "id = ? AND version = ? AND status = 'playing'"
@@ -151,6 +153,7 @@ class GameRepo:
     @staticmethod
     async def abandon(c: Conn, game_id: int) -> None:
         """End a game that was not played out (its table was closed): over, no outcome."""
+        await c.effect()
         await c.execute(
             "UPDATE games SET status = 'over', deadline = NULL, deadline_for = NULL,"
             " ended_at = ? WHERE id = ? AND status = 'playing'",
@@ -213,6 +216,20 @@ class GameRepo:
         """Tell the other processes, once this transaction commits, that the game moved
         (or ended: ``version`` -1)."""
         await c.notify(CHANNEL, f"{game_id} {version}")
+
+    @staticmethod
+    async def move_deadline(
+        c: Conn, game_id: int, version: int, deadline: float, later: float
+    ) -> bool:
+        """Move the running game's deadline at ``version`` from ``deadline`` to ``later``;
+        False when it is no longer that (moved, or another process moved it first)."""
+        return bool(
+            await c.execute(
+                "UPDATE games SET deadline = ? WHERE id = ? AND version = ?"
+                " AND status = 'playing' AND deadline = ?",
+                (later, game_id, version, deadline),
+            )
+        )
 
     @staticmethod
     async def claim_due(c: Conn, game_id: int, version: int, now: float) -> bool:

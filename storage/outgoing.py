@@ -28,6 +28,7 @@ class OutgoingRepo:
     @staticmethod
     async def put(c: Tx, body: str) -> int:
         """Queue a message; the sender hears of it when the transaction commits."""
+        await c.effect()
         row_id = await c.insert(
             "INSERT INTO outgoing (body, created_at) VALUES (?, ?)", (body, _now())
         )

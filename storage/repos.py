@@ -144,6 +144,7 @@ class TableRepo:
         join_token: str | None = None,
     ) -> int:
         """A new table in the lobby; ``join_token`` is random unless given."""
+        await c.effect()
         return await c.insert(
             "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at,"
             " join_token) VALUES (?, ?, ?, ?, 'lobby', ?, ?)",
@@ -190,6 +191,8 @@ class TableRepo:
             "lobby_is_summary": lobby_is_summary,
         }
         sets = {k: v for k, v in changes.items() if v is not None}
+        if sets.keys() - {"lobby_message_id", "table_message_id", "lobby_is_summary"}:
+            await c.effect()  # (not a message's id: the same when written again)
         for column in clear:
             if column not in ("lobby_message_id", "table_message_id"):
                 raise ValueError(f"cannot clear {column}")

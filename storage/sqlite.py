@@ -30,6 +30,8 @@ import aiosqlite
 
 from .db import Conflict, Database, Row, Tx
 from .gate import Gate
+from .handling import Handling, Recorder
+from .outage import Reach
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +52,9 @@ WRITER_PRAGMAS = (
 class SqliteTx:
     backend = "sqlite"
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, recorder: Recorder | None = None) -> None:
         self.conn = conn
+        self.recorder = recorder
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         return self._run(sql, args).rowcount
@@ -77,6 +80,10 @@ class SqliteTx:
         assert cur.lastrowid is not None
         return cur.lastrowid
 
+    async def effect(self) -> None:
+        if self.recorder is not None:
+            await self.recorder.effect(self)
+
 
 class SqliteDatabase(Database):
     """Transactions one at a time (a lock, for bodies that await something else)."""
@@ -86,6 +93,8 @@ class SqliteDatabase(Database):
     ) -> None:
         self.writer, self.reader = writer, reader
         self.target = self.path = path
+        self.handling = Handling()
+        self.reach = Reach()  # (a file: never out of reach)
         self._lock = Gate()  # (not asyncio.Lock: see storage.gate)
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
@@ -153,15 +162,18 @@ class SqliteDatabase(Database):
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[SqliteTx]:
+        recorder = self.handling.recorder()
         async with self._lock:
             await self._begin()
             try:
-                yield SqliteTx(self.writer)
+                yield SqliteTx(self.writer, recorder)
                 self.writer.execute("COMMIT")
             except BaseException:
                 if self.writer.in_transaction:  # (a failed COMMIT may have ended it)
                     self.writer.execute("ROLLBACK")
                 raise
+        if recorder is not None:
+            recorder.committed()
         self._commits += 1
         due = self._commits >= CHECKPOINT_EVERY and self.reader is not None
         if due and self._checkpoint is None and not self._closing:

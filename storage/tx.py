@@ -41,6 +41,12 @@ class Tx(Protocol):
         """An ``INSERT`` into a table with an ``id`` column; returns the new row's id."""
         ...
 
+    async def effect(self) -> None:
+        """This transaction makes a change someone asked for (a move, a table's change,
+        a message queued): the update its task handles, if any, is recorded with it
+        (``storage.handling``); raises ``AlreadyHandled`` when it was elsewhere."""
+        ...
+
 
 class Listener(Protocol):
     """A subscription of ``Database.listen``."""

@@ -212,6 +212,7 @@ class Call:
     time: float
     status: int = 200
     response: dict[str, Any] = field(default_factory=dict)
+    faulted: bool = False  # answered with an injected fault (``inject_fault``)
 
     @property
     def chat_id(self) -> int | str | None:

@@ -101,8 +101,11 @@ class _Injection:
 
 
 #: What ``inject_fault`` can do to a call: a proxy's HTML error page instead of JSON,
-#: no answer within ``delay`` seconds (the call is not carried out), a connection reset.
-FAULTS = ("502", "timeout", "reset")
+#: a 500 whose JSON body is not a Bot API answer (no ``ok``), no answer within ``delay``
+#: seconds (the call is not carried out), a connection reset.
+FAULTS = ("502", "500", "timeout", "reset")
+#: A server in front of the Bot API failing in its own words (no ``ok``, no ``error_code``).
+NOT_AN_ANSWER = {"error": "Internal Server Error", "status": 500}
 BAD_GATEWAY = (
     "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
     "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n"
@@ -231,9 +234,10 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
         delay: float = 30.0,
     ) -> None:
         """The next ``count`` calls (to ``chat`` / ``methods`` only) fail without a Bot
-        API answer: ``"502"`` an HTML Bad Gateway page, ``"timeout"`` no answer for
-        ``delay`` seconds, ``"reset"`` the connection closed. The call is not carried out
-        (``call.status`` is 502, 504 or 599). ``getUpdates`` only when named."""
+        API answer: ``"502"`` an HTML Bad Gateway page, ``"500"`` a JSON body without
+        ``ok``, ``"timeout"`` no answer for ``delay`` seconds, ``"reset"`` the connection
+        closed. The call is not carried out (``call.status`` is 502, 500, 504 or 599).
+        ``getUpdates`` only when named."""
         assert fault in FAULTS, f"unknown fault {fault!r}, one of {FAULTS}"
         chat_id = None if chat is None else self._chat_id(chat)
         names = None if methods is None else set(methods)
@@ -241,8 +245,8 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
 
     @property
     def faults(self) -> int:
-        """Calls answered with an injected fault (502, timeout, reset)."""
-        return sum(c.status in (502, 504, 599) for c in self.calls)
+        """Calls answered with an injected fault (502, 500, timeout, reset)."""
+        return sum(c.faulted for c in self.calls)
 
     # --- HTTP ----------------------------------------------------------------
 
@@ -294,6 +298,11 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
         return None
 
     async def _fail(self, request: web.Request, call: Call, fault: _Injection) -> web.Response:
+        call.faulted = True
+        if fault.fault == "500":
+            call.status = 500
+            self._notify()
+            return web.json_response(NOT_AN_ANSWER, status=500)
         if fault.fault == "502":
             call.status = 502
             self._notify()
@@ -408,6 +417,18 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
             self._active_poll.event.set()
         self._notify()
         return update
+
+    def send_again(self, update_id: int) -> None:
+        """Telegram sends an update again, as it does when its delivery was not confirmed
+        (no 200 from the webhook, no later ``offset`` from getUpdates): pending once more,
+        in its place among the others."""
+        update = next(u for u in self.updates if u["update_id"] == update_id)
+        if update not in self._pending:
+            self._pending.append(update)
+            self._pending.sort(key=lambda u: int(u["update_id"]))
+        if self._active_poll is not None:
+            self._active_poll.event.set()
+        self._notify()
 
     # --- webhook delivery --------------------------------------------------------
 

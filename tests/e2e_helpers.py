@@ -22,7 +22,9 @@ from tests.fakes import TOKEN, FakeChat, FakeMessage, FakeTelegram, FakeUser, ru
 
 
 @asynccontextmanager
-async def running_bot(tg: FakeTelegram, db: Path, clock: Clock | None = None) -> AsyncIterator[App]:
+async def running_bot(
+    tg: FakeTelegram, db: Path | str, clock: Clock | None = None
+) -> AsyncIterator[App]:
     limits = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)  # see test_outbox
     config = Config(
         token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=limits, bot_pause=(0.0, 0.0)

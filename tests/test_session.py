@@ -12,7 +12,7 @@ import pytest
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import ClientDecodeError
+from aiogram.exceptions import TelegramServerError
 from aiogram.methods import BanChatMember, EditMessageText, GetUpdates, SendDocument, SendMessage
 from aiogram.types import (
     BufferedInputFile,
@@ -107,11 +107,12 @@ async def test_the_echo_is_dropped_where_the_styles_came_back(
     assert dropped.reply_markup.inline_keyboard[0][0].style is None
 
 
-async def test_a_reply_that_is_not_json_is_a_decode_error(
-    tg_bot: tuple[FakeTelegram, FakeUser, Bot],
+@pytest.mark.parametrize("fault", ["502", "500"])
+async def test_a_reply_that_is_not_a_bot_api_answer_is_a_server_error(
+    tg_bot: tuple[FakeTelegram, FakeUser, Bot], fault: str
 ) -> None:
     tg, _, bot = tg_bot
-    tg.inject_fault("502", methods=["sendMessage"])
-    with pytest.raises(ClientDecodeError):
-        await bot.send_message(1, "итог")
+    tg.inject_fault(fault, methods=["sendMessage"])
+    with pytest.raises(TelegramServerError, match=f"not a Bot API answer \\(HTTP {fault}\\)"):
+        await bot.send_message(1, "итог")  # before: ClientDecodeError, not Telegram's error
     assert (await bot.send_message(1, "итог")).text == "итог"

@@ -1,0 +1,153 @@
+"""An outage of the database does not cost a player the turn: the bot reaches PostgreSQL
+through a cable the test cuts for longer than a move's time; the deadline that fell in
+the outage is moved on by its length, the group is told so, and the player moves."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from urllib.parse import urlsplit, urlunsplit
+
+from bot.callbacks import LobbyCb
+from service.outage import LEAST, moved_deadline
+from storage.outage import Outage, Reach
+from tests.backends import PgDatabases
+from tests.e2e_helpers import (
+    choose,
+    hand_message,
+    open_table,
+    running_bot,
+    seat_everyone,
+    settle,
+    two_friends,
+)
+from tests.fakes import FakeTelegram
+
+MOVE = 15  # seconds a move has at a fast table
+DOWN = MOVE + 5  # seconds the database is away: longer than a move's time
+ADDED = "время на ход продлено"
+
+
+class Cable:
+    """A TCP connection's stand-in between the bot and the database server, which the
+    test can cut (every connection reset, new ones refused) and mend."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.up = True
+        self._open: set[asyncio.StreamWriter] = set()
+        self._server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self._server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        self.cut()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    def cut(self) -> None:
+        self.up = False
+        for writer in list(self._open):
+            writer.transport.abort()
+        self._open.clear()
+
+    def mend(self) -> None:
+        self.up = True
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if not self.up:
+            writer.transport.abort()
+            return
+        try:
+            up_reader, up_writer = await asyncio.open_connection(self.host, self.port)
+        except OSError:
+            writer.transport.abort()
+            return
+        self._open |= {writer, up_writer}
+        await asyncio.gather(
+            self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
+        )
+        for w in (writer, up_writer):
+            self._open.discard(w)
+            w.transport.abort()
+
+    @staticmethod
+    async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One way, until that side closes: then the other way's end closes too."""
+        try:
+            with contextlib.suppress(OSError):
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+        finally:
+            writer.close()
+
+
+@asynccontextmanager
+async def through_a_cable(url: str) -> AsyncIterator[tuple[Cable, str]]:
+    """The database's URL through a cable: the cable, and the URL to give the bot."""
+    parts = urlsplit(url)
+    cable = Cable(parts.hostname or "127.0.0.1", parts.port or 5432)
+    port = await cable.start()
+    auth = parts.netloc.rpartition("@")[0]
+    try:
+        yield cable, urlunsplit(parts._replace(netloc=f"{auth}@127.0.0.1:{port}"))
+    finally:
+        await cable.close()
+
+
+def test_an_outage_is_what_the_calls_saw() -> None:
+    now = [100.0]
+    reach = Reach(lambda: now[0])
+    assert reach.outage() is None
+    reach.reached()
+    reach.failed()
+    now[0] = 104.0
+    reach.failed()  # (the outage began at the first failure)
+    assert reach.outage() == Outage(100.0)
+    now[0] = 130.0
+    reach.reached()
+    assert reach.outage() == Outage(100.0, 130.0)
+    assert moved_deadline(115.0, reach.outage(), 131.0) == 145.0  # 15 s left, as at 100
+    assert moved_deadline(129.0, reach.outage(), 131.0) == 159.0
+    assert moved_deadline(100.5, reach.outage(), 140.0) == 140.0 + LEAST
+
+
+async def test_a_deadline_in_an_outage_of_the_database_is_moved_on_and_said(
+    tg: FakeTelegram, pg_databases: PgDatabases
+) -> None:
+    anna, boris, group = two_friends(tg)
+    async with (
+        through_a_cable(await pg_databases.target("outage")) as (cable, url),
+        running_bot(tg, url) as app,
+    ):
+        lobby = await open_table(tg, app, group, anna)
+        speed = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="speed").pack())
+        assert (await speed).text == "Готово."
+        await seat_everyone(tg, app, group, [anna, boris])
+        (game,) = app.service.game_ids()
+        deadline = app.service.deadline(game)
+        assert deadline is not None and deadline - time.time() <= MOVE
+        cut = time.time()
+        cable.cut()
+        await asyncio.sleep(DOWN)  # the deadline comes and goes meanwhile
+        cable.mend()
+        told = await tg.wait_for_message(group, lambda m: ADDED in m.text, timeout=30)
+        assert app.service.live(game).state.history == []  # nobody's turn was lost
+        later = app.service.deadline(game)
+        assert later is not None and later >= deadline + DOWN - 3  # the outage's length on
+        assert later - time.time() >= LEAST - 2
+        assert "Бот был недоступен" in told.text, told.text
+        user, hand, data = next(
+            (u, h, d) for u in (anna, boris) if (h := hand_message(tg, u)) and (d := choose(tg, h))
+        )
+        assert (await (await tg.press(user, hand, data))).text is None  # the move is made
+        await settle(app)
+        assert len(app.service.live(game).state.history) >= 1
+    assert time.time() - cut >= DOWN
