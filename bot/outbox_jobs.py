@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ Rendered = tuple[str, InlineKeyboardMarkup | None]
 Render = Callable[[], Rendered | None]  # None: nothing to show (any more)
 Blocked = Callable[[int], Awaitable[None]]  # a private chat whose user blocked the bot
 MEMORY = 16  # messages per chat whose content is remembered
+TOKEN_IN_URL = re.compile(r"/bot[^/\s]+/")
 T = TypeVar("T")
 # Worth another try: the call may not have reached Telegram, or Telegram had a hiccup.
 TRANSIENT = (TelegramNetworkError, TelegramServerError, ClientDecodeError, TimeoutError, OSError)
@@ -114,6 +116,8 @@ def gone_message(description: str) -> bool:
 
 
 def why(error: Exception) -> str:
+    """The error in a few words; never the bot's token (an aiohttp error names the URL,
+    which carries it)."""
     if isinstance(error, TelegramAPIError):
         return error.message
-    return f"{type(error).__name__}: {error}"[:200]
+    return TOKEN_IN_URL.sub("/bot<hidden>/", f"{type(error).__name__}: {error}")[:200]

@@ -75,7 +75,7 @@ async def test_a_webhook_update_is_answered_once_its_change_is_committed(
         press = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
         assert await tg.deliver_to_webhook(address) == [200]
         assert press.answered  # (its answer, tried again, came before the 200)
-        assert (await press).text == "Готово."
+        assert (await press).text == "Теперь: 3 места."
 
 
 async def test_a_webhook_update_sent_again_acts_once(tg: FakeTelegram, tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ async def test_a_webhook_update_sent_again_acts_once(tg: FakeTelegram, tmp_path:
         lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
         press = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
         assert await tg.deliver_to_webhook(address) == [200]
-        assert (await press).text == "Готово."
+        assert (await press).text == "Теперь: 3 места."
         for update in tg.updates[-2:]:  # Telegram did not get the answers: it sends both again
             tg.send_again(update["update_id"])
         assert await tg.deliver_to_webhook(address) == [200, 200]
@@ -167,7 +167,7 @@ async def test_an_update_that_commits_nothing_in_time_is_given_back_and_acts_onc
         assert await tg.deliver_to_webhook(address) == [503]  # Telegram will send it again
         holder.execute("ROLLBACK")  # the first handling goes on, and commits
         holder.close()
-        assert (await press.wait_answer(10)).text == "Готово."
+        assert (await press.wait_answer(10)).text == "Теперь: 3 места."
         assert await tg.deliver_to_webhook(address) == [200]
         table = await app.tables.in_chat(lobby.chat.id)
         assert table is not None and table.settings.seats == 3  # once

@@ -129,7 +129,7 @@ async def test_a_deadline_in_an_outage_of_the_database_is_moved_on_and_said(
     ):
         lobby = await open_table(tg, app, group, anna)
         speed = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="speed").pack())
-        assert (await speed).text == "Готово."
+        assert (await speed).text == "Теперь: ⏱ Быстрая игра: 15 с на ход, 5 с на подкидывание."
         await seat_everyone(tg, app, group, [anna, boris])
         (game,) = app.service.game_ids()
         deadline = app.service.deadline(game)
