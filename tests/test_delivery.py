@@ -119,7 +119,8 @@ async def test_a_move_shows_on_the_table_and_the_hands(rig: Rig) -> None:
     seat = state.attacker
     await app.service.act(update.game_id, state.legal_actions(seat)[0], len(state.history))
     await settle(app)
-    await rig.tg.wait_for(lambda: texts(rig, rig.group)[-1] != before, what="the table edited")
+    edited = lambda: texts(rig, rig.group)[-1] != before  # noqa: E731
+    await rig.tg.wait_for(edited, 15, what="the table edited")  # (slow on a busy machine)
 
 
 async def test_a_page_of_the_hand_is_shown_again(rig: Rig) -> None:
