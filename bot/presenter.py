@@ -15,16 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import Message
 
-from service import Clock, Games, LiveGame, TableSettings, Update
+from service import Clock, Games, LiveGame, Update
 from service.logctx import log_scope
 from service.records import Records
 from service.series import pogony_pairs, series_score
-from storage.repos import TableRecord
 
 from . import render
 from .config import zone_from_env
@@ -34,32 +32,9 @@ from .nudges import Nudges
 from .outbox import Outbox, Rendered
 from .reach import Reach
 from .render_hand import Drawn, hand, retimed
+from .shown import Shown, Who, styles, summed_up
 
-__all__ = ["Presenter"]
 log = logging.getLogger(__name__)
-
-Who = int | None  # a hand's user, or None for the group's table message
-
-
-@dataclass(eq=False)
-class Shown:
-    """What the presenter keeps of a game it shows; forgotten with the game."""
-
-    table_id: int
-    chat_id: int  # the group's
-    lang: str  # of the group's texts
-    langs: dict[int, str]  # user -> the hand's language, read once per game
-    ids: dict[Who, int | None]  # the messages: table (None) and hands
-    settings: TableSettings = field(default_factory=TableSettings)
-    seated: set[int] = field(default_factory=set)  # users still at the table
-    drawn: dict[int, str] = field(default_factory=dict)  # user -> the key their hand shows
-    delivered: dict[int, str] = field(default_factory=dict)  # ... as Telegram confirmed
-    sending: set[Who] = field(default_factory=set)  # new messages on their way
-    missed: set[Who] = field(default_factory=set)  # of those, news that came meanwhile
-    # user -> their hand as last drawn, with all it was drawn from: the outbox, the
-    # handlers and the presenter ask for the same hand several times per move
-    # (with the seconds left it showed: its key does not depend on them)
-    hands: dict[int, tuple[tuple[object, ...], int | None, Drawn]] = field(default_factory=dict)
 
 
 class Presenter:
@@ -305,7 +280,7 @@ class Presenter:
             if handed:
                 game.delivered[who] = handed[-1].key
                 self.nudges.hand_shown(game_id, who)
-            if handed and self.styled and _styles(handed[-1].markup) and not _styles(sent):
+            if handed and self.styled and styles(handed[-1].markup) and not styles(sent):
                 log.warning("the Bot API server drops button styles: marking cards «✓»")
                 self.styled = False
                 self._mark(game_id, who)
@@ -505,7 +480,7 @@ class Presenter:
         pogony = pogony_pairs(outcome, live.state.pogony_awards)
         names = render.seat_names(game.lang, live.seats)
         table = await self.records.table(game.table_id)  # its series counts this game
-        if table is not None and _summed_up(table):
+        if table is not None and summed_up(table):
             return  # by the process that showed the games before this one took over
         score = series_score(table.series, live.seats) if table else []
         text = render.outcome_text(game.lang, outcome, names, pogony, score)
@@ -523,20 +498,3 @@ class Presenter:
             assert message_id is not None
             self.outbox.edit(game.chat_id, message_id, None)
         log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)
-
-
-def _summed_up(table: TableRecord) -> bool:
-    """Whether the table's last game has its summary: a lobby message that is a result,
-    sent after the game's table message (a chat's message ids grow)."""
-    lobby, shown = table.lobby_message_id, table.table_message_id
-    return table.lobby_is_summary and lobby is not None and shown is not None and lobby > shown
-
-
-def _styles(shown: Message | InlineKeyboardMarkup | None) -> bool:
-    """Whether a keyboard (sent, or as the server returned it) has styled buttons: a
-    server before Bot API 9.4 returns them without. A message without its keyboard
-    counts as styled: ``bot.session`` leaves the echo out when its styles came back."""
-    markup = shown.reply_markup if isinstance(shown, Message) else shown
-    if isinstance(shown, Message) and markup is None:
-        return True
-    return any(b.style for row in (markup.inline_keyboard if markup else ()) for b in row)

@@ -18,7 +18,8 @@ from telegram_emulator.model import (
     PressHandle,
     RateLimits,
 )
-from telegram_emulator.server import FakeTelegram, run_polling
+from telegram_emulator.polling import run_polling
+from telegram_emulator.server import FakeTelegram
 
 __all__ = [
     "TOKEN",

@@ -24,8 +24,8 @@ import asyncio
 import math
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Callable, Iterable
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from aiohttp import web
@@ -481,26 +481,3 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
         self._pending = [u for u in self._pending if u["update_id"] not in done]
         self._notify()
         return statuses
-
-
-@asynccontextmanager
-async def run_polling(
-    dispatcher: Any, bot: Any, server: FakeTelegram, **kwargs: Any
-) -> AsyncIterator[asyncio.Task[None]]:
-    """Run ``dispatcher.start_polling(bot)`` until the block ends; waits for the first poll."""
-    polls_before = server.count("getUpdates")
-    task = asyncio.create_task(dispatcher.start_polling(bot, handle_signals=False, **kwargs))
-
-    def polling() -> bool:
-        if task.done():
-            task.result()  # re-raise a startup failure
-            raise AssertionError("polling ended before the first getUpdates")
-        return server.count("getUpdates") > polls_before
-
-    try:
-        await server.wait_for(polling, what="the first getUpdates")
-        yield task
-    finally:
-        if not task.done():
-            await dispatcher.stop_polling()
-        await asyncio.wait_for(task, 5.0)

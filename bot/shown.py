@@ -1,0 +1,53 @@
+"""What the presenter keeps of a game it shows (``Shown``), and two facts it reads off
+the table and off Telegram's echo of a keyboard."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aiogram.types import InlineKeyboardMarkup, Message
+
+from service import TableSettings
+from storage.repos import TableRecord
+
+from .render_hand import Drawn
+
+Who = int | None  # a hand's user, or None for the group's table message
+
+
+@dataclass(eq=False)
+class Shown:
+    """What the presenter keeps of a game it shows; forgotten with the game."""
+
+    table_id: int
+    chat_id: int  # the group's
+    lang: str  # of the group's texts
+    langs: dict[int, str]  # user -> the hand's language, read once per game
+    ids: dict[Who, int | None]  # the messages: table (None) and hands
+    settings: TableSettings = field(default_factory=TableSettings)
+    seated: set[int] = field(default_factory=set)  # users still at the table
+    drawn: dict[int, str] = field(default_factory=dict)  # user -> the key their hand shows
+    delivered: dict[int, str] = field(default_factory=dict)  # ... as Telegram confirmed
+    sending: set[Who] = field(default_factory=set)  # new messages on their way
+    missed: set[Who] = field(default_factory=set)  # of those, news that came meanwhile
+    # user -> their hand as last drawn, with all it was drawn from: the outbox, the
+    # handlers and the presenter ask for the same hand several times per move
+    # (with the seconds left it showed: its key does not depend on them)
+    hands: dict[int, tuple[tuple[object, ...], int | None, Drawn]] = field(default_factory=dict)
+
+
+def summed_up(table: TableRecord) -> bool:
+    """Whether the table's last game has its summary: a lobby message that is a result,
+    sent after the game's table message (a chat's message ids grow)."""
+    lobby, shown = table.lobby_message_id, table.table_message_id
+    return table.lobby_is_summary and lobby is not None and shown is not None and lobby > shown
+
+
+def styles(shown: Message | InlineKeyboardMarkup | None) -> bool:
+    """Whether a keyboard (sent, or as the server returned it) has styled buttons: a
+    server before Bot API 9.4 returns them without. A message without its keyboard
+    counts as styled: ``bot.session`` leaves the echo out when its styles came back."""
+    markup = shown.reply_markup if isinstance(shown, Message) else shown
+    if isinstance(shown, Message) and markup is None:
+        return True
+    return any(b.style for row in (markup.inline_keyboard if markup else ()) for b in row)
