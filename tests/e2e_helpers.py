@@ -17,7 +17,7 @@ from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from bot.outbox import Limits
-from service import Clock
+from service import Clock, LiveGame
 from tests.fakes import TOKEN, FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 
 
@@ -98,6 +98,30 @@ def two_friends(tg: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
     for user in (anna, boris):
         tg.start_private(user)
     return anna, boris, group
+
+
+def three_friends(tg: FakeTelegram) -> tuple[list[FakeUser], FakeChat]:
+    """Аня, Борис and Вика, who all started the bot, in the group «Друзья»."""
+    users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
+    group = tg.add_group(-100, "Друзья", members=users)
+    for user in users:
+        tg.start_private(user)
+    return users, group
+
+
+async def three_seated(
+    tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser], seed: int
+) -> LiveGame:
+    """The three at a table of three seats, dealt with ``seed``: the running game."""
+    app.service.new_seed = lambda: seed
+    await open_table(tg, app, group, users[0])
+    seats = LobbyCb(table=1, op=LobbyOp.SET, arg="seats").pack()
+    assert (await (await tg.press(users[0], tg.latest_message(group), seats))).text
+    await settle(app)
+    await seat_everyone(tg, app, group, users)
+    live = app.service.live(1)
+    assert live is not None
+    return live
 
 
 async def seat_everyone(

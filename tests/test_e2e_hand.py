@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import App
-from bot.callbacks import CardCb, LobbyCb, MoveCb
+from bot.callbacks import CardCb, MoveCb
 from bot.card_labels import card_label
 from bot.outbox import Limits, Outbox
 from bot.session import JsonSession
@@ -23,6 +23,8 @@ from tests.e2e_helpers import (
     running_bot,
     seat_everyone,
     settle,
+    three_friends,
+    three_seated,
     two_friends,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -57,18 +59,9 @@ async def test_a_hand_the_move_left_as_it_was_is_not_edited_and_still_counts(
     tg: FakeTelegram,
     tmp_path: Path,
 ) -> None:
-    users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
-    group = tg.add_group(-100, "Друзья", members=users)
-    for user in users:
-        tg.start_private(user)
+    users, group = three_friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-        app.service.new_seed = lambda: SEED
-        await open_table(tg, app, group, users[0])
-        seats = LobbyCb(table=1, op="set", arg="seats").pack()
-        assert (await (await tg.press(users[0], tg.latest_message(group), seats))).text
-        await settle(app)
-        await seat_everyone(tg, app, group, users)
-        live = app.service.live(1)
+        live = await three_seated(tg, app, group, users, SEED)
         found = quiet_opening(live.state)
         assert found is not None
         opening, beat, third = found

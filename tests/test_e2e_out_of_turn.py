@@ -6,10 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.callbacks import CardCb, LobbyCb
+from bot.callbacks import CardCb
 from engine import Card, Rules, State
 from engine.actions import OPEN, THROW
-from tests.e2e_helpers import hand_message, open_table, running_bot, seat_everyone, settle
+from tests.e2e_helpers import (
+    hand_message,
+    running_bot,
+    settle,
+    three_friends,
+    three_seated,
+)
 from tests.fakes import FakeTelegram, FakeUser
 
 
@@ -32,19 +38,9 @@ SEED = next(s for s in range(500) if quiet_third(State(Rules(players=3), s)))
 async def test_a_tap_out_of_turn_outside_the_bout_says_whose_turn_it_is(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
-    group = tg.add_group(-100, "Друзья", members=users)
-    for user in users:
-        tg.start_private(user)
+    users, group = three_friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-        app.service.new_seed = lambda: SEED
-        await open_table(tg, app, group, users[0])
-        seats = LobbyCb(table=1, op="set", arg="seats").pack()
-        assert (await (await tg.press(users[0], tg.latest_message(group), seats))).text
-        await settle(app)
-        await seat_everyone(tg, app, group, users)
-        live = app.service.live(1)
-        assert live is not None
+        live = await three_seated(tg, app, group, users, SEED)
         card = quiet_third(live.state)
         assert card is not None
         by_seat: dict[int, FakeUser] = {

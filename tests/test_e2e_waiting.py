@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.callbacks import CardCb, LobbyCb
+from bot.callbacks import CardCb
 from engine import Action, Card, Rules, State
 from engine.actions import OPEN, TAKE
-from tests.e2e_helpers import hand_message, open_table, running_bot, seat_everyone, settle
+from tests.e2e_helpers import (
+    hand_message,
+    running_bot,
+    settle,
+    three_friends,
+    three_seated,
+)
 from tests.fakes import FakeTelegram, FakeUser
 
 VAGUE = "Ждём других игроков."
@@ -32,19 +38,9 @@ SEED = next(s for s in range(500) if thrown_after_take(State(Rules(players=3), s
 
 
 async def test_a_waiting_hand_names_who_must_act(tg: FakeTelegram, tmp_path: Path) -> None:
-    users = [tg.add_user(1, "Аня"), tg.add_user(2, "Борис"), tg.add_user(3, "Вика")]
-    group = tg.add_group(-100, "Друзья", members=users)
-    for user in users:
-        tg.start_private(user)
+    users, group = three_friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
-        app.service.new_seed = lambda: SEED
-        await open_table(tg, app, group, users[0])
-        seats = LobbyCb(table=1, op="set", arg="seats").pack()
-        assert (await (await tg.press(users[0], tg.latest_message(group), seats))).text
-        await settle(app)
-        await seat_everyone(tg, app, group, users)
-        live = app.service.live(1)
-        assert live is not None
+        live = await three_seated(tg, app, group, users, SEED)
         by_seat: dict[int, FakeUser] = {
             s: u for s in range(3) for u in users if live.seats[s].user_id == u.id
         }
