@@ -37,6 +37,8 @@ from aiogram.methods import (
     TelegramMethod,
 )
 
+from .outbox_jobs import why
+
 log = logging.getLogger(__name__)
 
 BACKOFF = (0.3, 1.0, 3.0)  # seconds before the second, third, fourth try
@@ -87,13 +89,13 @@ class Patience(BaseRequestMiddleware):
                 if not (isinstance(method, AnswerCallbackQuery) and TOO_OLD in e.message):
                     raise
                 if error is None:  # too late: the player saw the button spin out
-                    log.info("a press was answered too late: %s", e.message)
+                    log.info("a press was answered too late: %s", why(e))
                 return True  # (after a failed try: that one reached Telegram)
         assert error is not None
         if policy.assumed:
             log.warning(
                 "%s failed %s times, taken as made: %s",
-                method.__api_method__, policy.tries, error.message,
+                method.__api_method__, policy.tries, why(error),
             )  # fmt: skip
             return True
         raise error  # (its caller logs it, and goes on without)

@@ -308,7 +308,7 @@ class Outbox:
                 gone = gone_message(e.message) and chat.receiver is None  # (an ephemeral one: no)
                 if text is not None and job.message_id is not None and gone:
                     return await self._replace(chat, job, text, markup)
-                log.warning("chat %s: %s", chat.id, e.message)
+                log.warning("chat %s: %s", chat.id, why(e))
                 return None
             except TelegramForbiddenError:
                 log.info("chat %s does not accept messages from the bot", chat.id)
@@ -316,7 +316,7 @@ class Outbox:
                     await self.on_blocked(chat.id)
                 return None
             except TelegramEntityTooLarge as e:
-                log.warning("chat %s: %s", chat.id, e.message)
+                log.warning("chat %s: %s", chat.id, why(e))
                 return None
             except TRANSIENT as e:
                 self.failures += 1
@@ -327,7 +327,7 @@ class Outbox:
                 await asyncio.sleep(pause)
             except TelegramAPIError as e:  # 401, 404, 409...: another try would fail too
                 self.failures += 1
-                log.warning("chat %s: %s", chat.id, e.message)
+                log.warning("chat %s: %s", chat.id, why(e))
                 return None
         log.warning("chat %s: given up after %s tries", chat.id, self.limits.attempts)
         return None

@@ -117,7 +117,8 @@ def gone_message(description: str) -> bool:
 
 def why(error: Exception) -> str:
     """The error in a few words; never the bot's token (an aiohttp error names the URL,
-    which carries it)."""
-    if isinstance(error, TelegramAPIError):
-        return error.message
-    return TOKEN_IN_URL.sub("/bot<hidden>/", f"{type(error).__name__}: {error}")[:200]
+    which carries it, also inside aiogram's TelegramNetworkError)."""
+    text = (
+        error.message if isinstance(error, TelegramAPIError) else f"{type(error).__name__}: {error}"
+    )
+    return TOKEN_IN_URL.sub("/bot<hidden>/", text)[:200]

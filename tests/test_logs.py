@@ -11,10 +11,14 @@ from types import SimpleNamespace
 
 import pytest
 from aiogram import F
+from aiogram.exceptions import TelegramNetworkError
+from aiogram.methods import SendMessage
 from aiogram.types import CallbackQuery, Message, User
+from aiohttp import ClientOSError
 
 from bot import logs
 from bot.callbacks import CardCb, CheatCb, MoveCb, PageCb
+from bot.outbox_jobs import why
 from service import FakeClock
 from service.logctx import log_scope
 from tests.e2e_helpers import (
@@ -57,6 +61,15 @@ def test_lines_carry_the_ids_of_their_scope_and_hide_secrets(stream: io.StringIO
     assert lines[2].endswith(
         " WARNING durak.test table=3 game=7: token <hidden> and <hidden> leaked"
     )
+
+
+def test_a_failed_call_is_told_without_the_token() -> None:
+    url = f"http://127.0.0.1:8081/bot{TOKEN}/sendMessage"
+    lost = ClientOSError(None, f"Can not write request body for {url}")
+    wrapped = TelegramNetworkError(SendMessage(chat_id=1, text="x"), f"ClientOSError: {lost}")
+    for error in (lost, wrapped):
+        told = why(error)
+        assert TOKEN not in told and "/bot<hidden>/sendMessage" in told
 
 
 async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
