@@ -1,18 +1,14 @@
-"""The lobby message: what it shows (its settings and seats, or one of its rules pages)
-and how it is posted or edited (``bot.delivery``)."""
+"""The lobby message: what it shows (its settings and seats, or one of its rules pages);
+``bot.delivery.poster`` posts or edits it."""
 
 from __future__ import annotations
-
-import asyncio
-
-from aiogram.types import InlineKeyboardMarkup, Message
 
 from service.records import Records
 from storage.repos import TableRecord
 
 from . import render, rules_text
 from .ephemeral import EphemeralHands
-from .outbox import Outbox, Rendered
+from .outbox import Rendered
 
 
 async def lobby_content(
@@ -30,30 +26,3 @@ async def lobby_content(
     if hands is not None:
         text += "\n\n" + await hands.mode_line(lang, table.chat_id, table.creator_id)
     return text, markup
-
-
-def put_lobby(
-    outbox: Outbox,
-    records: Records,
-    table: TableRecord,
-    text: str,
-    markup: InlineKeyboardMarkup | None,
-    *,
-    new: bool,
-) -> asyncio.Future[Message | None]:
-    """Queue the lobby message: posted (``new``, or when the table has none, or its last
-    one is a result, which stays but loses «Ещё партию»: the game goes on from the
-    lobby) and noted as the table's once sent, or edited."""
-    if new or table.lobby_message_id is None or table.lobby_is_summary:
-        if table.lobby_is_summary and table.lobby_message_id is not None:
-            outbox.edit(table.chat_id, table.lobby_message_id, None)  # the keyboard only
-        sending = outbox.send(table.chat_id, text, markup)
-
-        async def noted() -> Message | None:
-            sent = await sending
-            if sent is not None:
-                await records.set_lobby_message(table.id, sent.message_id, summary=False)
-            return sent
-
-        return asyncio.ensure_future(noted())
-    return outbox.edit(table.chat_id, table.lobby_message_id, text, markup)

@@ -100,6 +100,18 @@ async def test_a_lobby_change_shows_its_lobby_noted_as_the_tables(rig: Rig) -> N
     assert len(texts(rig, rig.group)) == 1  # edited in place
 
 
+async def test_a_change_while_a_new_lobby_is_on_its_way_edits_it(rig: Rig) -> None:
+    """Telegram holds the lobby's first post a second (a 429): the seat taken meanwhile
+    edits that message once it is sent and noted, no second lobby is posted."""
+    rig.tg.inject_429(1, retry_after=1, chat=rig.group, methods=["sendMessage"])
+    table, _ = await rig.app.tables.open(rig.group.id, "Друзья", ANNA)
+    await rig.app.tables.join(table.id, ANNA)
+    seated = lambda: "1. Аня" in (texts(rig, rig.group) or [""])[-1]  # noqa: E731
+    await rig.tg.wait_for(seated, 10, what="the lobby with Аня seated")
+    await settle(rig.app)
+    assert len(texts(rig, rig.group)) == 1
+
+
 async def started(rig: Rig) -> Update:
     """Аня and Борис at a table in the group, their game started and both hands shown."""
     table, _ = await rig.app.tables.open(rig.group.id, "Друзья", ANNA)

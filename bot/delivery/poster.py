@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from aiogram.types import Message
+from aiogram.types import InlineKeyboardMarkup, Message
 
 from service.records import Records
 from storage.records import TableRecord
 
 from ..closing import show_closed
 from ..hand_pages import HandPages
-from ..lobby_message import lobby_content, put_lobby
+from ..lobby_message import lobby_content
 from ..outbox import Outbox
 from ..presenter import Presenter
 from ..reach import Reach
@@ -36,6 +36,11 @@ class Poster:
         self.presenter = presenter
         self.pages = pages
         self.reach = reach
+        self._posting: dict[int, asyncio.Future[Message | None]] = {}  # table -> new lobby
+
+    def posting(self, table_id: int) -> bool:
+        """Whether the table's new lobby message is on its way (not yet noted)."""
+        return table_id in self._posting
 
     async def deliver(self, post: Post) -> Sending | None:
         """Queue the post in the outbox (None: nothing to wait for)."""
@@ -71,7 +76,11 @@ class Poster:
     async def lobby(
         self, table: TableRecord, page: str | None, *, new: bool
     ) -> asyncio.Future[Message | None] | None:
-        """Queue the lobby message as the table is now (None: nothing to send)."""
+        """Queue the lobby message as the table is now (None: nothing to send). A new
+        lobby message of the table still on its way is waited for: this one edits it."""
+        before = self._posting.get(table.id)
+        if before is not None:
+            await asyncio.wait([before])
         lobby = table.lobby_message_id
         if table.status == "playing":  # started: a summary loses «Ещё партию» (else the
             if table.lobby_is_summary and lobby is not None:  # game shows in it now)
@@ -84,7 +93,31 @@ class Poster:
         now = await self.records.table(table.id)  # (drawing may have waited for Telegram)
         if now is None or _lobby(now) != _lobby(table):  # closed, a game started (or even
             return None  # ended) meanwhile, or a change came that draws the lobby itself
-        return put_lobby(self.outbox, self.records, table, text, markup, new=new)
+        if not (new or now.lobby_message_id is None or now.lobby_is_summary):
+            return self.outbox.edit(now.chat_id, now.lobby_message_id, text, markup)
+        return self._post_lobby(now, text, markup)
+
+    def _post_lobby(
+        self, table: TableRecord, text: str, markup: InlineKeyboardMarkup | None
+    ) -> asyncio.Future[Message | None]:
+        """Post the lobby anew, noted as the table's once sent; a result it follows
+        stays but loses «Ещё партию» (the game goes on from the lobby)."""
+        if table.lobby_is_summary and table.lobby_message_id is not None:
+            self.outbox.edit(table.chat_id, table.lobby_message_id, None)  # the keyboard only
+        sending = self.outbox.send(table.chat_id, text, markup)
+
+        async def noted() -> Message | None:
+            try:
+                sent = await sending
+                if sent is not None:
+                    await self.records.set_lobby_message(table.id, sent.message_id, summary=False)
+                return sent
+            finally:
+                if self._posting.get(table.id) is posting:
+                    del self._posting[table.id]
+
+        posting = self._posting[table.id] = asyncio.ensure_future(noted())
+        return posting
 
 
 def _lobby(table: TableRecord) -> tuple[object, ...]:

@@ -31,7 +31,7 @@ from storage.outgoing import Outgoing, OutgoingRepo
 from storage.records import TableRecord
 
 from ..presenter import Presenter
-from .base import Delivery, Following
+from .base import Delivery, Following, chat_of
 from .holder import Holder
 from .poster import Poster
 from .posts import Admin, Hand, Lobby, Post, from_json, posts_of, to_json
@@ -174,14 +174,20 @@ class Shared(Delivery):
         self._taken.difference_update(done)
 
     async def _take(self) -> None:
-        """Hand every waiting row to the outbox, in order (a lobby rendered now)."""
+        """Hand every waiting row to the outbox, in order per chat (a lobby rendered now)."""
         now = time.time()
+        waiting: set[int] = set()  # chats whose rows wait for their new lobby message
         for row in await self._repo.waiting():
             if row.id in self._taken:
                 continue
             post = _post_of(row)
             if isinstance(post, Lobby) and post.full and now - row.created_at < FULL_WAIT:
                 continue  # (looked at again at the next turn, every ``period``)
+            if post is not None and chat_of(post) in waiting:
+                continue
+            if isinstance(post, Lobby) and self.poster.posting(post.table_id):
+                waiting.add(post.chat_id)  # it edits that message once noted (its
+                continue  # sending wakes this loop)
             self._taken.add(row.id)
             try:
                 sending = None if post is None else await self.poster.deliver(post)
