@@ -125,7 +125,7 @@ class App:
             records=records,
             service=self.service,
             outbox=self.outbox,
-            relay=self.delivery,
+            delivery=self.delivery,
             presenter=self.presenter,
             hands=Hands(self.service, self.presenter, pages, self.delivery),
         )

@@ -21,6 +21,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from enum import StrEnum
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramNotFound
@@ -40,6 +41,14 @@ ADMIN_FOR = 60.0  # seconds an answer to "is the bot an administrator here" is t
 PROBE_WAIT = 5  # seconds for the answer to whether the server knows ephemeral messages
 OPEN_WAIT = 10.0  # seconds a press waits for its ephemeral hand (Telegram allows 15)
 Key = tuple[int, int]  # (game, user)
+
+
+class Mode(StrEnum):
+    """Where a group's players see their cards."""
+
+    PRIVATE = "private"  # the server has no ephemeral messages: the private chat only
+    ADMIN = "admin"  # in the group, pushed at their turn (the bot administers it)
+    BUTTON = "button"  # in the group when asked («Мои карты»)
 
 
 def cards_button(lang: str, game_id: int) -> InlineKeyboardMarkup:
@@ -122,18 +131,17 @@ class EphemeralHands:
         """The bot's status in the group changed (a my_chat_member update)."""
         self._admin[chat_id] = (admin, time.monotonic())
 
-    async def mode(self, chat_id: int, user_id: int) -> str:
-        """Where the group's players see their cards: ``private`` (the server has no
-        ephemeral messages), ``admin`` (shown here, pushed at their turn) or ``button``
-        (shown here when asked). ``user_id``: a member to ask the server with."""
+    async def mode(self, chat_id: int, user_id: int) -> Mode:
+        """Where the group's players see their cards (``user_id``: a member to ask the
+        server with)."""
         if not await self.available(chat_id, user_id):
-            return "private"
-        return "admin" if await self.is_admin(chat_id) else "button"
+            return Mode.PRIVATE
+        return Mode.ADMIN if await self.is_admin(chat_id) else Mode.BUTTON
 
     async def mode_line(self, lang: str, chat_id: int, user_id: int) -> str:
         """The lobby's short line saying where the players' cards are shown (how to have
         the bot push them is for the group's owner: /help says it)."""
-        return t(lang, f"eph.mode_{await self.mode(chat_id, user_id)}")
+        return t(lang, f"eph.mode_{(await self.mode(chat_id, user_id)).value}")
 
     # --- showing -------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from storage.records import TableRecord
 from ..presenter import Presenter
 from .base import Delivery, Following, chat_of
 from .poster import Poster
-from .posts import Lobby, Post, posts_of
+from .posts import Admin, Lobby, Post, posts_of
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class Alone(Delivery):
         self.presenter.refresh(game_id, user_id)
 
     async def bot_status(self, chat_id: int, admin: bool) -> None:
-        self.presenter.ephemeral.status_changed(chat_id, admin)
+        await self.poster.deliver(Admin(chat_id, admin))
 
     async def written(self, c: Tx, shown: Shown) -> None:
         """Nothing: it is sent after the commit."""

@@ -77,7 +77,7 @@ class Shared(Delivery):
         await self.post(Hand(user_id, game_id))
 
     async def bot_status(self, chat_id: int, admin: bool) -> None:
-        self.presenter.ephemeral.status_changed(chat_id, admin)
+        await self.poster.deliver(Admin(chat_id, admin))
         await self.post(Admin(chat_id, admin))
 
     async def written(self, c: Tx, shown: Shown) -> None:

@@ -47,7 +47,7 @@ async def start(
     command: CommandObject,
     tables: Tables,
     records: Records,
-    relay: Delivery,
+    delivery: Delivery,
     presenter: Presenter,
     bot: Bot,
 ) -> None:
@@ -59,12 +59,12 @@ async def start(
     await tables.remember(who)
     await records.set_can_message(who.id, True)
     presenter.reach.set(who.id, False)
-    await hand_again(tables, relay, who.id)  # one played from the group has it now
+    await hand_again(tables, delivery, who.id)  # one played from the group has it now
     payload = command.args or ""
     if payload.startswith("join_"):
-        await join_by_link(message, who, payload, tables, records, relay, bot)
+        await join_by_link(message, who, payload, tables, records, delivery, bot)
         return
-    await relay.reply(message, t(who.lang, "help.private"))
+    await delivery.reply(message, t(who.lang, "help.private"))
 
 
 async def join_by_link(
@@ -73,7 +73,7 @@ async def join_by_link(
     payload: str,
     tables: Tables,
     records: Records,
-    relay: Delivery,
+    delivery: Delivery,
     bot: Bot,
 ) -> None:
     """A seat at the table whose join token the link carries, for a member of its group
@@ -81,13 +81,13 @@ async def join_by_link(
     match = JOIN_PAYLOAD.fullmatch(payload)
     table = await tables.by_token(match.group(1)) if match else None
     if table is None:
-        await relay.reply(message, t(who.lang, "answer.bad_link"))
+        await delivery.reply(message, t(who.lang, "answer.bad_link"))
         return
     refusal = await not_a_member(bot, table.chat_id, who.id)
     if refusal is not None:
         chat = await records.chat(table.chat_id)
         title = escape(chat.title if chat else "")
-        await relay.reply(message, t(who.lang, f"answer.{refusal}", title=title))
+        await delivery.reply(message, t(who.lang, f"answer.{refusal}", title=title))
         return
     chat = await records.chat(table.chat_id)
     title = escape(chat.title if chat else "")
@@ -95,26 +95,26 @@ async def join_by_link(
     def joined(seated: TableRecord) -> Said:  # written with the seat (where several run)
         seat = next(i for i, s in enumerate(seated.seats, 1) if s.user_id == who.id)
         seats = seated.settings.seats
-        return relay.said(
+        return delivery.said(
             message, t(who.lang, "answer.joined_here", title=title, seat=seat, seats=seats)
         )
 
     try:
         table = await tables.join(table.id, who, said=joined)
     except TableError as e:
-        await relay.reply(message, escape(error_text(who.lang, e)))  # answers are plain text
+        await delivery.reply(message, escape(error_text(who.lang, e)))  # answers are plain text
         return
     refused = await seat_taken(tables, table)
     if refused is not None:
-        await relay.reply(message, escape(error_text(who.lang, refused)))
+        await delivery.reply(message, escape(error_text(who.lang, refused)))
 
 
-async def hand_again(tables: Tables, relay: Delivery, user_id: int) -> None:
+async def hand_again(tables: Tables, delivery: Delivery, user_id: int) -> None:
     """The user's hand in their running game is shown (again) in the private chat."""
     table = await tables.table_of(user_id)
     game = tables.game_of(table.id) if table is not None else None
     if game is not None:
-        await relay.hand(game, user_id)
+        await delivery.hand(game, user_id)
 
 
 async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
@@ -133,20 +133,21 @@ async def not_a_member(bot: Bot, chat_id: int, user_id: int) -> str | None:
     return None
 
 
-async def private_help(message: Message, relay: Delivery) -> None:
+async def private_help(message: Message, delivery: Delivery) -> None:
     lang = person(message.from_user).lang if message.from_user else "ru"
-    await relay.reply(message, t(lang, "help.private"))
+    await delivery.reply(message, t(lang, "help.private"))
 
 
 async def group_help(
-    message: Message, tables: Tables, relay: Delivery, presenter: Presenter
+    message: Message, tables: Tables, delivery: Delivery, presenter: Presenter
 ) -> None:
     """/help (or /start) in a group: the commands and words the bot answers there, and
     where the cards are shown (with what its owner can do about it)."""
     lang = await group_lang(message, tables)
     asker = message.from_user.id if message.from_user else message.chat.id
     mode = await presenter.ephemeral.mode(message.chat.id, asker)
-    await relay.reply(message, t(lang, "help.group") + "\n" + t(lang, f"help.cards_{mode}"))
+    cards = t(lang, f"help.cards_{mode.value}")
+    await delivery.reply(message, t(lang, "help.group") + "\n" + cards)
 
 
 async def group_lang(message: Message, tables: Tables) -> str:
@@ -168,19 +169,19 @@ async def keep_table_in_view(
         presenter.table_below(game)
 
 
-async def rules(message: Message, tables: Tables, relay: Delivery, presenter: Presenter) -> None:
+async def rules(message: Message, tables: Tables, delivery: Delivery, presenter: Presenter) -> None:
     """/rules: the rules of the chat's table (of its running game), or the main ones."""
     lang = await group_lang(message, tables)
     table = await tables.in_chat(message.chat.id)
     if table is None:
-        await relay.reply(message, t(lang, "help.rules"))
+        await delivery.reply(message, t(lang, "help.rules"))
         return
     game = tables.game_of(table.id)
     settings = table.settings
     live = tables.games.live(game) if game is not None else None
     game_rules = live.state.rules if live is not None else None
     text = explained(lang, game_rules or table_rules(settings), settings)
-    await relay.reply(message, text)
+    await delivery.reply(message, text)
     await keep_table_in_view(message, text, tables, presenter)
 
 
@@ -188,7 +189,7 @@ async def stop(
     message: Message,
     tables: Tables,
     records: Records,
-    relay: Delivery,
+    delivery: Delivery,
     bot: Bot,
     presenter: Presenter,
 ) -> None:
@@ -198,19 +199,19 @@ async def stop(
     lang = await group_lang(message, tables)
     table = await tables.in_chat(message.chat.id)
     if table is None:
-        await relay.reply(message, t(lang, "answer.no_table"))
+        await delivery.reply(message, t(lang, "answer.no_table"))
         return
     allowed = await may_stop(message, message.from_user.id, table, bot)
     if allowed is None:
-        await relay.reply(message, t(lang, "answer.stop_unchecked"))
+        await delivery.reply(message, t(lang, "answer.stop_unchecked"))
         return
     if not allowed:
         creator = await records.user(table.creator_id)
         name = escape(creator.name if creator else "?")
-        await relay.reply(message, t(lang, "answer.stop_who", name=name))
+        await delivery.reply(message, t(lang, "answer.stop_who", name=name))
         return
     game = tables.game_of(table.id)
-    said = relay.said(message, t(lang, "lobby.closed"))  # (written with the closing)
+    said = delivery.said(message, t(lang, "lobby.closed"))  # (written with the closing)
     await tables.close(table.id, why="closed.stopped", title=message.chat.title or "", said=said)
     if game is not None:
         presenter.ephemeral.finish(game)  # its hands in the group go too
@@ -242,12 +243,12 @@ async def migrated(message: Message, records: Records, service: GameService) -> 
 
 
 async def membership(
-    update: ChatMemberUpdated, tables: Tables, records: Records, relay: Delivery
+    update: ChatMemberUpdated, tables: Tables, records: Records, delivery: Delivery
 ) -> None:
     """The bot was removed from a group: close its table cleanly. Made or unmade an
     administrator: it may (or may no longer) show hands there when it likes."""
     status = update.new_chat_member.status
-    await relay.bot_status(update.chat.id, status == "administrator")
+    await delivery.bot_status(update.chat.id, status == "administrator")
     if update.new_chat_member.status in ("left", "kicked"):
         table = await tables.in_chat(update.chat.id)
         if table is not None:
@@ -267,13 +268,13 @@ async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presen
 
 
 async def chat_stats(
-    message: Message, tables: Tables, records: Records, relay: Delivery, presenter: Presenter
+    message: Message, tables: Tables, records: Records, delivery: Delivery, presenter: Presenter
 ) -> None:
     """The chat's best players by rating (the rating's conservative estimate, mu - 3 sigma)."""
     lang = await group_lang(message, tables)
     top = await records.chat_top(message.chat.id)
     if not top:
-        await relay.reply(message, t(lang, "stats.empty"))
+        await delivery.reply(message, t(lang, "stats.empty"))
         return
     lines = [t(lang, "stats.title")]
     for place, s in enumerate(top, 1):
@@ -282,29 +283,29 @@ async def chat_stats(
         counts, rating = _counts(lang, s), str(rating_points(s))
         lines.append(t(lang, "stats.line", place=place, name=name, counts=counts, rating=rating))
     lines += ["", _rating_scale(lang)]
-    await relay.reply(message, "\n".join(lines))
+    await delivery.reply(message, "\n".join(lines))
     await keep_table_in_view(message, "\n".join(lines), tables, presenter)
 
 
-async def my_stats(message: Message, records: Records, relay: Delivery) -> None:
+async def my_stats(message: Message, records: Records, delivery: Delivery) -> None:
     """In the private chat: the user's results in every chat, with their place there."""
     if message.from_user is None:
         return
     lang = person(message.from_user).lang
     standings = await records.standings(message.from_user.id)
     if not standings:
-        await relay.reply(message, t(lang, "me.none"))
+        await delivery.reply(message, t(lang, "me.none"))
         return
     lines = [t(lang, "me.title")]
     lines += [_standing_line(lang, s) for s in standings]
     if len(standings) > 1:
         lines.append(t(lang, "me.total", counts=_counts(lang, *(s.stats for s in standings))))
     lines += ["", _rating_scale(lang)]
-    await relay.reply(message, "\n".join(lines))
+    await delivery.reply(message, "\n".join(lines))
 
 
 async def my_chat_stats(
-    message: Message, tables: Tables, records: Records, relay: Delivery
+    message: Message, tables: Tables, records: Records, delivery: Delivery
 ) -> None:
     """In a group: the user's results in this chat."""
     if message.from_user is None:
@@ -312,10 +313,10 @@ async def my_chat_stats(
     lang = await group_lang(message, tables)
     s = await records.stats(message.chat.id, message.from_user.id)
     if s is None:
-        await relay.reply(message, t(lang, "stats.none"), quote=True)
+        await delivery.reply(message, t(lang, "stats.none"), quote=True)
         return
     mine = t(lang, "stats.mine", counts=_counts(lang, s), rating=str(rating_points(s)))
-    await relay.reply(message, quote=True, text=f"{mine}\n{_rating_scale(lang)}")
+    await delivery.reply(message, quote=True, text=f"{mine}\n{_rating_scale(lang)}")
 
 
 def _counts(lang: str, *stats: Stats) -> str:

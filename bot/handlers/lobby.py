@@ -39,7 +39,7 @@ def error_text(lang: str, e: TableError) -> str:
     return t(lang, f"answer.{e.code}", **{k: v for k, v in params.items() if k != "chat_id"})
 
 
-async def open_table(message: Message, tables: Tables, relay: Delivery) -> None:
+async def open_table(message: Message, tables: Tables, delivery: Delivery) -> None:
     """/durak: a new table, or the chat's table as /settings shows it (never a second
     full lobby whose buttons could not work during a game)."""
     if message.from_user is None:
@@ -48,35 +48,35 @@ async def open_table(message: Message, tables: Tables, relay: Delivery) -> None:
         message.chat.id, message.chat.title or "", person(message.from_user)
     )
     if not created:
-        await show_again(relay, tables, table)
+        await show_again(delivery, tables, table)
         return
     log.info("chat %s: table %s open", message.chat.id, table.id)  # (its lobby posted)
 
 
-async def show_settings(message: Message, tables: Tables, relay: Delivery) -> None:
+async def show_settings(message: Message, tables: Tables, delivery: Delivery) -> None:
     """/settings: the lobby posted anew at the bottom of the chat, with the creator's
     buttons; during a game, the settings in words; without a table, how to open one."""
     table = await tables.in_chat(message.chat.id)
     if table is None:
         asker = person(message.from_user).lang if message.from_user else "ru"
         lang = await tables.lang(message.chat.id, default=asker)
-        await relay.send(message.chat.id, t(lang, "lobby.no_table"))
+        await delivery.send(message.chat.id, t(lang, "lobby.no_table"))
         return
-    await show_again(relay, tables, table)
+    await show_again(delivery, tables, table)
 
 
-async def show_again(relay: Delivery, tables: Tables, table: TableRecord) -> None:
+async def show_again(delivery: Delivery, tables: Tables, table: TableRecord) -> None:
     """The open table once more: the lobby posted anew at the bottom of the chat (the
     older one says it moved), or the settings in words during a game."""
     lang = await tables.lang(table.chat_id)
     if table.status == "playing":
         settings = render.settings_text(lang, table.settings)
-        await relay.send(table.chat_id, t(lang, "lobby.settings_playing", settings=settings))
+        await delivery.send(table.chat_id, t(lang, "lobby.settings_playing", settings=settings))
         return
     old = table.lobby_message_id
-    await relay.lobby(table, new=True)
+    await delivery.lobby(table, new=True)
     if old is not None and not table.lobby_is_summary:
-        await relay.edit(table.chat_id, old, t(lang, "lobby.moved"))
+        await delivery.edit(table.chat_id, old, t(lang, "lobby.moved"))
 
 
 class PressedTable(BaseMiddleware):
@@ -111,7 +111,7 @@ async def join(
     pressed: TableRecord,
     who: Person,
     tables: Tables,
-    relay: Delivery,
+    delivery: Delivery,
     presenter: Presenter,
     bot: Bot,
 ) -> None:
@@ -120,7 +120,7 @@ async def join(
     except TableError as e:
         if e.code != "need_private":
             raise
-        await join_from_group(query, tables, relay, presenter, bot, pressed)
+        await join_from_group(query, tables, delivery, presenter, bot, pressed)
         return
     await seated_answer(query, tables, table, who, t(who.lang, "answer.joined"))
 
@@ -142,7 +142,7 @@ async def seated_answer(
 
 
 async def leave(
-    query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables, relay: Delivery
+    query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables, delivery: Delivery
 ) -> None:
     table = await tables.leave(pressed.id, who)
     if table.status != "playing":
@@ -150,7 +150,7 @@ async def leave(
         return
     game = tables.game_of(table.id)  # out of cards: the game goes on without them
     if game is not None:
-        await relay.hand(game, who.id)
+        await delivery.hand(game, who.id)
     await query.answer(t(who.lang, "answer.left_game"))
 
 
@@ -181,7 +181,7 @@ async def rules_page(
     pressed: TableRecord,
     who: Person,
     tables: Tables,
-    relay: Delivery,
+    delivery: Delivery,
 ) -> None:
     """A rules page of the lobby, or back from one: only their changer opens them."""
     table = await tables.get(pressed.id)
@@ -192,7 +192,7 @@ async def rules_page(
     page = None
     if callback_data.op is LobbyOp.RULES:
         page = "house" if callback_data.arg == "house" else "rules"
-    await relay.lobby(table, new=False, page=page)
+    await delivery.lobby(table, new=False, page=page)
     await query.answer()
 
 
@@ -221,7 +221,7 @@ async def again(
     pressed: TableRecord,
     who: Person,
     tables: Tables,
-    relay: Delivery,
+    delivery: Delivery,
     presenter: Presenter,
 ) -> None:
     """«Ещё партию» under a result, by any player of that game: only under the table's
@@ -230,7 +230,7 @@ async def again(
     shown = query.message.message_id if query.message is not None else None
     if shown is None or shown != table.lobby_message_id:
         if shown is not None:
-            await relay.edit(table.chat_id, shown, None)
+            await delivery.edit(table.chat_id, shown, None)
         raise TableError("again_old")
     if not any(s.user_id == who.id for s in table.seats):
         raise TableError("again_not_seated")
@@ -262,7 +262,7 @@ async def hand_in_group(
 async def join_from_group(
     query: CallbackQuery,
     tables: Tables,
-    relay: Delivery,
+    delivery: Delivery,
     presenter: Presenter,
     bot: Bot,
     pressed: TableRecord,
