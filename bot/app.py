@@ -36,7 +36,6 @@ from .i18n import LANGS, lang_of, t
 from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
 from .once import Once
-from .outage import TimeNotices
 from .outbox import Outbox
 from .presenter import Presenter
 from .reach import Reach
@@ -108,7 +107,6 @@ class App:
             listener=self.delivery,
             thinker=Thinker(config.bot_workers),
             pause=config.bot_pause,
-            time_added=TimeNotices(records, self.delivery),  # after an outage
         )
         self.tables = Tables(db, self.service, lobbies=self.delivery, records=records)
         self.dp = Dispatcher(disable_fsm=True)

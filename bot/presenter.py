@@ -369,10 +369,11 @@ class Presenter:
             and not state.place[seat]
             and (game_id, uid) not in self.ephemeral.hands
         ]
-        view, deadline = state.view(), self._deadline(game_id)
+        view, deadline, added = state.view(), self._deadline(game_id), _rounded(live.time_added)
         text = render.table_message(
-            game.lang, view, names, idle, deadline, game.settings, unseen=unseen
-        )
+            game.lang, view, names, idle, deadline, game.settings, unseen=unseen,
+            added=added,
+        )  # fmt: skip
         return text, None if state.is_over else cards_button(game.lang, game_id)
 
     def _hand(
@@ -389,9 +390,12 @@ class Presenter:
         lang = game.langs.get(who, "ru")
         deadline = self.games.deadline(game_id)
         seconds = None if deadline is None else round(deadline - self.clock.now())
+        added = _rounded(live.time_added)
         names = render.seat_names(lang, live.seats)
         leave = live.table_id if who in game.seated else None
-        drawn_from = (id(state), len(state.history), page, picking, leave, self.styled, *names)
+        drawn_from = (
+            id(state), len(state.history), page, picking, leave, added, self.styled, *names
+        )  # fmt: skip
         memo = game.hands.get(who)
         if memo is not None and memo[0] == drawn_from:
             if any_seconds or memo[1] == seconds:
@@ -412,6 +416,7 @@ class Presenter:
             cheat_card=page.card if page else None,
             marked=page.marked if page else (),
             seconds=seconds,
+            added=added,
             styled=self.styled,
         )
         game.hands[who] = (drawn_from, seconds, drawn)
@@ -498,3 +503,7 @@ class Presenter:
             assert message_id is not None
             self.outbox.edit(game.chat_id, message_id, None)
         log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)
+
+
+def _rounded(seconds: float | None) -> int | None:
+    return None if seconds is None else max(1, round(seconds))

@@ -284,14 +284,18 @@ def table_message(
     deadline: datetime | None = None,
     settings: TableSettings | None = None,
     unseen: Sequence[tuple[int, str]] = (),
+    added: int | None = None,
 ) -> str:
     """The group's one message about the game: public information only. First whose
     move it is and until when (``deadline``, see ``turn_line``). ``settings``: the
     table's, for the name of its preset (the rules line shows only when a preset or
     option is on). ``unseen``: (user id, name) of the players who play from the group
     and have not opened their cards here yet, mentioned under it (a new table message
-    notifies them: nobody else is written to)."""
+    notifies them: nobody else is written to). ``added``: the seconds an outage added
+    to the move (``service.outage``), said under it."""
     lines = [turn_line(lang, view, names, deadline)]
+    if added is not None and view.outcome is None:
+        lines.append(t(lang, "outage.added", seconds=added))
     if unseen and view.outcome is None:
         mentions = ", ".join(f'<a href="tg://user?id={u}">{escape(n)}</a>' for u, n in unseen)
         lines.append(t(lang, "table.cards_here", names=mentions, n=len(unseen)))

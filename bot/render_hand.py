@@ -137,6 +137,7 @@ def hand(
     cheat_card: Card | None = None,
     marked: Sequence[Card] = (),
     seconds: int | None = None,
+    added: int | None = None,
     styled: bool = True,
 ) -> Drawn:
     """A player's private message: their cards as buttons, and the moves they have.
@@ -144,7 +145,8 @@ def hand(
     ``page``: ``more`` («⋯»), ``mark`` (``marked``: the cards marked for an opening),
     and with the option ``cheating`` ``cheat`` (``cheat_card``: the card whose target is
     being chosen) or ``accuse``; ``cheats`` are this seat's own (``State.cheat_actions``),
-    ``names`` name whom one may accuse. ``seconds``: left for this seat's move.
+    ``names`` name whom one may accuse. ``seconds``: left for this seat's move;
+    ``added``: the seconds an outage added to it (``service.outage``).
     ``styled``: the server shows button styles; else playable cards are marked «✓»."""
     assert view.seat is not None
     head = _head(lang, view)
@@ -157,25 +159,31 @@ def hand(
         return seal(
             head + t(lang, "hand.you_out_may_leave"), [[Draft(t(lang, "hand.leave"), data)]]
         )
-    timer = ""
+    timer = note = ""
     waited = view.turn is not None and view.seat in view.turn.seats
     if seconds is not None and (waited or view.closing):  # the open bout closes for all
         timer = timer_line(lang, seconds)
+        if added is not None:  # (in the key: said by an edit)
+            note = "\n" + t(lang, "outage.added", seconds=added)
+
+    def timed(text: str, rows: Rows) -> Drawn:
+        return seal(text + note, rows, timer)
+
     other = None
     if page == "cheat":
         other = cheat_page(lang, view, game_id, cheats, cheat_card)
     elif page == "accuse":
         other = accuse_page(lang, view, game_id, names)
     if other is not None:
-        return seal(f"{head}{other[0]}", other[1], timer)
+        return timed(f"{head}{other[0]}", other[1])
     keys = _Keys(lang, view, game_id, styled)
     if page == "more":
         more = "hand.more_page_team" if view.rules.teams else "hand.more_page"
         return seal(head + t(lang, more), keys.more_page())
     if picking is not None:
-        return seal(head + t(lang, "answer.choose_target"), keys.targets(picking), timer)
+        return timed(head + t(lang, "answer.choose_target"), keys.targets(picking))
     if page == "mark":
-        return seal(head + t(lang, "hand.mark_page"), keys.mark_page(marked), timer)
+        return timed(head + t(lang, "hand.mark_page"), keys.mark_page(marked))
     rows = keys.cards(tap_kinds(view))
     moves = [a for a in view.legal if a.kind in (TRANSFER, SHOW)]
     rows += _packed([keys.transfer(a) for a in moves], 3)
@@ -189,7 +197,7 @@ def hand(
     if idle:  # a long label: a row of its own
         rows.append([keys.move(t(lang, "hand.back"), Action(view.seat, BACK))])
     rows.append(controls)
-    return seal(head + _status(lang, view, idle, names), rows, timer)
+    return timed(head + _status(lang, view, idle, names), rows)
 
 
 class _Keys:

@@ -85,6 +85,7 @@ class Follower:
         if self._held.live(game_id) is not None:  # loaded meanwhile
             return True
         live = LiveGame(state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed))
+        live.time_added = record.time_added
         self._held.hold(game_id, live)
         self._arm(game_id, live, record.deadline)
         log.info("game %s: followed from the database at version %s", game_id, record.version)
@@ -99,11 +100,16 @@ class Follower:
             if self._held.let_go(game_id, live):
                 self._moved(game_id)  # (its hands in the group go where they are shown)
             return False
+        retimed = (record.deadline, record.time_added) != (live.deadline, live.time_added)
+        live.time_added = record.time_added
         if record.version != len(live.state.history):
             live.state = await self._state(record)
             live.seats = record.seats
             live.moved_at = asyncio.get_running_loop().time()
             self._moved(game_id)
+        elif retimed and not live.state.is_over:  # an outage added time (``outage``)
+            self._arm(game_id, live, record.deadline)
+            self._moved(game_id)  # the seconds left
         if live.state.is_over and any(  # heard of its end after a newer game's start
             g > game_id for g in self._held.of_table(live.table_id)
         ):
@@ -128,10 +134,16 @@ class Follower:
 
     # ---------------------------------------------------------------- hearing
 
-    def heard(self, game_id: int, version: int) -> None:
-        """A step committed somewhere (perhaps here): catch up if this cache is behind."""
+    def heard(self, game_id: int, version: int, retimed: bool = False) -> None:
+        """A step committed somewhere (perhaps here), or its deadline moved there
+        (``retimed``): catch up if this cache is behind."""
         live = self._held.live(game_id)
-        if live is not None and version >= 0 and len(live.state.history) >= version:
+        held = None if live is None else len(live.state.history)
+        if (
+            held is not None
+            and version >= 0
+            and (held > version or (held == version and not retimed))
+        ):
             return  # this process made it, or has already caught up
         if live is None and version < 0:
             return  # ended, and never held here

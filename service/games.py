@@ -31,7 +31,7 @@ from .follow import Follower
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
 from .news import Listener, Update
-from .outage import TimeAdded, Watch, moved_deadline
+from .outage import Watch, moved_deadline
 from .registry import LiveGames
 from .restore import Broken, rebuild, restore_games
 from .steps import Behind, Unclaimed, write_step
@@ -78,7 +78,6 @@ class GameService:
         player_for: Callable[[Seat], Player] | None = None,
         thinker: Thinker | None = None,
         pause: tuple[float, float] = (0.0, 0.0),
-        time_added: Callable[[TimeAdded], Awaitable[None]] | None = None,
     ) -> None:
         """``games``: where the running games are held (the presenter reads them too;
         only this service and its helpers change them); ``listener``: told of every
@@ -86,10 +85,8 @@ class GameService:
         ``thinker``: the worker processes «Опытный» and «Мастер» think in (without
         one they think on the loop's thread: tests and tools only); ``player_for``:
         the in-process players instead (tests); ``pause``: seconds between two
-        computer moves of a game (a range to draw from); ``time_added``: told of each
-        deadline an outage of the database moved on (``outage``), for the players."""
+        computer moves of a game (a range to draw from)."""
         self.db = db
-        self._time_added = time_added
         self.clock = clock or SystemClock()
         self._listener = listener
         self._held = LiveGames() if games is None else games
@@ -373,29 +370,18 @@ class GameService:
     async def _give_time(
         self, game_id: int, live: LiveGame, version: int, deadline: float, later: float
     ) -> None:
-        """Move the deadline on instead of firing it (``outage``); where another process
-        did first, take its deadline. Raises while the database is still away."""
+        """Move the deadline on instead of firing it (``outage``), the time added shown
+        to the players until the next step; where another process did first, take its
+        deadline. Raises while the database is still away."""
         async with self.db.tx() as c:
             moved = await GameRepo.move_deadline(c, game_id, version, deadline, later)
         if not moved:
-            await self.follower.reload(game_id, live)
-            if live.deadline != deadline:
-                self._moved(game_id)  # the hands' seconds left
+            await self.follower.reload(game_id, live)  # (shown again if it moved)
             return
+        live.time_added = (live.time_added or 0.0) + later - deadline
         self._arm(game_id, live, later)
-        outage = self.db.reach.outage()
-        length = 0.0 if outage is None or outage.ended is None else outage.ended - outage.started
         log.info("game %s: deadline moved on %.0f s after an outage", game_id, later - deadline)
-        self._moved(game_id)
-        if self._time_added is not None:
-            left = later - self.clock.now()
-            added = TimeAdded(
-                game_id, live.table_id, live.chat_id, later - deadline, left, length
-            )  # fmt: skip
-            try:
-                await self._time_added(added)
-            except Exception:
-                log.exception("game %s: telling of the time added failed", game_id)
+        self._moved(game_id)  # the table and the hands say so
 
     async def step(
         self, game_id: int, live: LiveGame, version: int, action: Action, auto: bool
@@ -437,6 +423,7 @@ class GameService:
             raise
         live.state = state  # only now: what is in memory was committed
         live.moved_at = asyncio.get_running_loop().time()
+        live.time_added = None
         if timeout:  # claimed and committed here: it fires nowhere else
             log.info("game %s: the deadline at version %s fired", game_id, version - len(done))
         self._arm(game_id, live, deadline)

@@ -21,6 +21,7 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # this process's steps
     moved_at: float = 0.0  # loop time of the last committed step (the autoplay's pace)
     deadline: float | None = None  # when the current move times out (epoch seconds)
+    time_added: float | None = None  # seconds an outage added to it (``outage``)
 
 
 def bots_seed(seed: int) -> int:

@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from storage.db import Database
 from storage.outage import Outage
@@ -30,18 +29,6 @@ BEFORE = 5.0  # seconds before the first failed call that still count as in the 
 AFTER = 5.0  # seconds after the first call that succeeded again
 LEAST = 10.0  # seconds a player has at least once their deadline moved on
 EVERY = 2.0  # seconds between two questions of ``Watch``
-
-
-@dataclass(frozen=True)
-class TimeAdded:
-    """A game's deadline moved on after an outage (told to the players)."""
-
-    game_id: int
-    table_id: int
-    chat_id: int
-    seconds: float  # added to the deadline
-    left: float  # seconds the player has now
-    outage: float  # seconds the database could not be reached
 
 
 def moved_deadline(deadline: float, outage: Outage | None, now: float) -> float | None:

@@ -110,6 +110,7 @@ async def _restore(db: Database, held: LiveGames, arm: Arm, game_id: int, table_
                 deadline_for=record.deadline_for,
             )
     live = LiveGame(state, record.table_id, table.chat_id, record.seats, bots_seed(record.seed))
+    live.time_added = record.time_added
     held.hold(game_id, live)
     arm(game_id, live, record.deadline)
 

@@ -52,6 +52,7 @@ def _game(row: Row) -> GameRecord:
         None if row["outcome"] is None else json.loads(row["outcome"]),
         row["last_fool"],
         None if row["pogony_ranks"] is None else json.loads(row["pogony_ranks"]),
+        row["time_added"],
     )
 
 
@@ -120,6 +121,7 @@ class GameRepo:
             where = "id = ? AND version = ? AND status = 'playing'"
         changed = await c.execute(
             "UPDATE games SET version = ?, snapshot = ?, deadline = ?, deadline_for = ?,"
+            " time_added = NULL,"
             f" outcome = ?, status = ?, ended_at = ?, seats = COALESCE(?, seats) WHERE {where}",
             (
                 version,
@@ -212,24 +214,26 @@ class GameRepo:
         return None if row is None else int(row[0])
 
     @staticmethod
-    async def changed(c: Conn, game_id: int, version: int) -> None:
+    async def changed(c: Conn, game_id: int, version: int, *, retimed: bool = False) -> None:
         """Tell the other processes, once this transaction commits, that the game moved
-        (or ended: ``version`` -1)."""
-        await c.notify(CHANNEL, f"{game_id} {version}")
+        (or ended: ``version`` -1), or that its deadline at ``version`` did (``retimed``)."""
+        await c.notify(CHANNEL, f"{game_id} {version}" + (" retimed" if retimed else ""))
 
     @staticmethod
     async def move_deadline(
         c: Conn, game_id: int, version: int, deadline: float, later: float
     ) -> bool:
-        """Move the running game's deadline at ``version`` from ``deadline`` to ``later``;
-        False when it is no longer that (moved, or another process moved it first)."""
-        return bool(
-            await c.execute(
-                "UPDATE games SET deadline = ? WHERE id = ? AND version = ?"
-                " AND status = 'playing' AND deadline = ?",
-                (later, game_id, version, deadline),
-            )
+        """Move the running game's deadline at ``version`` from ``deadline`` to ``later``
+        (the time added is noted for the players, until the next step); False when it is
+        no longer that (moved, or another process moved it first)."""
+        moved = await c.execute(
+            "UPDATE games SET deadline = ?, time_added = COALESCE(time_added, 0) + ?"
+            " WHERE id = ? AND version = ? AND status = 'playing' AND deadline = ?",
+            (later, later - deadline, game_id, version, deadline),
         )
+        if moved:
+            await GameRepo.changed(c, game_id, version, retimed=True)
+        return bool(moved)
 
     @staticmethod
     async def claim_due(c: Conn, game_id: int, version: int, now: float) -> bool:
@@ -249,13 +253,14 @@ class GameRepo:
         rows = await self.db.fetch_all("SELECT id, version FROM games WHERE status = 'playing'")
         return {int(r[0]): int(r[1]) for r in rows}
 
-    async def follow(self, on_change: Callable[[int, int], None]) -> Listener | None:
-        """Hear every step the other processes commit: ``on_change(game, version)``.
-        None where there are no other processes (SQLite)."""
+    async def follow(self, on_change: Callable[[int, int, bool], None]) -> Listener | None:
+        """Hear every step the other processes commit and every deadline they move:
+        ``on_change(game, version, retimed)``. None where there are no other processes
+        (SQLite)."""
 
         def heard(payload: str) -> None:
-            game, _, version = payload.partition(" ")
+            game, version, *rest = payload.split(" ") if " " in payload else ("", "")
             if game.isdecimal() and version.lstrip("-").isdecimal():
-                on_change(int(game), int(version))
+                on_change(int(game), int(version), rest == ["retimed"])
 
         return await self.db.listen(CHANNEL, heard)

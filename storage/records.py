@@ -109,6 +109,7 @@ class GameRecord:
     outcome: dict[str, Any] | None
     last_fool: int | None = None  # the series this game started from (engine State)
     pogony_ranks: list[int] | None = None
+    time_added: float | None = None  # seconds an outage added to the deadline (this step)
 
 
 @dataclass(frozen=True)

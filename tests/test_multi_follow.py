@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from engine import Action, Rules
-from service import FakeClock, GameService
+from service import FakeClock, GameService, Update
 from storage.connect import open_database
+from storage.repos import GameRepo
 from tests.backends import PgDatabases
 from tests.service_helpers import humans, new_table, next_move, start
 
@@ -106,6 +107,54 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
         await until(lambda: reads >= 2 and not b.follower._pending, "the second read")
         await a.idle()
         assert b.live(game) is not None and b.live(game).state == a.live(game).state
+    finally:
+        for service in (a, b):
+            await service.stop()
+            await service.db.close()
+
+
+class Moved:
+    """The layer that shows the games, as far as this test needs: which games it was
+    told moved."""
+
+    def __init__(self) -> None:
+        self.games: list[int] = []
+
+    async def news(self, update: Update) -> None:
+        pass
+
+    def moved(self, game_id: int) -> None:
+        self.games.append(game_id)
+
+
+async def test_a_deadline_an_outage_moved_elsewhere_is_heard_at_once(
+    tmp_path: Path, pg_databases: PgDatabases
+) -> None:
+    """Another process gave the move the time an outage took: this one hears it (no
+    step was made) and shows the new deadline with the time added."""
+    url = await pg_databases.target("retimed")
+    shown = Moved()
+    a = GameService(await open_database(url, shared=True), clock=FakeClock())
+    b = GameService(await open_database(url, shared=True), clock=FakeClock(), listener=shown)
+    b.follower.poll = 3600.0  # only what it hears
+    try:
+        game = (await start(a, RULES, 5, humans(2))).game_id
+        await a.idle()
+        assert await b.catch_up(game)
+        b.follow()
+        await asyncio.sleep(0.3)  # listening
+        deadline, version = a.deadline(game), len(a.live(game).state.history)
+        assert deadline is not None and b.deadline(game) == deadline
+        shown.games.clear()
+        async with a.db.tx() as c:
+            assert await GameRepo.move_deadline(c, game, version, deadline, deadline + 20)
+        await until(lambda: b.deadline(game) == deadline + 20, "the deadline heard")
+        assert b.live(game).time_added == 20 and shown.games == [game]
+        state = a.live(game).state
+        seat, text = next_move(state)
+        await a.act(game, Action.from_text(seat, text), version)  # the next step: none added
+        await until(lambda: len(b.live(game).state.history) > version, "the step heard")
+        assert b.live(game).time_added is None
     finally:
         for service in (a, b):
             await service.stop()

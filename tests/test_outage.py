@@ -1,6 +1,7 @@
 """An outage of the database does not cost a player the turn: the bot reaches PostgreSQL
 through a cable the test cuts for longer than a move's time; the deadline that fell in
-the outage is moved on by its length, the group is told so, and the player moves."""
+the outage is moved on by its length, the table and the mover's hand say so, and the
+player moves."""
 
 from __future__ import annotations
 
@@ -24,11 +25,11 @@ from tests.e2e_helpers import (
     settle,
     two_friends,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeChat, FakeTelegram
 
 MOVE = 15  # seconds a move has at a fast table
 DOWN = MOVE + 5  # seconds the database is away: longer than a move's time
-ADDED = "время на ход продлено"
+ADDED = "Ход продлён на"  # the table message's line
 
 
 class Cable:
@@ -119,6 +120,10 @@ def test_an_outage_is_what_the_calls_saw() -> None:
     assert moved_deadline(100.5, reach.outage(), 140.0) == 140.0 + LEAST
 
 
+def table_text(tg: FakeTelegram, group: FakeChat) -> str:
+    return next((m.text or "" for m in tg.messages(group) if "Козырь" in (m.text or "")), "")
+
+
 async def test_a_deadline_in_an_outage_of_the_database_is_moved_on_and_said(
     tg: FakeTelegram, pg_databases: PgDatabases
 ) -> None:
@@ -138,16 +143,19 @@ async def test_a_deadline_in_an_outage_of_the_database_is_moved_on_and_said(
         cable.cut()
         await asyncio.sleep(DOWN)  # the deadline comes and goes meanwhile
         cable.mend()
-        told = await tg.wait_for_message(group, lambda m: ADDED in m.text, timeout=30)
+        await tg.wait_for(lambda: ADDED in table_text(tg, group), 30, what="the time added")
         assert app.service.live(game).state.history == []  # nobody's turn was lost
         later = app.service.deadline(game)
         assert later is not None and later >= deadline + DOWN - 3  # the outage's length on
         assert later - time.time() >= LEAST - 2
-        assert "Бот был недоступен" in told.text, told.text
+        assert "бот был недоступен." in table_text(tg, group)
         user, hand, data = next(
             (u, h, d) for u in (anna, boris) if (h := hand_message(tg, u)) and (d := choose(tg, h))
         )
+        waited = lambda: "Ход продлён на" in (hand_message(tg, user).text or "")  # noqa: E731
+        await tg.wait_for(waited, what="the mover's hand saying so")
         assert (await (await tg.press(user, hand, data))).text is None  # the move is made
         await settle(app)
         assert len(app.service.live(game).state.history) >= 1
+        await tg.wait_for(lambda: ADDED not in table_text(tg, group), what="the next move's table")
     assert time.time() - cut >= DOWN

@@ -45,7 +45,7 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
 
 @pytest.mark.sqlite_only
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
-    assert await db.schema_version() == len(migrations()) == 12
+    assert await db.schema_version() == len(migrations()) == 13
     assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
     assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
     assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000

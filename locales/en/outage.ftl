@@ -1,2 +1,3 @@
-# When the bot lost its database for a while, the time for the move is extended (service/outage.py).
-outage-time-added = ⏱ The bot was unavailable for { $outage }, so the time for this move was extended: { $left } left.
+# When the bot lost its database for a while, the time for the move is extended
+# (service/outage.py): the table and the mover's hand say so until the next move.
+outage-added = ⏱ The move got { $seconds } s more: the bot was unavailable.
