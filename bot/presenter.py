@@ -22,7 +22,6 @@ from aiogram.types import Message
 from service import Clock, Games, LiveGame, Update
 from service.logctx import log_scope
 from service.records import Records
-from service.series import pogony_pairs, series_score
 
 from . import render
 from .config import zone_from_env
@@ -32,7 +31,8 @@ from .nudges import Nudges
 from .outbox import Outbox, Rendered
 from .reach import Reach
 from .render_hand import Drawn, hand, retimed
-from .shown import Shown, Who, styles, summed_up
+from .results import Results
+from .shown import Shown, Who, styles
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +67,7 @@ class Presenter:
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
-        # table -> its latest result sent by this process: only that one keeps «Ещё
-        # партию» (an older one whose table posted a lobby since may still have it)
-        self._summaries: dict[int, int] = {}
+        self.results = Results(records, outbox)
         self.nudges = Nudges(games, clock, outbox, self._lang, reach.blocked, self.hand_delivered)
         self.ephemeral = EphemeralHands(outbox)  # hands shown in the group
         self._running = False
@@ -247,7 +245,7 @@ class Presenter:
         if state.outcome is None:
             await self._show_ephemeral(game_id, game, live, news)
         if everything and state.outcome is not None:
-            await self._summary(game_id, game, live)
+            await self.results.post(game_id, game, live)
             self._forget(game_id)
 
     def _put(self, game_id: int, game: Shown, who: Who) -> asyncio.Future[Message | None]:
@@ -476,33 +474,6 @@ class Presenter:
         self.nudges.forget(game_id)
         self.ephemeral.finish(game_id)
         self.hand_pages.forget_game(game_id)
-
-    async def _summary(self, game_id: int, game: Shown, live: LiveGame) -> None:
-        """The short result in the group, with «Ещё партию»: it is the next lobby
-        message. Queued after the table's last edit, so it comes after it."""
-        outcome = live.state.outcome
-        assert outcome is not None
-        pogony = pogony_pairs(outcome, live.state.pogony_awards)
-        names = render.seat_names(game.lang, live.seats)
-        table = await self.records.table(game.table_id)  # its series counts this game
-        if table is not None and summed_up(table):
-            return  # by the process that showed the games before this one took over
-        score = series_score(table.series, live.seats) if table else []
-        text = render.outcome_text(game.lang, outcome, names, pogony, score)
-        sent = await self.outbox.send(game.chat_id, text, render.again(game.lang, game.table_id))
-        await self.records.set_lobby_message(
-            game.table_id, sent.message_id if sent else None, summary=True
-        )
-        older = {self._summaries.pop(game.table_id, None)}
-        if table is not None and table.lobby_is_summary:
-            older.add(table.lobby_message_id)
-        if sent is not None:
-            self._summaries[game.table_id] = sent.message_id
-            older.discard(sent.message_id)
-        for message_id in older - {None}:  # only the newest result keeps «Ещё партию»
-            assert message_id is not None
-            self.outbox.edit(game.chat_id, message_id, None)
-        log.info("table %s: game %s over, fools %s", game.table_id, game_id, outcome.fools)
 
 
 def _rounded(seconds: float | None) -> int | None:
