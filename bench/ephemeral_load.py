@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import tempfile
 import time
@@ -33,6 +34,7 @@ from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from bot.outbox import Limits
+from bot.polling import Polling
 from telegram_emulator import TOKEN, FakeChat, FakeTelegram, FakeUser, RateLimits
 
 TELEGRAM = RateLimits(per_chat=(1, 1.0), per_group=(20, 60.0), total=None, chat_burst=3)
@@ -112,7 +114,7 @@ async def run(tables: int, seconds: float, think: tuple[float, float], half: boo
             )  # fmt: skip
             app = await App.create(config)
             await app.start()
-            polling = asyncio.create_task(app.dp.start_polling(app.bot, handle_signals=False))
+            polling = asyncio.create_task(Polling(app.dp, app.bot).run())
             try:
                 seats = await set_up(tg, app, tables)
                 app.outbox.limits = Limits()  # production pacing from now on
@@ -140,8 +142,9 @@ async def run(tables: int, seconds: float, think: tuple[float, float], half: boo
                         )
                 figures.refused = tg.rate_limited
             finally:
-                await app.dp.stop_polling()
-                await polling
+                polling.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await polling
                 await app.stop()
     return figures
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import gc
 import multiprocessing
 import random
@@ -33,6 +34,7 @@ from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
 from bot.outbox import Limits
+from bot.polling import Polling
 from service import Update
 from storage.repos import UserRepo
 from telegram_emulator import (
@@ -390,15 +392,14 @@ async def receiving(app: App, conn: Connection) -> AsyncIterator[None]:
             conn.send(f"http://127.0.0.1:{port}{app.config.webhook_path}")
             yield
         return
-    polling = asyncio.create_task(app.dp.start_polling(app.bot, handle_signals=False))
+    polling = asyncio.create_task(Polling(app.dp, app.bot).run())
     conn.send(None)
     try:
         yield
-        await app.dp.stop_polling()
-        await asyncio.wait_for(polling, 10)
     finally:
-        if not polling.done():
-            polling.cancel()
+        polling.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await polling
 
 
 async def open_tables(conn: Connection, app: App) -> None:

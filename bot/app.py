@@ -37,6 +37,7 @@ from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
 from .once import Once
 from .outbox import Outbox
+from .polling import Polling
 from .presenter import Presenter
 from .reach import Reach
 from .session import JsonSession
@@ -165,17 +166,7 @@ class App:
                 async with webhook.listening(self.config, self.dp, self.bot):
                     await asyncio.Event().wait()
             else:
-                polling = asyncio.create_task(self.dp.start_polling(self.bot, handle_signals=False))
-                try:
-                    await asyncio.shield(polling)
-                finally:
-                    if not polling.done():  # cancelled: stop through the dispatcher, or its
-                        # getUpdates outlives the session and logs "Failed to fetch updates"
-                        with contextlib.suppress(RuntimeError):  # polling had not begun
-                            await self.dp.stop_polling()
-                        polling.cancel()
-                        with contextlib.suppress(asyncio.CancelledError):
-                            await polling
+                await Polling(self.dp, self.bot).run()
         finally:
             await self.stop()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,8 +19,9 @@ from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from bot.outbox import Limits
+from bot.polling import Polling
 from service import Clock, LiveGame
-from tests.fakes import TOKEN, FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
+from tests.fakes import TOKEN, FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 
 @asynccontextmanager
@@ -32,11 +35,33 @@ async def running_bot(
     app = await App.create(config, clock)
     await app.start()
     try:
-        async with run_polling(app.dp, app.bot, tg):
+        async with polling(app, tg):
             yield app
             await settle(app)
     finally:
         await app.stop()
+
+
+@asynccontextmanager
+async def polling(app: App, tg: FakeTelegram) -> AsyncIterator[None]:
+    """The bot's long polling (``bot.polling``) until the block ends, as ``App.run``
+    polls; from its first request on."""
+    before = tg.count("getUpdates")
+    task = asyncio.create_task(Polling(app.dp, app.bot).run(), name="polling")
+
+    def asking() -> bool:
+        if task.done():
+            task.result()  # (a failed start raises here)
+            raise AssertionError("polling ended before its first request")
+        return tg.count("getUpdates") > before
+
+    try:
+        await tg.wait_for(asking, what="the first getUpdates")
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 async def settle(app: App) -> None:

@@ -9,8 +9,15 @@ from pathlib import Path
 from bot.app import App
 from bot.config import Config
 from bot.outbox import Limits
-from tests.e2e_helpers import TOKEN, hand_message, open_table, seat_everyone, two_friends
-from tests.fakes import FakeTelegram, RateLimits, run_polling
+from tests.e2e_helpers import (
+    TOKEN,
+    hand_message,
+    open_table,
+    polling,
+    seat_everyone,
+    two_friends,
+)
+from tests.fakes import FakeTelegram, RateLimits
 
 # Telegram's limits, six times faster: a group gets a message every 0.6 s at most.
 SPACING = 0.6
@@ -33,7 +40,7 @@ async def test_stats_right_after_a_game_is_answered_in_the_groups_pace(
     app = await App.create(config)
     await app.start()
     try:
-        async with run_polling(app.dp, app.bot, tg):
+        async with polling(app, tg):
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
             hand = hand_message(tg, anna)

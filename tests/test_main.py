@@ -76,7 +76,7 @@ async def test_the_bot_process_runs_logs_without_the_token_and_stops_on_sigterm(
     log = stderr.read_text()
     assert process.returncode == 0, log
     assert TOKEN not in log and TOKEN.split(":")[1] not in log
-    assert "restored 0 running games" in log and "Start polling" in log
+    assert "restored 0 running games" in log and "polling for updates as @" in log
     assert tg.count("deleteWebhook") == 1
     # a clean stop is quiet (before: "Failed to fetch updates - ServerDisconnectedError")
     assert " ERROR " not in log and "Failed to fetch updates" not in log, log

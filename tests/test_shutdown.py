@@ -1,5 +1,5 @@
-"""Stopping the bot lets the presses in hand finish: aiogram's polling does not
-wait for its handler tasks, so the app does, before the database closes."""
+"""Stopping the bot lets the presses in hand finish, and confirms them to Telegram only
+then (``bot.polling``): a process that died before would be sent them again."""
 
 from __future__ import annotations
 
@@ -14,8 +14,16 @@ from bot.config import Config
 from bot.outbox import Limits
 from storage.connect import open_database
 from storage.repos import GameRepo
-from tests.e2e_helpers import TOKEN, choose, hand_message, open_table, seat_everyone, two_friends
-from tests.fakes import FakeTelegram, run_polling
+from tests.e2e_helpers import (
+    TOKEN,
+    choose,
+    hand_message,
+    open_table,
+    polling,
+    seat_everyone,
+    two_friends,
+)
+from tests.fakes import FakeTelegram
 
 
 async def test_a_press_in_hand_at_shutdown_is_finished_first(
@@ -29,7 +37,7 @@ async def test_a_press_in_hand_at_shutdown_is_finished_first(
         config = Config(token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=limits)
         app = await App.create(config)
         await app.start()
-        async with run_polling(app.dp, app.bot, tg):
+        async with polling(app, tg):
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
             game = app.service.game_of(1)
@@ -43,8 +51,11 @@ async def test_a_press_in_hand_at_shutdown_is_finished_first(
             await live.lock.acquire()  # the press will wait inside its handler
             press = await tg.press(attacker, message, data)
             await tg.wait_for(lambda: app.inflight.count == 1, what="the press in hand")
-        # Polling has stopped; the press is still being handled when the app stops.
-        asyncio.get_running_loop().call_later(0.3, live.lock.release)
+            await asyncio.sleep(1.0)  # polling goes on meanwhile, and does not confirm it
+            assert [u["update_id"] for u in tg.pending_updates] == [press.update_id]
+            asyncio.get_running_loop().call_later(0.3, live.lock.release)
+        # Polling stopped once the press was handled, and confirmed it then.
+        assert app.inflight.count == 0 and tg.pending_updates == []
         await app.stop()
         answer = await asyncio.wait_for(press, 5)
         assert answer is not None and not answer.show_alert
