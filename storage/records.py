@@ -5,30 +5,58 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import Any
 
 OptionValue = bool | str | None  # an optional rule's value, as ``engine.Rules`` holds it
+
+
+class SeatKind(StrEnum):
+    """Who sits in a seat (stored as its value in the seats' JSON)."""
+
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class TableStatus(StrEnum):
+    """A table's life: its lobby, a game being played, closed (stored as its value)."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    CLOSED = "closed"
+
+
+class GameStatus(StrEnum):
+    """A game's row: still being played, or over (played out or abandoned)."""
+
+    PLAYING = "playing"
+    OVER = "over"
 
 
 @dataclass(frozen=True)
 class Seat:
     """A place at a table: a person's or a computer player's."""
 
-    kind: str  # "human" or "bot"
+    kind: SeatKind
     name: str
     user_id: int | None = None  # a person's Telegram id
     level: str | None = None  # a bot's strength
 
     @property
     def human(self) -> bool:
-        return self.kind == "human"
+        return self.kind == SeatKind.HUMAN
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "user_id": self.user_id, "level": self.level}
+        return {
+            "kind": str(self.kind),
+            "name": self.name,
+            "user_id": self.user_id,
+            "level": self.level,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(data["kind"], data["name"], data.get("user_id"), data.get("level"))
+        return cls(SeatKind(data["kind"]), data["name"], data.get("user_id"), data.get("level"))
 
 
 @dataclass(frozen=True)
@@ -85,7 +113,7 @@ class TableRecord:
     creator_id: int
     settings: TableSettings
     seats: list[Seat]
-    status: str  # lobby, playing, closed
+    status: TableStatus
     lobby_message_id: int | None
     table_message_id: int | None
     series: dict[str, Any] = field(default_factory=dict)  # see service.series
@@ -101,7 +129,7 @@ class GameRecord:
     rules: dict[str, Any]
     seats: list[Seat]
     seed: int
-    status: str  # playing, over
+    status: GameStatus
     version: int
     snapshot: dict[str, Any]
     deadline: float | None

@@ -16,11 +16,14 @@ from .records import (
     ActionRecord,
     Chat,
     GameRecord,
+    GameStatus,
     Seat,
+    SeatKind,
     Standing,
     Stats,
     TableRecord,
     TableSettings,
+    TableStatus,
     User,
 )
 
@@ -30,13 +33,16 @@ __all__ = [
     "ChatRepo",
     "GameRecord",
     "GameRepo",
+    "GameStatus",
     "Seat",
+    "SeatKind",
     "Standing",
     "Stats",
     "StatsRepo",
     "TableRecord",
     "TableRepo",
     "TableSettings",
+    "TableStatus",
     "User",
     "UserRepo",
     "new_join_token",
@@ -120,7 +126,7 @@ def _table(row: Row) -> TableRecord:
         row["creator_id"],
         TableSettings.from_dict(json.loads(row["settings"])),
         _seats(row["seats"]),
-        row["status"],
+        TableStatus(row["status"]),
         row["lobby_message_id"],
         row["table_message_id"],
         json.loads(row["series"]),
@@ -165,14 +171,14 @@ class TableRepo:
         *,
         settings: TableSettings | None = None,
         seats: list[Seat] | None = None,
-        status: str | None = None,
+        status: TableStatus | None = None,
         lobby_message_id: int | None = None,
         table_message_id: int | None = None,
         series: dict[str, Any] | None = None,
         lobby_is_summary: bool | None = None,
         clear: tuple[str, ...] = (),
         expect_seats: list[Seat] | None = None,
-        expect_status: str | None = None,
+        expect_status: TableStatus | None = None,
         expect_settings: int | None = None,
     ) -> bool:
         """Set the given columns (None leaves one as it is; ``clear`` names the message
@@ -185,7 +191,7 @@ class TableRepo:
             "series": None if series is None else json.dumps(series),
             "settings": None if settings is None else json.dumps(settings.to_dict()),
             "seats": None if seats is None else _seats_json(seats),
-            "status": status,
+            "status": None if status is None else status.value,
             "lobby_message_id": lobby_message_id,
             "table_message_id": table_message_id,
             "lobby_is_summary": lobby_is_summary,
@@ -201,7 +207,7 @@ class TableRepo:
         if expect_seats is not None:
             where, args = f"{where} AND seats = ?", [*args, _seats_json(expect_seats)]
         if expect_status is not None:
-            where, args = f"{where} AND status = ?", [*args, expect_status]
+            where, args = f"{where} AND status = ?", [*args, expect_status.value]
         if expect_settings is not None:
             where, args = f"{where} AND settings_version = ?", [*args, expect_settings]
         if sets:
@@ -211,9 +217,10 @@ class TableRepo:
             sql = f"UPDATE tables SET {columns} WHERE {where}"
             if not await c.execute(sql, (*sets.values(), *args)):
                 return False
-        if seats is not None or status == "closed":
+        closing = status is TableStatus.CLOSED
+        if seats is not None or closing:
             await c.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
-        people = [] if seats is None or status == "closed" else seats
+        people = [] if seats is None or closing else seats
         for seat in people:
             if seat.human and seat.user_id is not None:
                 await c.execute(

@@ -14,6 +14,7 @@ from service.lobby_rules import option_values, rules_problem, with_option, with_
 from service.rating import record_game
 from service.series import pogony_pairs, series_after, series_score, series_start
 from service.tables import Tables, rules_for
+from storage.records import SeatKind
 from storage.repos import Seat, StatsRepo, TableSettings
 from tests.service_helpers import ANNA, BORIS, VIKA, refused
 
@@ -125,7 +126,10 @@ def test_durak_online_shows_trumps_only_in_perevodnoy() -> None:
 
 
 def seats(*keys: str) -> list[dict]:
-    return [Seat("human", "x", int(k[1:])) if k[0] == "u" else Seat("bot", "Бот") for k in keys]
+    return [
+        Seat(SeatKind.HUMAN, "x", int(k[1:])) if k[0] == "u" else Seat(SeatKind.BOT, "Бот")
+        for k in keys
+    ]
 
 
 def test_the_next_game_opens_against_the_fool_wherever_they_sit() -> None:
@@ -149,12 +153,12 @@ def test_other_players_start_a_new_series() -> None:
     series = series_after(series, pair[::-1], Outcome(fools=(1,), places=(1, 2)))
     assert series_score(series, pair) == [1, 1]  # the same two, whatever their seats
     assert series_start(series, pair, rules) == (0, [5, 4])
-    master = [pair[0], Seat("bot", "Мастер 1", level="master")]
+    master = [pair[0], Seat(SeatKind.BOT, "Мастер 1", level="master")]
     assert series_score(series, master) == [0, 0]  # Борис left, a bot came: a new series
     assert series_start(series, master, rules) == (None, [4, 4])
     with_bot = series_after(series, master, Outcome(fools=(1,), places=(1, 2)))
     assert with_bot["wins"] == {"u1": 1} and series_score(with_bot, master) == [1, 0]
-    novice = [pair[0], Seat("bot", "Новичок 1", level="novice")]
+    novice = [pair[0], Seat(SeatKind.BOT, "Новичок 1", level="novice")]
     assert series_score(with_bot, novice) == [0, 0]  # a weaker bot: another series
     older = {"fool": "u2", "pogony": {}, "wins": {"u1": 3}}  # stored before "players"
     assert series_score(older, pair) == [3, 0]
@@ -207,7 +211,7 @@ async def test_pogony_count_in_the_statistics(tables: Tables) -> None:
     pairs = pogony_pairs(outcome, [(0, 1), (2, 1), (0, 2)])
     assert pairs == [(0, 1), (2, 1)]
     await tables.open(-1, "Группа", ANNA)  # the chat and its users
-    people = [Seat("human", p.name, p.id) for p in (ANNA, BORIS, VIKA)]
+    people = [Seat(SeatKind.HUMAN, p.name, p.id) for p in (ANNA, BORIS, VIKA)]
     async with tables.db.tx() as c:
         await record_game(c, -1, people, outcome, False, pairs)
     stats = StatsRepo(tables.db)

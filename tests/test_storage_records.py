@@ -1,0 +1,77 @@
+"""The typed records read back from rows as earlier versions wrote them, on SQLite and
+PostgreSQL: seat kinds and statuses as enums, the stored text unchanged."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from storage.connect import open_database
+from storage.db import Database
+from storage.records import GameStatus, Seat, SeatKind, TableStatus
+from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
+from tests.backends import db_target
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+# Seats as the first versions wrote them: a bot without a user id, a person without a level.
+OLD_SEATS = '[{"kind": "human", "name": "Аня", "user_id": 1}, {"kind": "bot", "name": "Бот 1"}]'
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_database(await db_target(tmp_path / "durak.sqlite3"))
+    yield database
+    await database.close()
+
+
+async def old_table(db: Database, status: str) -> int:
+    async with db.tx() as c:
+        await ChatRepo.upsert(c, -100, "Друзья")
+        await UserRepo.upsert(c, 1, "Аня")
+        return await c.insert(
+            "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at)"
+            " VALUES (-100, 1, '{}', ?, ?, 0)",
+            (OLD_SEATS, status),
+        )
+
+
+async def test_an_old_tables_seats_and_status_load_as_enums(db: Database) -> None:
+    table_id = await old_table(db, "playing")
+    table = await TableRepo(db).get(table_id)
+    assert table is not None and table.status is TableStatus.PLAYING
+    assert [s.kind for s in table.seats] == [SeatKind.HUMAN, SeatKind.BOT]
+    assert table.seats[0].human and not table.seats[1].human
+    assert table.seats[1] == Seat(SeatKind.BOT, "Бот 1")
+
+
+async def test_seats_and_statuses_are_stored_as_the_same_words(db: Database) -> None:
+    table_id = await old_table(db, "lobby")
+    table = await TableRepo(db).get(table_id)
+    assert table is not None
+    async with db.tx() as c:
+        await TableRepo.update(c, table_id, seats=table.seats, status=TableStatus.CLOSED)
+    row = await db.fetch_one("SELECT seats, status FROM tables WHERE id = ?", (table_id,))
+    assert row is not None and row["status"] == "closed"
+    assert [s["kind"] for s in json.loads(row["seats"])] == ["human", "bot"]
+    assert await TableRepo(db).open_in_chat(-100) is None  # closed frees the chat
+
+
+async def test_a_game_is_playing_then_over(db: Database) -> None:
+    table_id = await old_table(db, "playing")
+    seats = [Seat(SeatKind.HUMAN, "Аня", 1), Seat(SeatKind.BOT, "Бот 1", level="novice")]
+    async with db.tx() as c:
+        game_id = await GameRepo.create(c, table_id, {}, seats, 7, {"v": 1})
+    game = await GameRepo(db).get(game_id)
+    assert game is not None and game.status is GameStatus.PLAYING and game.seats == seats
+    async with db.tx() as c:
+        await GameRepo.save_state(
+            c, game_id, version=1, snapshot={}, deadline=None, deadline_for=None, outcome={}
+        )
+    over = await GameRepo(db).get(game_id)
+    assert over is not None and over.status is GameStatus.OVER
+    row = await db.fetch_one("SELECT status FROM games WHERE id = ?", (game_id,))
+    assert row is not None and row[0] == "over"
