@@ -107,6 +107,39 @@ class User:
 
 
 @dataclass(frozen=True)
+class Series:
+    """A table's series of games (see ``service.series``): who plays it, the last
+    fool, each player's «погоны» and wins, a player named by a key (``u<user id>``,
+    ``b<n>`` for the table's n-th bot). ``players`` is None in a series stored before
+    it was kept: that one goes on whoever plays."""
+
+    players: tuple[str, ...] | None = None  # ``u<id>`` and ``b<n>:<level>``, sorted
+    fool: str | None = None  # None: none yet, or a draw or a team's loss
+    pogony: Mapping[str, int] = field(default_factory=dict)  # awards received
+    wins: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        players = None if self.players is None else list(self.players)
+        return {
+            "players": players,
+            "fool": self.fool,
+            "pogony": dict(self.pogony),
+            "wins": dict(self.wins),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Series:
+        """A series as stored; a missing key takes its default (``{}``: no series yet)."""
+        players = data.get("players")
+        return cls(
+            None if players is None else tuple(players),
+            data.get("fool"),
+            dict(data.get("pogony", {})),
+            dict(data.get("wins", {})),
+        )
+
+
+@dataclass(frozen=True)
 class TableRecord:
     id: int
     chat_id: int
@@ -116,7 +149,7 @@ class TableRecord:
     status: TableStatus
     lobby_message_id: int | None
     table_message_id: int | None
-    series: dict[str, Any] = field(default_factory=dict)  # see service.series
+    series: Series = field(default_factory=Series)
     lobby_is_summary: bool = False  # the lobby message is a game's summary, not a lobby
     join_token: str = field(default="", repr=False)  # the deep link's secret (see Tables.open)
     settings_version: int = 0  # how many times the settings changed (see TableRepo.update)

@@ -19,6 +19,7 @@ from .records import (
     GameStatus,
     Seat,
     SeatKind,
+    Series,
     Standing,
     Stats,
     TableRecord,
@@ -36,6 +37,7 @@ __all__ = [
     "GameStatus",
     "Seat",
     "SeatKind",
+    "Series",
     "Standing",
     "Stats",
     "StatsRepo",
@@ -129,7 +131,7 @@ def _table(row: Row) -> TableRecord:
         TableStatus(row["status"]),
         row["lobby_message_id"],
         row["table_message_id"],
-        json.loads(row["series"]),
+        Series.from_dict(json.loads(row["series"])),
         bool(row["lobby_is_summary"]),
         row["join_token"] or "",
         row["settings_version"],
@@ -174,7 +176,7 @@ class TableRepo:
         status: TableStatus | None = None,
         lobby_message_id: int | None = None,
         table_message_id: int | None = None,
-        series: dict[str, Any] | None = None,
+        series: Series | None = None,
         lobby_is_summary: bool | None = None,
         clear: tuple[str, ...] = (),
         expect_seats: list[Seat] | None = None,
@@ -188,7 +190,7 @@ class TableRepo:
         raise ``Conflict`` when a person in them is seated at another open table;
         closing frees them."""
         changes: dict[str, Any] = {
-            "series": None if series is None else json.dumps(series),
+            "series": None if series is None else json.dumps(series.to_dict()),
             "settings": None if settings is None else json.dumps(settings.to_dict()),
             "seats": None if seats is None else _seats_json(seats),
             "status": None if status is None else status.value,
@@ -230,10 +232,10 @@ class TableRepo:
         return True
 
     @staticmethod
-    async def series_in(c: Conn, table_id: int) -> dict[str, Any]:
+    async def series_in(c: Conn, table_id: int) -> Series:
         """The table's series, read inside a transaction."""
         row = await c.fetch_one("SELECT series FROM tables WHERE id = ?", (table_id,))
-        return {} if row is None else dict(json.loads(row[0]))
+        return Series() if row is None else Series.from_dict(json.loads(row["series"]))
 
     async def get(self, table_id: int) -> TableRecord | None:
         row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))

@@ -12,7 +12,7 @@ import pytest
 
 from storage.connect import open_database
 from storage.db import Conflict, Database, configured_path, migrations
-from storage.records import SeatKind, TableStatus
+from storage.records import SeatKind, Series, TableStatus
 from storage.repos import (
     ChatRepo,
     GameRepo,
@@ -89,7 +89,7 @@ async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
     assert await new.schema_version() == len(migrations())
     table = await TableRepo(new).get(table_id)
     assert table is not None and table.chat_id == -100 and table.status == "lobby"
-    assert table.series == {}  # an old table starts its series afresh
+    assert table.series == Series()  # an old table starts its series afresh
     other = await TableRepo(new).get(2)
     assert other is not None  # each old table got its own random join token
     assert len(table.join_token) == 32 and table.join_token != other.join_token

@@ -11,7 +11,7 @@ import pytest
 
 from storage.connect import open_database
 from storage.db import Database
-from storage.records import GameStatus, Seat, SeatKind, TableStatus
+from storage.records import GameStatus, Seat, SeatKind, Series, TableStatus
 from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
 from tests.backends import db_target
 
@@ -28,14 +28,14 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.close()
 
 
-async def old_table(db: Database, status: str) -> int:
+async def old_table(db: Database, status: str, series: str = "{}") -> int:
     async with db.tx() as c:
         await ChatRepo.upsert(c, -100, "Друзья")
         await UserRepo.upsert(c, 1, "Аня")
         return await c.insert(
-            "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at)"
-            " VALUES (-100, 1, '{}', ?, ?, 0)",
-            (OLD_SEATS, status),
+            "INSERT INTO tables (chat_id, creator_id, settings, seats, status, created_at,"
+            " series) VALUES (-100, 1, '{}', ?, ?, 0, ?)",
+            (OLD_SEATS, status, series),
         )
 
 
@@ -75,3 +75,30 @@ async def test_a_game_is_playing_then_over(db: Database) -> None:
     assert over is not None and over.status is GameStatus.OVER
     row = await db.fetch_one("SELECT status FROM games WHERE id = ?", (game_id,))
     assert row is not None and row[0] == "over"
+
+
+async def test_a_series_stored_before_players_were_kept_loads_with_defaults(
+    db: Database,
+) -> None:
+    table_id = await old_table(db, "lobby", '{"fool": "u2", "wins": {"u1": 3}}')
+    table = await TableRepo(db).get(table_id)
+    assert table is not None and table.series == Series(None, "u2", {}, {"u1": 3})
+    async with db.tx() as c:
+        assert await TableRepo.series_in(c, table_id) == table.series
+
+
+async def test_a_series_is_stored_as_the_same_json(db: Database) -> None:
+    table_id = await old_table(db, "playing")
+    series = Series(("b1:novice", "u1"), "b1", {"u1": 2}, {"u1": 1})
+    async with db.tx() as c:
+        assert await TableRepo.series_in(c, table_id) == Series()
+        await TableRepo.update(c, table_id, status=TableStatus.LOBBY, series=series)
+    row = await db.fetch_one("SELECT series FROM tables WHERE id = ?", (table_id,))
+    assert row is not None and json.loads(row[0]) == {
+        "players": ["b1:novice", "u1"],
+        "fool": "b1",
+        "pogony": {"u1": 2},
+        "wins": {"u1": 1},
+    }
+    table = await TableRepo(db).get(table_id)
+    assert table is not None and table.series == series
