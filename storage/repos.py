@@ -268,6 +268,44 @@ class TableRepo:
         return None if row is None else _table(row)
 
 
+# The statistics' columns, in the order of ``Stats``' fields.
+STATS = (
+    "chat_id",
+    "user_id",
+    "games",
+    "wins",
+    "fools",
+    "draws",
+    "surrenders",
+    "pogony",
+    "mu",
+    "sigma",
+    "pogony_given",
+)
+
+
+def _columns(table: str = "") -> str:
+    """The statistics' columns for a SELECT (``table``: the alias with its dot)."""
+    return ", ".join(f"{table}{name}" for name in STATS)
+
+
+def _stats(row: Row) -> Stats:
+    """A row with the columns of ``_columns()``, read by name."""
+    return Stats(
+        chat_id=row["chat_id"],
+        user_id=row["user_id"],
+        games=row["games"],
+        wins=row["wins"],
+        fools=row["fools"],
+        draws=row["draws"],
+        surrenders=row["surrenders"],
+        pogony=row["pogony"],
+        mu=row["mu"],
+        sigma=row["sigma"],
+        pogony_given=row["pogony_given"],
+    )
+
+
 class StatsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -275,16 +313,15 @@ class StatsRepo:
     @staticmethod
     async def get_in(c: Conn, chat_id: int, user_id: int) -> Stats | None:
         row = await c.fetch_one(
-            "SELECT * FROM stats WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+            f"SELECT {_columns()} FROM stats WHERE chat_id = ? AND user_id = ?",
+            (chat_id, user_id),
         )
-        return None if row is None else Stats(*tuple(row))
+        return None if row is None else _stats(row)
 
     @staticmethod
     async def put(c: Conn, s: Stats) -> None:
         await c.execute(
-            "INSERT INTO stats (chat_id, user_id, games, wins, fools, draws,"
-            " surrenders, pogony, mu, sigma, pogony_given)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f"INSERT INTO stats ({_columns()}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (chat_id, user_id) DO UPDATE SET games = excluded.games,"
             " wins = excluded.wins, fools = excluded.fools, draws = excluded.draws,"
             " surrenders = excluded.surrenders, pogony = excluded.pogony, mu = excluded.mu,"
@@ -306,27 +343,28 @@ class StatsRepo:
 
     async def get(self, chat_id: int, user_id: int) -> Stats | None:
         row = await self.db.fetch_one(
-            "SELECT * FROM stats WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+            f"SELECT {_columns()} FROM stats WHERE chat_id = ? AND user_id = ?",
+            (chat_id, user_id),
         )
-        return None if row is None else Stats(*tuple(row))
+        return None if row is None else _stats(row)
 
     async def chat_top(self, chat_id: int, limit: int = 10) -> list[Stats]:
         rows = await self.db.fetch_all(
-            "SELECT * FROM stats WHERE chat_id = ?"
+            f"SELECT {_columns()} FROM stats WHERE chat_id = ?"
             " ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ?",
             (chat_id, limit),
         )
-        return [Stats(*tuple(r)) for r in rows]
+        return [_stats(r) for r in rows]
 
     async def standings(self, user_id: int) -> list[Standing]:
         """The user's statistics in every chat where they finished a game, most played first."""
         rows = await self.db.fetch_all(
-            "SELECT s.*, c.title,"
+            f"SELECT {_columns('s.')}, c.title,"
             " (SELECT COUNT(*) FROM stats o WHERE o.chat_id = s.chat_id"
-            "  AND o.mu - 3 * o.sigma > s.mu - 3 * s.sigma) + 1,"
-            " (SELECT COUNT(*) FROM stats o WHERE o.chat_id = s.chat_id)"
+            "  AND o.mu - 3 * o.sigma > s.mu - 3 * s.sigma) + 1 AS place,"
+            " (SELECT COUNT(*) FROM stats o WHERE o.chat_id = s.chat_id) AS players"
             " FROM stats s JOIN chats c ON c.id = s.chat_id"
             " WHERE s.user_id = ? ORDER BY s.games DESC, s.chat_id",
             (user_id,),
         )
-        return [Standing(Stats(*tuple(r)[:11]), r[11], r[12], r[13]) for r in rows]
+        return [Standing(_stats(r), r["title"], r["place"], r["players"]) for r in rows]

@@ -1,5 +1,6 @@
 """The typed records read back from rows as earlier versions wrote them, on SQLite and
-PostgreSQL: seat kinds and statuses as enums, the stored text unchanged."""
+PostgreSQL: seat kinds and statuses as enums, the series as a dataclass, the stored
+text unchanged; statistics and standings read by column name."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from storage.connect import open_database
 from storage.db import Database
 from storage.records import GameStatus, Seat, SeatKind, Series, TableStatus
-from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
+from storage.repos import ChatRepo, GameRepo, Standing, Stats, StatsRepo, TableRepo, UserRepo
 from tests.backends import db_target
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -102,3 +103,25 @@ async def test_a_series_is_stored_as_the_same_json(db: Database) -> None:
     }
     table = await TableRepo(db).get(table_id)
     assert table is not None and table.series == series
+
+
+async def test_statistics_and_standings_come_back_field_by_field(db: Database) -> None:
+    anna = Stats(-100, 1, 5, 3, 1, 1, 0, 2, 27.5, 6.25, pogony_given=4)
+    boris = Stats(-100, 2, 5, 1, 3, 1, 1, 0, 24.0, 7.0)
+    elsewhere = Stats(-200, 1, 9, 2, 6, 1, 0, 5, 22.0, 5.5, pogony_given=1)
+    async with db.tx() as c:
+        for chat_id, title in ((-100, "Друзья"), (-200, "Работа")):
+            await ChatRepo.upsert(c, chat_id, title)
+        for user_id, name in ((1, "Аня"), (2, "Борис")):
+            await UserRepo.upsert(c, user_id, name)
+        for stats in (anna, boris, elsewhere):
+            await StatsRepo.put(c, stats)
+        assert await StatsRepo.get_in(c, -100, 2) == boris
+    repo = StatsRepo(db)
+    assert await repo.get(-100, 1) == anna and await repo.get(-100, 3) is None
+    assert await repo.chat_top(-100) == [anna, boris]  # 27.5 - 3 * 6.25 > 24 - 3 * 7
+    assert await repo.standings(1) == [  # most played first
+        Standing(elsewhere, "Работа", place=1, players=1),
+        Standing(anna, "Друзья", place=1, players=2),
+    ]
+    assert await repo.standings(2) == [Standing(boris, "Друзья", place=2, players=2)]
