@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import State
 from engine.players import GreedyPlayer
 from service import GameService, Seat
-from storage.repos import ChatRepo, TableRepo, TableSettings, UserRepo
+from storage.repos import ChatRepo, SeatKind, TableRepo, TableSettings, UserRepo
 
 CHAT = -1001
 
@@ -22,7 +22,7 @@ async def new_table(service: GameService, users: int = 2, chat: int = CHAT) -> i
 
 def humans(n: int) -> list[Seat]:
     """Seats for the people 1..``n`` of ``new_table``."""
-    return [Seat("human", f"Игрок {u}", user_id=u) for u in range(1, n + 1)]
+    return [Seat(SeatKind.HUMAN, f"Игрок {u}", user_id=u) for u in range(1, n + 1)]
 
 
 def next_move(state: State) -> tuple[int, str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import Action, Card, State
+from engine import Action, Card, MalformedAction, State
 from engine.actions import ACCUSE
 
 from .callbacks import PageName, still_meant
@@ -80,7 +80,7 @@ def parse_action(seat: int, text: str) -> Action | None:
     """A move button's action for the presser's seat (None: not an action's text)."""
     try:
         return Action.from_text(seat, text)
-    except ValueError:
+    except MalformedAction:
         return None
 
 

@@ -9,7 +9,7 @@ The core modules may be compiled with mypyc at install time (see ``setup.py``);
 """
 
 from . import build  # first: it picks the build the other modules come from
-from .actions import Action, IllegalAction
+from .actions import Action, IllegalAction, MalformedAction
 from .cards import CARDS, Card
 from .events import Accused, BoutEnded, Drew, Event, GameOver, Idle, Left, Outcome, Played
 from .legal import Turn
@@ -33,6 +33,7 @@ __all__ = [
     "Idle",
     "IllegalAction",
     "Left",
+    "MalformedAction",
     "Mode",
     "Outcome",
     "Played",

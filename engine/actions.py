@@ -40,6 +40,11 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why."""
 
 
+class MalformedAction(ValueError):
+    """A text that is not an action's text form at all (unknown kind, a bad card, a
+    missing part); the message says what was expected."""
+
+
 class Action(NamedTuple):
     seat: int
     kind: str
@@ -63,41 +68,49 @@ class Action(NamedTuple):
 
     @classmethod
     def from_text(cls, seat: int, text: str) -> Action:
-        """Parse the seat-less text form; raises ``ValueError`` when malformed."""
+        """Parse the seat-less text form; raises ``MalformedAction`` when it is not one."""
         kind, _, rest = text.strip().partition(" ")
         rest = rest.strip()
         if kind == ACCUSE:
-            if not rest.isdigit():
-                raise ValueError(f"an accusation names a seat, e.g. 'accuse 2': {text!r}")
+            if not rest.isdecimal():
+                raise MalformedAction(f"an accusation names a seat, e.g. 'accuse 2': {text!r}")
             return cls(seat, ACCUSE, accused=int(rest))
         if kind in WORD_KINDS:
             if rest:
-                raise ValueError(f"{kind!r} takes no cards: {text!r}")
+                raise MalformedAction(f"{kind!r} takes no cards: {text!r}")
             return cls(seat, kind)
         if kind == BEAT:
             beater, sep, target = rest.partition(">")
             if not sep:
-                raise ValueError(f"a defence looks like 'd 9H>7H', not {text!r}")
-            return cls(seat, BEAT, (Card.parse(beater),), Card.parse(target))
+                raise MalformedAction(f"a defence looks like 'd 9H>7H', not {text!r}")
+            return cls(seat, BEAT, (_parsed(beater, text),), _parsed(target, text))
         if kind in (THROW, TRANSFER, SHOW):
             parts = rest.split()
             if len(parts) != 1:
-                raise ValueError(f"{kind!r} takes exactly one card: {text!r}")
-            return cls(seat, kind, (Card.parse(parts[0]),))
+                raise MalformedAction(f"{kind!r} takes exactly one card: {text!r}")
+            return cls(seat, kind, (_parsed(parts[0], text),))
         if kind == OPEN:
-            cards = tuple(sorted(Card.parse(p) for p in rest.split()))
+            cards = tuple(sorted(_parsed(p, text) for p in rest.split()))
             if not cards:
-                raise ValueError(f"an attack needs at least one card: {text!r}")
+                raise MalformedAction(f"an attack needs at least one card: {text!r}")
             return cls(seat, OPEN, cards)
-        raise ValueError(f"unknown action {text!r}")
+        raise MalformedAction(f"unknown action {text!r}")
 
     @classmethod
     def parse(cls, logged: str) -> Action:
-        """Parse the logged form ``"<seat> <text>"``."""
+        """Parse the logged form ``"<seat> <text>"``; raises ``MalformedAction``."""
         seat, _, text = logged.strip().partition(" ")
-        if not seat.isdigit():
-            raise ValueError(f"a logged action starts with its seat: {logged!r}")
+        if not seat.isdecimal():
+            raise MalformedAction(f"a logged action starts with its seat: {logged!r}")
         return cls.from_text(int(seat), text)
+
+
+def _parsed(card: str, text: str) -> Card:
+    """A card of an action's ``text``."""
+    try:
+        return Card.parse(card)
+    except ValueError as e:
+        raise MalformedAction(f"{e} in {text!r}") from None
 
 
 def as_cards(action: Action) -> Action:

@@ -23,7 +23,7 @@ from engine import Action, Event, IllegalAction, Rules, State
 from engine.bots import make_bot
 from engine.players import Player
 from storage.db import Conflict, Database, Tx
-from storage.repos import GameRepo, Seat, TableRepo
+from storage.repos import GameRepo, Seat, TableRepo, TableStatus
 
 from .autoplay import Autoplay
 from .clock import Clock, SystemClock
@@ -243,7 +243,7 @@ class GameService:
         try:
             async with self.db.tx() as c:
                 if claim is None:
-                    await TableRepo.update(c, table_id, status="playing")
+                    await TableRepo.update(c, table_id, status=TableStatus.PLAYING)
                 elif not await claim(c):
                     raise Refused(Refusal.MOVED, "the table changed since it was read")
                 game_id = await GameRepo.create(

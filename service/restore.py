@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine import Rules, SnapshotError, State, replay
 from storage.db import Database
-from storage.repos import ActionRecord, GameRecord, GameRepo, TableRepo
+from storage.repos import ActionRecord, GameRecord, GameRepo, TableRepo, TableStatus
 
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
@@ -91,7 +91,7 @@ async def restore_games(db: Database, held: LiveGames, arm: Arm) -> list[Broken]
 async def _restore(db: Database, held: LiveGames, arm: Arm, game_id: int, table_id: int) -> None:
     games = GameRepo(db)
     table = await TableRepo(db).get(table_id)
-    if table is None or table.status == "closed":  # closed while it was being moved
+    if table is None or table.status is TableStatus.CLOSED:  # closed while it was being moved
         async with db.tx() as c:
             await GameRepo.abandon(c, game_id)
         return
@@ -120,7 +120,7 @@ async def _give_up(db: Database, game_id: int, table_id: int) -> list[Broken]:
     players are returned to be told."""
     async with db.tx() as c:
         await GameRepo.abandon(c, game_id)
-        await TableRepo.update(c, table_id, status="lobby")
+        await TableRepo.update(c, table_id, status=TableStatus.LOBBY)
     table = await TableRepo(db).get(table_id)
     if table is None:
         return []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine import Action, State
 from storage.db import Tx
-from storage.repos import GameRepo, TableRepo
+from storage.repos import GameRepo, TableRepo, TableStatus
 
 from .live import LiveGame
 from .rating import record_game
@@ -76,7 +76,11 @@ async def write_step(
         await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams, pogony)
         series = series_after(await TableRepo.series_in(c, live.table_id), live.seats, outcome)
         if not await TableRepo.update(
-            c, live.table_id, status="lobby", series=series, expect_status="playing"
+            c,
+            live.table_id,
+            status=TableStatus.LOBBY,
+            series=series,
+            expect_status=TableStatus.PLAYING,
         ):
             raise Behind(game_id)  # the table was closed meanwhile
     return deadline, kind

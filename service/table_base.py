@@ -11,7 +11,7 @@ from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from storage.db import Database, Tx
-from storage.repos import TableRecord, TableRepo
+from storage.repos import TableRecord, TableRepo, TableStatus
 
 from .games import GameService
 from .lobbies import Lobbies, Shown
@@ -107,7 +107,7 @@ class TableBase:
 
     async def get(self, table_id: int) -> TableRecord:
         table = await self._repo.get(table_id)
-        if table is None or table.status == "closed":
+        if table is None or table.status is TableStatus.CLOSED:
             raise TableError("no_table")
         return table
 
@@ -115,7 +115,7 @@ class TableBase:
         table = await self.get(table_id)
         if person.id != table.creator_id:
             raise TableError("only_creator")
-        if table.status != "lobby":
+        if table.status is not TableStatus.LOBBY:
             raise TableError("playing")
         return table
 

@@ -10,7 +10,15 @@ from engine import Rules
 from engine.bots import NAMES as BOT_NAMES
 from engine.presets import PRESETS
 from engine.rules import DECK_PLAYERS, Mode
-from storage.repos import ChatRepo, Seat, TableRecord, TableRepo, TableSettings
+from storage.repos import (
+    ChatRepo,
+    Seat,
+    SeatKind,
+    TableRecord,
+    TableRepo,
+    TableSettings,
+    TableStatus,
+)
 
 from .lobbies import Shown
 from .lobby_rules import (
@@ -39,7 +47,7 @@ MAX_SEATS = max(high for _, high in DECK_PLAYERS.values())
 
 def bot_seat(level: str, number: int) -> Seat:
     """A bot seat named by its strength and number: «Мастер 2»."""
-    return Seat("bot", f"{BOT_NAMES[level]} {number}", level=level)
+    return Seat(SeatKind.BOT, f"{BOT_NAMES[level]} {number}", level=level)
 
 
 def settings_problem(settings: TableSettings, players: int | None = None) -> TableError | None:
@@ -160,7 +168,7 @@ class TableSettingsOps(TableBase):
                 table.id,
                 settings=settings,
                 expect_seats=table.seats,
-                expect_status="lobby",
+                expect_status=TableStatus.LOBBY,
                 expect_settings=table.settings_version,
             )
             if written:

@@ -14,9 +14,11 @@ from storage.repos import (
     ChatRepo,
     GameRepo,
     Seat,
+    SeatKind,
     TableRecord,
     TableRepo,
     TableSettings,
+    TableStatus,
     UserRepo,
 )
 
@@ -110,7 +112,7 @@ class Tables(TableSettingsOps):
         said: Callable[[TableRecord], Said] | None,
     ) -> TableRecord:
         table = await self.get(table_id)
-        if table.status != "lobby":
+        if table.status is not TableStatus.LOBBY:
             raise TableError("playing")
         if any(s.user_id == person.id for s in table.seats):
             raise TableError("already_seated")
@@ -124,7 +126,7 @@ class Tables(TableSettingsOps):
             await self.remember(person)
         if len(table.seats) >= table.settings.seats:
             raise TableError("table_full")
-        seat = Seat("human", person.name, user_id=person.id)
+        seat = Seat(SeatKind.HUMAN, person.name, user_id=person.id)
         try:
             return await self._set_seats(table, [*table.seats, seat], said)
         except Conflict:  # seated meanwhile at another table, by another process
@@ -146,7 +148,7 @@ class Tables(TableSettingsOps):
         seats = [s for s in table.seats if s.user_id != person.id]
         if len(seats) == len(table.seats):
             raise TableError("not_seated")
-        if table.status == "playing" and self.holds_cards(table.id, person.id):
+        if table.status is TableStatus.PLAYING and self.holds_cards(table.id, person.id):
             raise TableError("cannot_leave")
         return await self._set_seats(table, seats)
 
@@ -168,7 +170,7 @@ class Tables(TableSettingsOps):
         was taken, or «Ещё партию» was pressed)."""
         if person is not None and person.id != table.creator_id:
             raise TableError("only_creator")
-        if table.status != "lobby":
+        if table.status is not TableStatus.LOBBY:
             raise TableError("playing")
         if len(table.seats) < 2:
             raise TableError("need_two")
@@ -206,9 +208,9 @@ class Tables(TableSettingsOps):
             if not await TableRepo.update(
                 c,
                 table.id,
-                status="playing",
+                status=TableStatus.PLAYING,
                 expect_seats=table.seats,
-                expect_status="lobby",
+                expect_status=TableStatus.LOBBY,
                 expect_settings=table.settings_version,
             ):
                 return False
@@ -261,7 +263,7 @@ class Tables(TableSettingsOps):
         answers the command after them."""
         table, shown = await self._repo.get(table_id), None
         async with self.db.tx() as c:
-            await TableRepo.update(c, table_id, status="closed")
+            await TableRepo.update(c, table_id, status=TableStatus.CLOSED)
             # in the same transaction: a step racing this close (here or in another
             # process) finds its game over and is dropped, never reopening the table
             game_id = await GameRepo.abandon_at_table(c, table_id)
@@ -286,7 +288,7 @@ class Tables(TableSettingsOps):
         being played (one out of cards left it); once every seat is taken, a start
         follows (``Shown.full``). ``said``: the reply, given the table as it will be."""
         shown = None
-        if table.status == "lobby":
+        if table.status is TableStatus.LOBBY:
             full = len(seats) >= table.settings.seats
             lobby = table.lobby_message_id if full else None
             reply = None if said is None else said(replace(table, seats=seats))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .db import Database, Listener, Row, Tx
-from .records import ActionRecord, GameRecord, Seat
+from .records import ActionRecord, GameRecord, GameStatus, Seat
 
 Conn = Tx
 
@@ -44,7 +44,7 @@ def _game(row: Row) -> GameRecord:
         json.loads(row["rules"]),
         _seats(row["seats"]),
         int(row["seed_text"]) if row["seed_text"] is not None else row["seed"],
-        row["status"],
+        GameStatus(row["status"]),
         row["version"],
         json.loads(row["snapshot"]),
         row["deadline"],
@@ -129,7 +129,7 @@ class GameRepo:
                 deadline,
                 deadline_for,
                 None if outcome is None else json.dumps(outcome),
-                "playing" if outcome is None else "over",
+                (GameStatus.PLAYING if outcome is None else GameStatus.OVER).value,
                 None if outcome is None else _now(),
                 None if seats is None else _seats_json(seats),
                 game_id,

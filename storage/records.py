@@ -5,30 +5,58 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import Any
 
 OptionValue = bool | str | None  # an optional rule's value, as ``engine.Rules`` holds it
+
+
+class SeatKind(StrEnum):
+    """Who sits in a seat (stored as its value in the seats' JSON)."""
+
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class TableStatus(StrEnum):
+    """A table's life: its lobby, a game being played, closed (stored as its value)."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    CLOSED = "closed"
+
+
+class GameStatus(StrEnum):
+    """A game's row: still being played, or over (played out or abandoned)."""
+
+    PLAYING = "playing"
+    OVER = "over"
 
 
 @dataclass(frozen=True)
 class Seat:
     """A place at a table: a person's or a computer player's."""
 
-    kind: str  # "human" or "bot"
+    kind: SeatKind
     name: str
     user_id: int | None = None  # a person's Telegram id
     level: str | None = None  # a bot's strength
 
     @property
     def human(self) -> bool:
-        return self.kind == "human"
+        return self.kind == SeatKind.HUMAN
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "user_id": self.user_id, "level": self.level}
+        return {
+            "kind": str(self.kind),
+            "name": self.name,
+            "user_id": self.user_id,
+            "level": self.level,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(data["kind"], data["name"], data.get("user_id"), data.get("level"))
+        return cls(SeatKind(data["kind"]), data["name"], data.get("user_id"), data.get("level"))
 
 
 @dataclass(frozen=True)
@@ -79,16 +107,49 @@ class User:
 
 
 @dataclass(frozen=True)
+class Series:
+    """A table's series of games (see ``service.series``): who plays it, the last
+    fool, each player's «погоны» and wins, a player named by a key (``u<user id>``,
+    ``b<n>`` for the table's n-th bot). ``players`` is None in a series stored before
+    it was kept: that one goes on whoever plays."""
+
+    players: tuple[str, ...] | None = None  # ``u<id>`` and ``b<n>:<level>``, sorted
+    fool: str | None = None  # None: none yet, or a draw or a team's loss
+    pogony: Mapping[str, int] = field(default_factory=dict)  # awards received
+    wins: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        players = None if self.players is None else list(self.players)
+        return {
+            "players": players,
+            "fool": self.fool,
+            "pogony": dict(self.pogony),
+            "wins": dict(self.wins),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Series:
+        """A series as stored; a missing key takes its default (``{}``: no series yet)."""
+        players = data.get("players")
+        return cls(
+            None if players is None else tuple(players),
+            data.get("fool"),
+            dict(data.get("pogony", {})),
+            dict(data.get("wins", {})),
+        )
+
+
+@dataclass(frozen=True)
 class TableRecord:
     id: int
     chat_id: int
     creator_id: int
     settings: TableSettings
     seats: list[Seat]
-    status: str  # lobby, playing, closed
+    status: TableStatus
     lobby_message_id: int | None
     table_message_id: int | None
-    series: dict[str, Any] = field(default_factory=dict)  # see service.series
+    series: Series = field(default_factory=Series)
     lobby_is_summary: bool = False  # the lobby message is a game's summary, not a lobby
     join_token: str = field(default="", repr=False)  # the deep link's secret (see Tables.open)
     settings_version: int = 0  # how many times the settings changed (see TableRepo.update)
@@ -101,7 +162,7 @@ class GameRecord:
     rules: dict[str, Any]
     seats: list[Seat]
     seed: int
-    status: str  # playing, over
+    status: GameStatus
     version: int
     snapshot: dict[str, Any]
     deadline: float | None

@@ -16,11 +16,15 @@ from .records import (
     ActionRecord,
     Chat,
     GameRecord,
+    GameStatus,
     Seat,
+    SeatKind,
+    Series,
     Standing,
     Stats,
     TableRecord,
     TableSettings,
+    TableStatus,
     User,
 )
 
@@ -30,13 +34,17 @@ __all__ = [
     "ChatRepo",
     "GameRecord",
     "GameRepo",
+    "GameStatus",
     "Seat",
+    "SeatKind",
+    "Series",
     "Standing",
     "Stats",
     "StatsRepo",
     "TableRecord",
     "TableRepo",
     "TableSettings",
+    "TableStatus",
     "User",
     "UserRepo",
     "new_join_token",
@@ -120,10 +128,10 @@ def _table(row: Row) -> TableRecord:
         row["creator_id"],
         TableSettings.from_dict(json.loads(row["settings"])),
         _seats(row["seats"]),
-        row["status"],
+        TableStatus(row["status"]),
         row["lobby_message_id"],
         row["table_message_id"],
-        json.loads(row["series"]),
+        Series.from_dict(json.loads(row["series"])),
         bool(row["lobby_is_summary"]),
         row["join_token"] or "",
         row["settings_version"],
@@ -165,14 +173,14 @@ class TableRepo:
         *,
         settings: TableSettings | None = None,
         seats: list[Seat] | None = None,
-        status: str | None = None,
+        status: TableStatus | None = None,
         lobby_message_id: int | None = None,
         table_message_id: int | None = None,
-        series: dict[str, Any] | None = None,
+        series: Series | None = None,
         lobby_is_summary: bool | None = None,
         clear: tuple[str, ...] = (),
         expect_seats: list[Seat] | None = None,
-        expect_status: str | None = None,
+        expect_status: TableStatus | None = None,
         expect_settings: int | None = None,
     ) -> bool:
         """Set the given columns (None leaves one as it is; ``clear`` names the message
@@ -182,10 +190,10 @@ class TableRepo:
         raise ``Conflict`` when a person in them is seated at another open table;
         closing frees them."""
         changes: dict[str, Any] = {
-            "series": None if series is None else json.dumps(series),
+            "series": None if series is None else json.dumps(series.to_dict()),
             "settings": None if settings is None else json.dumps(settings.to_dict()),
             "seats": None if seats is None else _seats_json(seats),
-            "status": status,
+            "status": None if status is None else status.value,
             "lobby_message_id": lobby_message_id,
             "table_message_id": table_message_id,
             "lobby_is_summary": lobby_is_summary,
@@ -201,7 +209,7 @@ class TableRepo:
         if expect_seats is not None:
             where, args = f"{where} AND seats = ?", [*args, _seats_json(expect_seats)]
         if expect_status is not None:
-            where, args = f"{where} AND status = ?", [*args, expect_status]
+            where, args = f"{where} AND status = ?", [*args, expect_status.value]
         if expect_settings is not None:
             where, args = f"{where} AND settings_version = ?", [*args, expect_settings]
         if sets:
@@ -211,9 +219,10 @@ class TableRepo:
             sql = f"UPDATE tables SET {columns} WHERE {where}"
             if not await c.execute(sql, (*sets.values(), *args)):
                 return False
-        if seats is not None or status == "closed":
+        closing = status is TableStatus.CLOSED
+        if seats is not None or closing:
             await c.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
-        people = [] if seats is None or status == "closed" else seats
+        people = [] if seats is None or closing else seats
         for seat in people:
             if seat.human and seat.user_id is not None:
                 await c.execute(
@@ -223,10 +232,10 @@ class TableRepo:
         return True
 
     @staticmethod
-    async def series_in(c: Conn, table_id: int) -> dict[str, Any]:
+    async def series_in(c: Conn, table_id: int) -> Series:
         """The table's series, read inside a transaction."""
         row = await c.fetch_one("SELECT series FROM tables WHERE id = ?", (table_id,))
-        return {} if row is None else dict(json.loads(row[0]))
+        return Series() if row is None else Series.from_dict(json.loads(row["series"]))
 
     async def get(self, table_id: int) -> TableRecord | None:
         row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -259,6 +268,44 @@ class TableRepo:
         return None if row is None else _table(row)
 
 
+# The statistics' columns, in the order of ``Stats``' fields.
+STATS = (
+    "chat_id",
+    "user_id",
+    "games",
+    "wins",
+    "fools",
+    "draws",
+    "surrenders",
+    "pogony",
+    "mu",
+    "sigma",
+    "pogony_given",
+)
+
+
+def _columns(table: str = "") -> str:
+    """The statistics' columns for a SELECT (``table``: the alias with its dot)."""
+    return ", ".join(f"{table}{name}" for name in STATS)
+
+
+def _stats(row: Row) -> Stats:
+    """A row with the columns of ``_columns()``, read by name."""
+    return Stats(
+        chat_id=row["chat_id"],
+        user_id=row["user_id"],
+        games=row["games"],
+        wins=row["wins"],
+        fools=row["fools"],
+        draws=row["draws"],
+        surrenders=row["surrenders"],
+        pogony=row["pogony"],
+        mu=row["mu"],
+        sigma=row["sigma"],
+        pogony_given=row["pogony_given"],
+    )
+
+
 class StatsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -266,16 +313,15 @@ class StatsRepo:
     @staticmethod
     async def get_in(c: Conn, chat_id: int, user_id: int) -> Stats | None:
         row = await c.fetch_one(
-            "SELECT * FROM stats WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+            f"SELECT {_columns()} FROM stats WHERE chat_id = ? AND user_id = ?",
+            (chat_id, user_id),
         )
-        return None if row is None else Stats(*tuple(row))
+        return None if row is None else _stats(row)
 
     @staticmethod
     async def put(c: Conn, s: Stats) -> None:
         await c.execute(
-            "INSERT INTO stats (chat_id, user_id, games, wins, fools, draws,"
-            " surrenders, pogony, mu, sigma, pogony_given)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f"INSERT INTO stats ({_columns()}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (chat_id, user_id) DO UPDATE SET games = excluded.games,"
             " wins = excluded.wins, fools = excluded.fools, draws = excluded.draws,"
             " surrenders = excluded.surrenders, pogony = excluded.pogony, mu = excluded.mu,"
@@ -297,27 +343,28 @@ class StatsRepo:
 
     async def get(self, chat_id: int, user_id: int) -> Stats | None:
         row = await self.db.fetch_one(
-            "SELECT * FROM stats WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+            f"SELECT {_columns()} FROM stats WHERE chat_id = ? AND user_id = ?",
+            (chat_id, user_id),
         )
-        return None if row is None else Stats(*tuple(row))
+        return None if row is None else _stats(row)
 
     async def chat_top(self, chat_id: int, limit: int = 10) -> list[Stats]:
         rows = await self.db.fetch_all(
-            "SELECT * FROM stats WHERE chat_id = ?"
+            f"SELECT {_columns()} FROM stats WHERE chat_id = ?"
             " ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ?",
             (chat_id, limit),
         )
-        return [Stats(*tuple(r)) for r in rows]
+        return [_stats(r) for r in rows]
 
     async def standings(self, user_id: int) -> list[Standing]:
         """The user's statistics in every chat where they finished a game, most played first."""
         rows = await self.db.fetch_all(
-            "SELECT s.*, c.title,"
+            f"SELECT {_columns('s.')}, c.title,"
             " (SELECT COUNT(*) FROM stats o WHERE o.chat_id = s.chat_id"
-            "  AND o.mu - 3 * o.sigma > s.mu - 3 * s.sigma) + 1,"
-            " (SELECT COUNT(*) FROM stats o WHERE o.chat_id = s.chat_id)"
+            "  AND o.mu - 3 * o.sigma > s.mu - 3 * s.sigma) + 1 AS place,"
+            " (SELECT COUNT(*) FROM stats o WHERE o.chat_id = s.chat_id) AS players"
             " FROM stats s JOIN chats c ON c.id = s.chat_id"
             " WHERE s.user_id = ? ORDER BY s.games DESC, s.chat_id",
             (user_id,),
         )
-        return [Standing(Stats(*tuple(r)[:11]), r[11], r[12], r[13]) for r in rows]
+        return [Standing(_stats(r), r["title"], r["place"], r["players"]) for r in rows]

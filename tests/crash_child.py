@@ -13,9 +13,10 @@ from pathlib import Path
 
 from engine import Action, Rules
 from service import GameService, Seat, SystemClock
+from storage.records import SeatKind
 from tests.service_helpers import humans, next_move, open_service, start
 
-BOT = Seat("bot", "Новичок 1", level="novice")
+BOT = Seat(SeatKind.BOT, "Новичок 1", level="novice")
 BOT_SEED = 2  # a deal in which the person (seat 0) opens
 
 

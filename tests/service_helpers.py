@@ -16,6 +16,7 @@ from service import Clock, FakeClock, GameService, Listener, LiveGames, Seat, Up
 from service.autoplay import forced_word
 from service.tables import Person, TableError, Tables
 from storage.connect import open_database
+from storage.records import SeatKind
 from storage.repos import UserRepo
 from tests.backends import db_target
 
@@ -50,7 +51,7 @@ async def open_service(
 
 
 async def start(service: GameService, rules: Rules, seed: int, seats: list[Seat]) -> Update:
-    table_id = await new_table(service, sum(s.kind == "human" for s in seats))
+    table_id = await new_table(service, sum(s.kind == SeatKind.HUMAN for s in seats))
     return await service.create_game(table_id, rules, seats, seed)
 
 

@@ -14,6 +14,7 @@ from engine import Action, Rules
 from engine.actions import DONE, PASS
 from service import GameService, Seat, Update
 from service.thinking import Thinker
+from storage.records import SeatKind
 from storage.repos import GameRepo
 from tests.autoplay_helpers import GatedThinker, deal_where, has_pair
 from tests.service_helpers import Heard, humans, new_table, next_move, open_service, play_moves
@@ -21,14 +22,17 @@ from tests.thinking_targets import signed
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
-MASTERS = [Seat("bot", "Мастер 1", level="master"), Seat("bot", "Мастер 2", level="master")]
+MASTERS = [
+    Seat(SeatKind.BOT, "Мастер 1", level="master"),
+    Seat(SeatKind.BOT, "Мастер 2", level="master"),
+]
 WORDS = (DONE, PASS)
 
 
 async def start_with(
     service: GameService, rules: Rules, seed: int, seats: list[Seat], chat: int = -1001
 ) -> int:
-    table = await new_table(service, sum(s.kind == "human" for s in seats), chat)
+    table = await new_table(service, sum(s.kind == SeatKind.HUMAN for s in seats), chat)
     return (await service.create_game(table, rules, seats, seed)).game_id
 
 
@@ -115,7 +119,7 @@ async def test_computer_moves_come_a_pause_apart_and_a_press_is_never_delayed(
     times: list[tuple[float, Update]] = []
     heard = Heard(lambda update: times.append((loop.time(), update)))
     service = GameService(db, pause=(0.15, 0.15), listener=heard)
-    novice = Seat("bot", "Новичок 1", level="novice")
+    novice = Seat(SeatKind.BOT, "Новичок 1", level="novice")
     game = await start_with(service, Rules(players=2, deck=36), 3, [humans(1)[0], novice])
     for _ in range(12):
         await service.idle()
@@ -140,7 +144,7 @@ async def test_thinking_bots_think_in_worker_processes(tmp_path: Path) -> None:
     folder.mkdir()
     thinker = Thinker(1, target=partial(signed, str(folder)))
     service = GameService((await open_service(tmp_path / "w.sqlite3")).db, thinker=thinker)
-    expert = Seat("bot", "Опытный 1", level="expert")
+    expert = Seat(SeatKind.BOT, "Опытный 1", level="expert")
     game = await start_with(service, Rules(players=2, deck=36), 4, [humans(1)[0], expert])
     await play_moves(service, game, 4)
     pids = {int(p.name) for p in folder.iterdir()}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from engine import CARDS, Action, Card
+from engine import CARDS, Action, Card, IllegalAction, MalformedAction
 from engine.actions import BEATS, OPENINGS, THROWS, TRANSFERS, WORDS
 from engine.cards import deck_cards, parse_cards
 
@@ -97,11 +99,30 @@ def test_opening_text_is_canonical_whatever_the_card_order():
         "0 a",  # an attack needs a card
         "0 jump",  # unknown kind
         "0 d 9H>7X",  # bad card
+        "0 a 7S 7",  # a card without its suit
+        "0 accuse ²",  # a digit, but not a seat's number
+        "² take",
     ],
 )
-def test_malformed_action_text_raises_value_error(logged):
-    with pytest.raises(ValueError):
+def test_malformed_action_text_raises_malformed_action(logged):
+    with pytest.raises(MalformedAction):
         Action.parse(logged)
+
+
+def test_a_malformed_action_is_a_value_error_but_not_an_illegal_one():
+    assert issubclass(MalformedAction, ValueError)
+    assert not issubclass(MalformedAction, IllegalAction)
+    assert not issubclass(IllegalAction, MalformedAction)
+
+
+@given(st.text(alphabet="adtxs >takedonepsquibc0123456789²SHDCJQKA", max_size=16) | st.text())
+def test_any_text_is_an_action_or_malformed(text):
+    """Forged callback data: whatever the text, it parses or raises MalformedAction."""
+    try:
+        action = Action.from_text(1, text)
+    except MalformedAction:
+        return
+    assert Action.from_text(1, action.text) == action
 
 
 def _all_actions():

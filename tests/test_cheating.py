@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import act, cards, game, hand, legal, play, refused
 
-from engine import Accused, Action, BoutEnded, Rules, State
+from engine import Accused, Action, BoutEnded, MalformedAction, Rules, State
 from engine.bots import NoviceBot
 from engine.bots.heuristic import catch_cheat
 from engine.presets import transfer_cheating
@@ -112,7 +112,7 @@ def test_the_secret_record_survives_a_snapshot():
 def test_accusation_text_form():
     assert Action.parse("2 accuse 1") == Action(2, "accuse", accused=1)
     assert str(Action(2, "accuse", accused=1)) == "2 accuse 1"
-    with pytest.raises(ValueError, match="names a seat"):
+    with pytest.raises(MalformedAction, match="names a seat"):
         Action.parse("2 accuse")
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from bot.callbacks import LobbyCb
 from service import FakeClock, Seat
+from storage.records import SeatKind
 from tests.e2e_helpers import (
     PRIORITY,
     hand_message,
@@ -66,7 +67,7 @@ async def test_the_creator_chooses_the_bots_strength(tg: FakeTelegram, tmp_path:
         await press(tg, anna, lobby, LobbyCb(table=1, op="bot").pack())  # the table is full
         await settle(app)
         live = app.service.live(1)
-        assert live.seats[1] == Seat("bot", "Мастер 1", level="master")
+        assert live.seats[1] == Seat(SeatKind.BOT, "Мастер 1", level="master")
         assert "Мастер 1" in tg.latest_message(group).text  # the table message
         for _ in range(3):
             await play_round(tg, app, [anna])

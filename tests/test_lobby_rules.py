@@ -14,6 +14,7 @@ from service.lobby_rules import option_values, rules_problem, with_option, with_
 from service.rating import record_game
 from service.series import pogony_pairs, series_after, series_score, series_start
 from service.tables import Tables, rules_for
+from storage.records import SeatKind, Series
 from storage.repos import Seat, StatsRepo, TableSettings
 from tests.service_helpers import ANNA, BORIS, VIKA, refused
 
@@ -124,52 +125,55 @@ def test_durak_online_shows_trumps_only_in_perevodnoy() -> None:
 # ------------------------------------------------------------------ series
 
 
-def seats(*keys: str) -> list[dict]:
-    return [Seat("human", "x", int(k[1:])) if k[0] == "u" else Seat("bot", "Бот") for k in keys]
+def seats(*keys: str) -> list[Seat]:
+    return [
+        Seat(SeatKind.HUMAN, "x", int(k[1:])) if k[0] == "u" else Seat(SeatKind.BOT, "Бот")
+        for k in keys
+    ]
 
 
 def test_the_next_game_opens_against_the_fool_wherever_they_sit() -> None:
     rules = durak_online(players=3)
     first = seats("u1", "u2", "b")
-    series = series_after({}, first, Outcome(fools=(1,), places=(1, 3, 2)))
-    assert series["fool"] == "u2"
+    series = series_after(Series(), first, Outcome(fools=(1,), places=(1, 3, 2)))
+    assert series.fool == "u2"
     assert series_start(series, seats("u2", "u1", "b"), rules)[0] == 0
     assert series_start(series, seats("u1", "b", "u3"), rules)[0] is None  # the fool left
     assert series_start(series, first, Rules(players=3))[0] is None  # the option is off
     draw = series_after(series, first, Outcome(fools=(), places=(1, 1, 1), draw=True))
     assert series_start(draw, first, rules)[0] is None
     team = series_after(series, first, Outcome(fools=(0, 2), places=(2, 1, 2)))
-    assert team["fool"] is None
+    assert team.fool is None
 
 
 def test_other_players_start_a_new_series() -> None:
     rules = durak_online(players=2)
     pair = seats("u1", "u2")
-    series = series_after({}, pair, Outcome(fools=(1,), places=(1, 2), pogony=(0,)))
+    series = series_after(Series(), pair, Outcome(fools=(1,), places=(1, 2), pogony=(0,)))
     series = series_after(series, pair[::-1], Outcome(fools=(1,), places=(1, 2)))
     assert series_score(series, pair) == [1, 1]  # the same two, whatever their seats
     assert series_start(series, pair, rules) == (0, [5, 4])
-    master = [pair[0], Seat("bot", "Мастер 1", level="master")]
+    master = [pair[0], Seat(SeatKind.BOT, "Мастер 1", level="master")]
     assert series_score(series, master) == [0, 0]  # Борис left, a bot came: a new series
     assert series_start(series, master, rules) == (None, [4, 4])
     with_bot = series_after(series, master, Outcome(fools=(1,), places=(1, 2)))
-    assert with_bot["wins"] == {"u1": 1} and series_score(with_bot, master) == [1, 0]
-    novice = [pair[0], Seat("bot", "Новичок 1", level="novice")]
+    assert with_bot.wins == {"u1": 1} and series_score(with_bot, master) == [1, 0]
+    novice = [pair[0], Seat(SeatKind.BOT, "Новичок 1", level="novice")]
     assert series_score(with_bot, novice) == [0, 0]  # a weaker bot: another series
-    older = {"fool": "u2", "pogony": {}, "wins": {"u1": 3}}  # stored before "players"
+    older = Series.from_dict({"fool": "u2", "pogony": {}, "wins": {"u1": 3}})  # before "players"
     assert series_score(older, pair) == [3, 0]
 
 
 def test_pogony_ranks_grow_per_award_up_to_the_ace() -> None:
     rules = durak_online(players=3, deck=24)  # the lowest rank is the nine (7)
     table = seats("u1", "u2", "b")
-    series: dict = {}
+    series = Series()
     for _ in range(7):
         outcome = Outcome(fools=(1,), places=(1, 3, 2), pogony=(0, 2))
         series = series_after(series, table, outcome)
-    assert series["pogony"] == {"u1": 7, "b1": 7}
+    assert series.pogony == {"u1": 7, "b1": 7}
     assert series_start(series, table, rules)[1] == [12, 7, 12]  # aces at most
-    assert series_start({"pogony": {"u1": 1}}, table, durak_online(players=3))[1] == [5, 4, 4]
+    assert series_start(Series(pogony={"u1": 1}), table, durak_online(players=3))[1] == [5, 4, 4]
     assert series_start(series, table, Rules(players=3))[1] is None
 
 
@@ -191,8 +195,7 @@ async def test_a_second_game_starts_from_the_series_and_rebuilds_from_its_log(
     fool = update.state.outcome.fools[0]
     table = await tables.get(table.id)
     winner = f"u{2 - fool}"  # the one who did not surrender
-    expected = {"fool": f"u{fool + 1}", "pogony": {}, "wins": {winner: 1}}
-    assert table.series == {"players": ["u1", "u2"], **expected}
+    assert table.series == Series(("u1", "u2"), f"u{fool + 1}", {}, {winner: 1})
     assert series_score(table.series, table.seats) == [fool, 1 - fool]
     second = await tables.start(table.id, ANNA)
     state = second.state
@@ -207,7 +210,7 @@ async def test_pogony_count_in_the_statistics(tables: Tables) -> None:
     pairs = pogony_pairs(outcome, [(0, 1), (2, 1), (0, 2)])
     assert pairs == [(0, 1), (2, 1)]
     await tables.open(-1, "Группа", ANNA)  # the chat and its users
-    people = [Seat("human", p.name, p.id) for p in (ANNA, BORIS, VIKA)]
+    people = [Seat(SeatKind.HUMAN, p.name, p.id) for p in (ANNA, BORIS, VIKA)]
     async with tables.db.tx() as c:
         await record_game(c, -1, people, outcome, False, pairs)
     stats = StatsRepo(tables.db)

@@ -19,6 +19,7 @@ from engine.actions import THROW
 from engine.cards import CARDS
 from engine.rules import ThrowOrder
 from service import Seat, TableSettings
+from storage.records import SeatKind
 from tests.helpers import act, game
 
 NAMES = ["Аня", "Борис", "Вика"]
@@ -49,7 +50,7 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
     table = SimpleNamespace(
         id=7,
         settings=TableSettings("perevodnoy", 36, 3, "neighbors", speed="fast"),
-        seats=[Seat("human", "Аня <3", 1), Seat("bot", "Новичок 1")],
+        seats=[Seat(SeatKind.HUMAN, "Аня <3", 1), Seat(SeatKind.BOT, "Новичок 1")],
     )  # fmt: skip
     text, markup = render.lobby("ru", table, "Аня <3")
     assert "Переводной · 36 карт · 3 места\n" in text  # all three are neighbours
@@ -63,7 +64,7 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
 
 
 def test_the_free_seats_of_a_lobby_take_one_line_unless_they_show_teams() -> None:
-    seats = [Seat("human", "Аня", 1)]
+    seats = [Seat(SeatKind.HUMAN, "Аня", 1)]
     table = SimpleNamespace(id=7, settings=TableSettings(seats=6), seats=seats)
     text, _ = render.lobby("ru", table, "Аня")
     assert "Места:\n1. Аня\n2–6. — свободно —\n\nСоздатель стола — Аня." in text
@@ -133,7 +134,7 @@ def test_outcome_text_names_the_fool_and_places() -> None:
 
 
 def lobby_table(**settings) -> SimpleNamespace:
-    seats = [Seat("human", "Аня", 1), Seat("bot", "x", level="master")]
+    seats = [Seat(SeatKind.HUMAN, "Аня", 1), Seat(SeatKind.BOT, "x", level="master")]
     return SimpleNamespace(id=3, settings=TableSettings(seats=3, **settings), seats=seats)
 
 
@@ -150,9 +151,9 @@ def test_the_bots_button_shows_their_strength_and_goes_round_the_three() -> None
 
 def test_bots_are_named_by_strength_and_number_in_the_table_language() -> None:
     seats = [
-        Seat("bot", "Новичок 1", level="novice"),
-        Seat("human", "Аня", 1),
-        Seat("bot", "Мастер 2", level="master"),
+        Seat(SeatKind.BOT, "Новичок 1", level="novice"),
+        Seat(SeatKind.HUMAN, "Аня", 1),
+        Seat(SeatKind.BOT, "Мастер 2", level="master"),
     ]
     assert render.seat_names("ru", seats) == ["Новичок 1", "Аня", "Мастер 2"]
     assert render.seat_names("en", seats) == ["Novice 1", "Аня", "Master 2"]

@@ -17,7 +17,7 @@ from engine.presets import PRESETS
 from engine.rules import DECK_PLAYERS
 from service import TableSettings
 from service.lobby_rules import with_preset
-from storage.records import Seat
+from storage.records import Seat, SeatKind
 from tests.helpers import act, game
 
 NAMES = ["Аня", "Борис", "Вика", "Гена"]
@@ -176,7 +176,7 @@ def test_no_lobby_or_rules_page_label_is_cut_on_a_phone(lang: str) -> None:
         if seats > DECK_PLAYERS[deck][1]:
             continue
         s = TableSettings(mode, deck, seats, throw_in, seats in (4, 6), speed, bots)
-        table = SimpleNamespace(id=2**40, settings=s, seats=[Seat("human", "Аня", 1)])
+        table = SimpleNamespace(id=2**40, settings=s, seats=[Seat(SeatKind.HUMAN, "Аня", 1)])
         pages = [render.lobby(lang, table, "Аня")[1]]
         for key in PRESETS:
             table.settings = with_preset(s, key, 0)

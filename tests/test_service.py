@@ -10,6 +10,7 @@ import pytest
 from engine import Action, Rules, State
 from service import FakeClock, Refused, Seat, Update
 from service.rating import new_stats
+from storage.records import SeatKind
 from storage.repos import GameRepo, StatsRepo
 from tests.service_helpers import (
     CHAT,
@@ -144,7 +145,7 @@ async def test_concurrent_moves_apply_one_at_a_time_in_a_consistent_order(
 
 async def test_bot_seats_move_on_their_own_in_the_same_commit(tmp_path: Path) -> None:
     service = await open_service(tmp_path / "b.sqlite3")
-    seats = [Seat("human", "Аня", user_id=1), Seat("bot", "Новичок", level="novice")]
+    seats = [Seat(SeatKind.HUMAN, "Аня", user_id=1), Seat(SeatKind.BOT, "Новичок", level="novice")]
     update = await start(service, RULES, 31, seats)
     game = update.game_id
     await play_moves(service, game, 1000)

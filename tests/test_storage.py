@@ -12,6 +12,7 @@ import pytest
 
 from storage.connect import open_database
 from storage.db import Conflict, Database, configured_path, migrations
+from storage.records import SeatKind, Series, TableStatus
 from storage.repos import (
     ChatRepo,
     GameRepo,
@@ -26,7 +27,7 @@ from tests.backends import db_target
 
 pytestmark = pytest.mark.usefixtures("backend")
 
-BOT = Seat("bot", "Новичок 1", level="novice")
+BOT = Seat(SeatKind.BOT, "Новичок 1", level="novice")
 
 
 @pytest.fixture
@@ -40,7 +41,9 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
     async with db.tx() as c:
         await ChatRepo.upsert(c, chat_id, "Друзья")
         await UserRepo.upsert(c, 1, "Аня")
-        return await TableRepo.create(c, chat_id, 1, TableSettings(), [Seat("human", "Аня", 1)])
+        return await TableRepo.create(
+            c, chat_id, 1, TableSettings(), [Seat(SeatKind.HUMAN, "Аня", 1)]
+        )
 
 
 @pytest.mark.sqlite_only
@@ -86,7 +89,7 @@ async def test_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
     assert await new.schema_version() == len(migrations())
     table = await TableRepo(new).get(table_id)
     assert table is not None and table.chat_id == -100 and table.status == "lobby"
-    assert table.series == {}  # an old table starts its series afresh
+    assert table.series == Series()  # an old table starts its series afresh
     other = await TableRepo(new).get(2)
     assert other is not None  # each old table got its own random join token
     assert len(table.join_token) == 32 and table.join_token != other.join_token
@@ -118,7 +121,7 @@ async def test_one_open_table_per_chat(db: Database) -> None:
         async with db.tx() as c:
             await TableRepo.create(c, -100, 1, TableSettings(), [])
     async with db.tx() as c:
-        await TableRepo.update(c, table_id, status="closed")
+        await TableRepo.update(c, table_id, status=TableStatus.CLOSED)
         assert await TableRepo.create(c, -100, 1, TableSettings(), []) != table_id
 
 
@@ -181,7 +184,7 @@ async def test_a_table_is_found_by_its_random_join_token_while_open(db: Database
     assert found is not None and found.id == second
     assert tokens[1] not in repr(found)  # a secret of the table's group
     async with db.tx() as c:
-        await TableRepo.update(c, second, status="closed")
+        await TableRepo.update(c, second, status=TableStatus.CLOSED)
     assert await TableRepo(db).by_join_token(tokens[1]) is None
     assert await TableRepo(db).by_join_token("") is None
 

@@ -10,13 +10,14 @@ import pytest
 
 from storage.connect import open_database
 from storage.db import Conflict, Database
+from storage.records import SeatKind, TableStatus
 from storage.repos import ChatRepo, GameRepo, Seat, TableRepo, TableSettings, UserRepo
 from tests.backends import db_target
 
 pytestmark = pytest.mark.usefixtures("backend")
 
-ANNA, BORIS = Seat("human", "Аня", 1), Seat("human", "Борис", 2)
-BOT = Seat("bot", "Новичок 1", level="novice")
+ANNA, BORIS = Seat(SeatKind.HUMAN, "Аня", 1), Seat(SeatKind.HUMAN, "Борис", 2)
+BOT = Seat(SeatKind.BOT, "Новичок 1", level="novice")
 
 
 async def tables(db: Database, n: int) -> list[int]:
@@ -48,8 +49,8 @@ async def test_a_person_holds_one_seat_of_the_open_tables(tmp_path: Path) -> Non
         async with db.tx() as c:  # Борис leaves, then sits at the other table
             assert await TableRepo.update(c, first, seats=[ANNA], expect_seats=[ANNA, BOT, BORIS])
             assert not await TableRepo.update(c, first, seats=[], expect_seats=[ANNA, BORIS])
-            assert await TableRepo.update(c, second, seats=[BORIS], expect_status="lobby")
-            await TableRepo.update(c, first, status="closed")
+            assert await TableRepo.update(c, second, seats=[BORIS], expect_status=TableStatus.LOBBY)
+            await TableRepo.update(c, first, status=TableStatus.CLOSED)
         assert await seated(db) == [(second, 2)]
     finally:
         await db.close()

@@ -16,6 +16,7 @@ from storage.db import Database
 from storage.handled import HandledRepo
 from storage.handling import KEEP, AlreadyHandled, Handled
 from storage.outgoing import OutgoingRepo
+from storage.records import SeatKind, TableStatus
 from storage.repos import ChatRepo, Seat, TableRepo, TableSettings, UserRepo
 from tests.backends import db_target
 
@@ -33,7 +34,7 @@ async def a_table(db: Database) -> int:
     async with db.tx() as c:
         await ChatRepo.upsert(c, -100, "Друзья")
         await UserRepo.upsert(c, 1, "Аня")
-        return await TableRepo.create(c, -100, 1, TableSettings(), [Seat("human", "Аня", 1)])
+        return await TableRepo.create(c, -100, 1, TableSettings(), [Seat(SeatKind.HUMAN, "Аня", 1)])
 
 
 async def queued(db: Database) -> int:
@@ -45,7 +46,7 @@ async def test_a_change_made_while_an_update_is_handled_records_it(db: Database)
     handled = Handled(7)
     with db.handling.of(handled):
         async with db.tx() as c:
-            await TableRepo.update(c, table, status="playing")
+            await TableRepo.update(c, table, status=TableStatus.PLAYING)
             assert not handled.recorded  # not before the commit
     assert handled.recorded and handled.durable.is_set()
     assert await HandledRepo(db).seen(7) and not await HandledRepo(db).seen(8)

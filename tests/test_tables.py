@@ -9,6 +9,7 @@ import pytest
 from engine.bots import MonteCarloBot
 from service import Seat, Update
 from service.tables import Person, TableError, Tables
+from storage.records import SeatKind
 from tests.service_helpers import ANNA, BORIS, VIKA, play_moves, refused
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
@@ -113,7 +114,7 @@ async def test_the_creator_chooses_the_bots_strength_and_the_bots_play_at_it(
     update = await tables.start(table.id, ANNA)
     await play_moves(tables.games, update.game_id, 3)
     assert levels and set(levels) == {"master"}  # every bot move was the Master's
-    assert isinstance(choose(Seat("bot", "Мастер", level="master")), MonteCarloBot)
+    assert isinstance(choose(Seat(SeatKind.BOT, "Мастер", level="master")), MonteCarloBot)
 
 
 async def test_a_chat_remembers_its_bots_strength_for_the_next_table(tables: Tables) -> None:
@@ -123,7 +124,7 @@ async def test_a_chat_remembers_its_bots_strength_for_the_next_table(tables: Tab
     table, _ = await tables.open(-1, "Группа", BORIS)
     assert table.settings.bots == "expert"
     table = await tables.add_bot(table.id, BORIS)
-    assert table.seats[0] == Seat("bot", "Опытный 1", level="expert")
+    assert table.seats[0] == Seat(SeatKind.BOT, "Опытный 1", level="expert")
 
 
 async def test_a_table_speaks_its_creators_language(tables: Tables) -> None:

@@ -102,4 +102,5 @@ def test_the_cheat_page_lists_the_defenders_cheats_and_accusing_follows_the_rule
 def test_forged_texts_parse_to_nothing() -> None:
     assert parse_card("1S") is None and parse_card("") is None and parse_card("-") is None
     assert parse_action(0, "a 1S") is None and parse_action(0, "zz") is None
+    assert parse_action(0, "accuse ²") is None and parse_action(0, "d 9H>") is None
     assert parse_action(1, "take") == Action(1, "take")

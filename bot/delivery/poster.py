@@ -9,7 +9,7 @@ from typing import Any
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from service.records import Records
-from storage.records import TableRecord
+from storage.records import TableRecord, TableStatus
 
 from ..closing import show_closed
 from ..hand_pages import HandPages
@@ -82,11 +82,11 @@ class Poster:
         if before is not None:
             await asyncio.wait([before])
         lobby = table.lobby_message_id
-        if table.status == "playing":  # started: a summary loses «Ещё партию» (else the
+        if table.status is TableStatus.PLAYING:  # started: a summary loses «Ещё партию» (else the
             if table.lobby_is_summary and lobby is not None:  # game shows in it now)
                 return self.outbox.edit(table.chat_id, lobby, None)
             return None
-        if table.status != "lobby":
+        if table.status is not TableStatus.LOBBY:
             return None  # closed
         hands = self.presenter.ephemeral
         text, markup = await lobby_content(self.records, table, page, hands)

@@ -7,6 +7,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 
+from ..records import SeatKind
 from ..tx import Tx
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,7 @@ async def _seated_people(tx: Tx) -> None:
     for table_id, seats in rows:
         for seat in json.loads(seats):
             user_id = seat.get("user_id")
-            if seat.get("kind") == "human" and user_id is not None:
+            if seat.get("kind") == SeatKind.HUMAN and user_id is not None:
                 added = await tx.execute(
                     "INSERT INTO table_seats (table_id, user_id) VALUES (?, ?)"
                     " ON CONFLICT DO NOTHING",
