@@ -22,6 +22,7 @@ from aiogram.types import Message
 from service import Clock, Games, LiveGame, Update
 from service.logctx import log_scope
 from service.records import Records
+from storage.repos import TableStatus
 
 from . import render
 from .config import zone_from_env
@@ -156,7 +157,7 @@ class Presenter:
         if live is None or game_id in self._games or game_id in self._followed:
             return
         table = await self.records.table(live.table_id)
-        if table is None or table.status == "closed":
+        if table is None or table.status == TableStatus.CLOSED:
             return
         game = Shown(live.table_id, live.chat_id, "ru", {}, {})
         for uid in (s.user_id for s in live.seats if s.human):
@@ -439,7 +440,7 @@ class Presenter:
         if game is not None and None in news:
             return game  # a move: nothing rendering reads from the database changed
         table = await self.records.table(live.table_id)
-        if table is None or table.status == "closed":
+        if table is None or table.status == TableStatus.CLOSED:
             return None
         if game is None:
             chat = await self.records.chat(table.chat_id)

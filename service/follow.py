@@ -21,7 +21,7 @@ from collections.abc import Callable
 from engine import State
 from storage.db import Database
 from storage.db import Listener as Notifications
-from storage.repos import GameRecord, GameRepo, TableRepo
+from storage.repos import GameRecord, GameRepo, GameStatus, TableRepo, TableStatus
 
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
@@ -76,10 +76,10 @@ class Follower:
             async with live.lock:
                 return await self.reload(game_id, live)
         record = await self._games.get(game_id)
-        if record is None or record.status != "playing":
+        if record is None or record.status != GameStatus.PLAYING:
             return False
         table = await self._tables.get(record.table_id)
-        if table is None or table.status == "closed":
+        if table is None or table.status == TableStatus.CLOSED:
             return False
         state = await self._state(record)
         if self._held.live(game_id) is not None:  # loaded meanwhile
@@ -95,7 +95,7 @@ class Follower:
     async def reload(self, game_id: int, live: LiveGame) -> bool:
         """Under the game's lock: its cache as the database has it."""
         record = await self._games.get(game_id)
-        if record is None or (record.status == "over" and record.outcome is None):
+        if record is None or (record.status == GameStatus.OVER and record.outcome is None):
             self._arm(game_id, live, None)  # ended unfinished: its table was closed
             if self._held.let_go(game_id, live):
                 self._moved(game_id)  # (its hands in the group go where they are shown)

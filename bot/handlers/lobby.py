@@ -11,7 +11,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message, TelegramObject
 
 from service.tables import Person, TableError, Tables
-from storage.repos import TableRecord
+from storage.repos import TableRecord, TableStatus
 
 from .. import render, rules_text
 from ..callbacks import LobbyCb, LobbyOp
@@ -69,7 +69,7 @@ async def show_again(delivery: Delivery, tables: Tables, table: TableRecord) -> 
     """The open table once more: the lobby posted anew at the bottom of the chat (the
     older one says it moved), or the settings in words during a game."""
     lang = await tables.lang(table.chat_id)
-    if table.status == "playing":
+    if table.status == TableStatus.PLAYING:
         settings = render.settings_text(lang, table.settings)
         await delivery.send(table.chat_id, t(lang, "lobby.settings_playing", settings=settings))
         return
@@ -95,7 +95,7 @@ class PressedTable(BaseMiddleware):
         where = pressed.chat_id if pressed is not None else None
         if op is LobbyOp.LEAVE and chat_id == who.id:
             where = who.id
-        if pressed is None or pressed.status == "closed" or chat_id != where:
+        if pressed is None or pressed.status == TableStatus.CLOSED or chat_id != where:
             await event.answer(t(who.lang, "answer.no_table"))  # forged, or another chat's
             return None
         data.update(pressed=pressed, who=who)
@@ -145,7 +145,7 @@ async def leave(
     query: CallbackQuery, pressed: TableRecord, who: Person, tables: Tables, delivery: Delivery
 ) -> None:
     table = await tables.leave(pressed.id, who)
-    if table.status != "playing":
+    if table.status != TableStatus.PLAYING:
         await query.answer(t(who.lang, "answer.left"))
         return
     game = tables.game_of(table.id)  # out of cards: the game goes on without them
@@ -187,7 +187,7 @@ async def rules_page(
     table = await tables.get(pressed.id)
     if who.id != table.creator_id:
         raise TableError("rules_creator")
-    if table.status != "lobby":
+    if table.status != TableStatus.LOBBY:
         raise TableError("playing")
     page = None
     if callback_data.op is LobbyOp.RULES:
