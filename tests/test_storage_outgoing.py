@@ -14,11 +14,12 @@ from bot.callbacks import PageName
 from bot.hand_pages import Page, SharedPages
 from engine import Action, Card, Rules, State
 from engine.actions import BEAT, OPEN, THROW
-from service import FakeClock, GameService
+from service import GameService, TableSettings
 from service.tables import Tables
 from storage.connect import open_database
 from storage.db import Database, is_url
 from storage.outgoing import HandPageRepo, OutgoingRepo
+from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
 from tests.backends import db_target
 from tests.service_helpers import humans, new_table, open_service, start
 
@@ -168,18 +169,24 @@ async def test_pages_left_by_games_that_ended_before_are_deleted_by_the_migratio
     tmp_path: Path,
 ) -> None:
     target = await db_target(tmp_path / "d.sqlite3")
-    service = GameService(await open_database(target, upto=10), clock=FakeClock())
+    old = await open_database(target, upto=10)  # (older than the service: rows by hand)
     try:
-        running, ended = await two_games(service)
-        async with service.db.tx() as c:
+        async with old.tx() as c:
+            games = []
+            for user in (1, 2):
+                await UserRepo.upsert(c, user, f"Игрок {user}")
+            for chat in (-1, -2):
+                await ChatRepo.upsert(c, chat, "Стол")
+                table = await TableRepo.create(c, chat, 1, TableSettings(), [])
+                games.append(await GameRepo.create(c, table, {}, humans(2), chat, {}))
+            running, ended = games
             await c.execute("UPDATE games SET status = 'over' WHERE id = ?", (ended,))
             for game in (running, ended):
                 await c.execute(
                     "INSERT INTO hand_pages (game_id, user_id, body) VALUES (?, 1, '{}')", (game,)
                 )
     finally:
-        await service.stop()
-        await service.db.close()
+        await old.close()
     db = await open_database(target)
     try:
         assert await pages_of(db) == [(running, 1)]
