@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from helpers import act, game, legal, of_type, play, refused
-
 from engine import BoutEnded, GameOver, Left, Outcome
+from tests.helpers import act, game, legal, of_type, play, refused
 
 
-def test_leaving_only_at_the_end_of_a_bout():
+def test_leaving_only_at_the_end_of_a_bout() -> None:
     state = game(["7S", "8S 9C 10S", "7C JD"])
     events = act(state, "0 a 7S")
     assert state.hands[0] == 0
@@ -21,7 +20,7 @@ def test_leaving_only_at_the_end_of_a_bout():
     assert (state.attacker, state.defender) == (1, 2)
 
 
-def test_the_last_bout_is_played_to_the_end():
+def test_the_last_bout_is_played_to_the_end() -> None:
     state = game(["7S", "8S 9C 10S", "7C"])
     play(state, "0 a 7S", "2 t 7C")
     # Only seat 1 holds cards, but the cards on the table still have to be beaten.
@@ -34,7 +33,7 @@ def test_the_last_bout_is_played_to_the_end():
     assert of_type(events, GameOver) == [GameOver(Outcome((1,), (1, 3, 1)))]
 
 
-def test_players_leaving_in_the_same_bout_share_a_place():
+def test_players_leaving_in_the_same_bout_share_a_place() -> None:
     state = game(["7S", "8S 9C 10S", "7C"])
     play(state, "0 a 7S", "2 t 7C", "1 d 8S>7S", "1 d 9C>7C")
     assert state.outcome.places[0] == state.outcome.places[2] == 1
@@ -42,7 +41,7 @@ def test_players_leaving_in_the_same_bout_share_a_place():
     assert state.outcome.winners == (0, 2)
 
 
-def test_the_last_player_who_cannot_beat_takes_and_is_the_fool():
+def test_the_last_player_who_cannot_beat_takes_and_is_the_fool() -> None:
     state = game(["7S", "6S 9C"])
     act(state, "0 a 7S")
     assert legal(state, 1) == {"take"}
@@ -54,7 +53,7 @@ def test_the_last_player_who_cannot_beat_takes_and_is_the_fool():
     assert state.outcome.places == (1, 2)
 
 
-def test_places_follow_the_order_of_leaving():
+def test_places_follow_the_order_of_leaving() -> None:
     state = game(["7S 9D", "8S", "JC QC"])
     events = play(state, "0 a 7S", "1 d 8S>7S")
     assert of_type(events, Left) == [Left(1, 1)]
@@ -67,7 +66,7 @@ def test_places_follow_the_order_of_leaving():
     assert state.outcome == Outcome(fools=(0,), places=(3, 1, 2))
 
 
-def test_two_player_draw_when_the_last_card_is_beaten_by_the_last_card():
+def test_two_player_draw_when_the_last_card_is_beaten_by_the_last_card() -> None:
     state = game(["7S", "8S"])
     act(state, "0 a 7S")
     events = act(state, "1 d 8S>7S")
@@ -79,7 +78,7 @@ def test_two_player_draw_when_the_last_card_is_beaten_by_the_last_card():
     assert outcome.places == (1, 1)
 
 
-def test_no_draw_while_the_stock_has_cards():
+def test_no_draw_while_the_stock_has_cards() -> None:
     state = game(["7S", "8S"], stock="9S 10S JS QS KS AS 9C 10C JC QC", trump="AH")
     events = play(state, "0 a 7S", "1 d 8S>7S")
     assert not of_type(events, Left)
@@ -87,14 +86,14 @@ def test_no_draw_while_the_stock_has_cards():
     assert state.hands[0].bit_count() == 6 and state.hands[1].bit_count() == 5
 
 
-def test_defender_with_cards_left_is_the_fool_when_the_attacker_runs_out():
+def test_defender_with_cards_left_is_the_fool_when_the_attacker_runs_out() -> None:
     state = game(["7S", "8S 10C"])
     act(state, "0 a 7S")
     act(state, "1 d 8S>7S")
     assert state.outcome == Outcome(fools=(1,), places=(1, 2))
 
 
-def test_surrender_makes_the_surrenderer_the_fool_and_ends_the_game():
+def test_surrender_makes_the_surrenderer_the_fool_and_ends_the_game() -> None:
     state = game(["7S 9D", "8S 10C", "JC QC"], stock="AS KS", trump="AD")
     act(state, "0 a 7S")
     assert "quit" not in legal(state, 2)  # always available, so not listed
@@ -110,13 +109,13 @@ def test_surrender_makes_the_surrenderer_the_fool_and_ends_the_game():
     refused(state, "1 d 8S>7S", "the game is over")
 
 
-def test_surrender_of_the_attacker_before_any_card():
+def test_surrender_of_the_attacker_before_any_card() -> None:
     state = game(["7S 9D", "8S 10C"], stock="AS KS")
     act(state, "0 quit")
     assert state.outcome == Outcome(fools=(0,), places=(2, 1), surrendered=0)
 
 
-def test_a_player_who_left_cannot_act():
+def test_a_player_who_left_cannot_act() -> None:
     state = game(["7S 9D", "8S", "JC QC"])
     play(state, "0 a 7S", "1 d 8S>7S")
     refused(state, "1 quit", "seat 1 has left the game")

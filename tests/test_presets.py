@@ -41,7 +41,7 @@ def play_out(state: State, before: Callable[[State], None] = lambda s: None) -> 
     return state
 
 
-def test_classic_is_the_default_rules():
+def test_classic_is_the_default_rules() -> None:
     assert classic() == Rules()
     assert classic(players=4, teams=True, mode="perevodnoy") == Rules(
         players=4, teams=True, mode="perevodnoy"
@@ -49,7 +49,7 @@ def test_classic_is_the_default_rules():
     assert preset_of(Rules()) is CLASSIC
 
 
-def test_duraka_net_refuses_a_two_card_opening_all_game_long():
+def test_duraka_net_refuses_a_two_card_opening_all_game_long() -> None:
     rules = duraka_net()
     assert (rules.players, rules.deck, rules.mode) == (2, 36, Mode.PODKIDNOY)
     assert not rules.first_bout_cap_5
@@ -73,14 +73,14 @@ def test_duraka_net_refuses_a_two_card_opening_all_game_long():
     assert preset_of(rules) is DURAKA_NET
 
 
-def test_duraka_net_is_for_two_players_with_36_cards():
+def test_duraka_net_is_for_two_players_with_36_cards() -> None:
     with pytest.raises(ValueError, match="played by 2 players"):
         duraka_net(players=3)
     with pytest.raises(ValueError, match="with 36 cards"):
         duraka_net(deck=52)
 
 
-def test_transfer_with_cheating_never_transfers_the_first_bout():
+def test_transfer_with_cheating_never_transfers_the_first_bout() -> None:
     rules = transfer_cheating(players=3)
     assert rules.mode is Mode.PEREVODNOY
     assert rules.throw_in_order is ThrowOrder.ATTACKER_FIRST
@@ -95,7 +95,7 @@ def test_transfer_with_cheating_never_transfers_the_first_bout():
         transfer_cheating(mode="podkidnoy")
 
 
-def test_durak_online_second_game_opens_against_the_last_fool():
+def test_durak_online_second_game_opens_against_the_last_fool() -> None:
     rules = durak_online(players=3, mode="perevodnoy")
     assert rules.series_opener is SeriesOpener.UNDER_FOOL and rules.pogony
     assert rules.transfer_by_trump_show  # in perevodnoy
@@ -111,7 +111,7 @@ def test_durak_online_second_game_opens_against_the_last_fool():
     assert preset_of(rules) is DURAK_ONLINE
 
 
-def test_durak_online_throws_in_round_the_circle():
+def test_durak_online_throws_in_round_the_circle() -> None:
     throw_turns = 0
 
     def one_at_a_time(state: State) -> None:
@@ -126,14 +126,14 @@ def test_durak_online_throws_in_round_the_circle():
     assert throw_turns > 0
 
 
-def test_a_preset_takes_single_options_on_top():
+def test_a_preset_takes_single_options_on_top() -> None:
     rules = durak_online(players=4, teams=True, no_throw_in_after_take=True)
     assert rules.no_throw_in_after_take and rules.teams
     assert preset_of(rules) is DURAK_ONLINE
     assert preset_of(Rules(pogony=True)) is CLASSIC  # one option is not a rulebook
 
 
-def test_every_preset_has_a_key_and_valid_rules():
+def test_every_preset_has_a_key_and_valid_rules() -> None:
     for key, preset in PRESETS.items():
         assert preset.key == key
         rules = preset.rules(players=preset.players[0])

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from service_helpers import humans, next_move, open_service, start
-
 from engine import Action, Rules
 from engine.actions import DONE
 from service import FakeClock
+from tests.service_helpers import humans, next_move, open_service, start
 
 
 async def test_the_throw_in_clock_ends_a_bout_open_for_accusations(tmp_path: Path) -> None:
