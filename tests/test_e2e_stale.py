@@ -21,6 +21,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeMessage, FakeTelegram
+from tests.service_helpers import held
 
 STALE = "Кнопка устарела: игра уже ушла дальше."
 
@@ -61,7 +62,7 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
         app.service.new_seed = lambda: SEED
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
-        live = app.service.live(1)
+        live = held(app.service, 1)
         found = scenario(live.state)
         assert found is not None
         opening, throw, beat = found

@@ -13,7 +13,7 @@ from engine import Action, Rules
 from service import FakeClock, GameService
 from storage.connect import open_database
 from tests.backends import PgDatabases
-from tests.service_helpers import humans, new_table, next_move, start
+from tests.service_helpers import held, humans, new_table, next_move, start
 
 pytestmark = pytest.mark.sqlite_only  # the test's own PostgreSQL database below
 
@@ -62,12 +62,12 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
         assert now and now != pids  # listening again, on a new connection
         b.follower.poll = 3600.0  # from here on only what it hears
         await asyncio.sleep(0.3)  # the loop's last short sleep
-        state = a.live(game).state
+        state = held(a, game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), len(state.history))
         await a.idle()
-        want = a.live(game).state
-        await until(lambda: b.live(game) is not None and b.live(game).state == want, "heard")
+        want = held(a, game).state
+        await until(lambda: b.live(game) is not None and held(b, game).state == want, "heard")
     finally:
         for service in (a, b):
             await service.stop()
@@ -92,20 +92,20 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
             reads += 1
             loaded = await real(game_id)
             if reads == 1:
-                state = a.live(game).state
+                state = held(a, game).state
                 seat, text = next_move(state)
                 await a.act(game, Action.from_text(seat, text), len(state.history))
-                b.follower.heard(game, len(a.live(game).state.history))
+                b.follower.heard(game, len(held(a, game).state.history))
             return loaded
 
         b.follower.catch_up = slow  # type: ignore[method-assign]
-        state = a.live(game).state
+        state = held(a, game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), len(state.history))
-        b.follower.heard(game, len(a.live(game).state.history))
+        b.follower.heard(game, len(held(a, game).state.history))
         await until(lambda: reads >= 2 and not b.follower._pending, "the second read")
         await a.idle()
-        assert b.live(game) is not None and b.live(game).state == a.live(game).state
+        assert b.live(game) is not None and held(b, game).state == held(a, game).state
     finally:
         for service in (a, b):
             await service.stop()

@@ -113,7 +113,7 @@ async def test_two_webhook_processes_on_one_database_each_take_updates(
             tg.start_private(anna)
             await tg.send_text(anna, group, "/durak")
             assert await tg.deliver_to_webhook(one) == [200, 200]  # the first takes these
-            lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+            lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
             press = await tg.press(anna, lobby, LobbyCb(table=1, op="join").pack())
             assert await tg.deliver_to_webhook(two) == [200]  # the second, this one
             assert (await press).text == "Вы за столом!"  # it found the table in the database

@@ -70,7 +70,7 @@ async def test_a_webhook_update_is_answered_once_its_change_is_committed(
         assert await tg.deliver_to_webhook(address) == [200]
         # before: answered at once, the table written later in the background
         assert await app.tables.in_chat(group.id) is not None
-        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
         tg.inject_fault("timeout", methods=["answerCallbackQuery"], delay=1.0)
         press = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
         assert await tg.deliver_to_webhook(address) == [200]
@@ -83,7 +83,7 @@ async def test_a_webhook_update_sent_again_acts_once(tg: FakeTelegram, tmp_path:
     async with webhook_app(tg, str(tmp_path / "db.sqlite3")) as (app, address):
         await tg.send_text(anna, group, "/durak")
         assert await tg.deliver_to_webhook(address) == [200, 200, 200]
-        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
         press = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
         assert await tg.deliver_to_webhook(address) == [200]
         assert (await press).text == "Теперь: 3 места."
@@ -93,7 +93,7 @@ async def test_a_webhook_update_sent_again_acts_once(tg: FakeTelegram, tmp_path:
         await tg.wait_quiet(0.3)
         table = await app.tables.in_chat(group.id)
         assert table is not None and table.settings.seats == 3  # not 4
-        lobbies = [m for m in tg.messages(group) if "Стол для игры" in m.text]
+        lobbies = [m for m in tg.messages(group) if "Стол для игры" in (m.text or "")]
         assert lobbies == [lobby]  # not a second lobby either
         assert app.once.repeats == 2
         assert tg.count("answerCallbackQuery") == 2  # the second refused: answered already
@@ -137,7 +137,7 @@ async def a_lobby(tg: FakeTelegram, address: str) -> tuple[FakeUser, FakeMessage
     anna, _, group = two_friends(tg)
     await tg.send_text(anna, group, "/durak")
     assert await tg.deliver_to_webhook(address) == [200, 200, 200]
-    return anna, await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+    return anna, await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
 
 
 async def test_a_slow_update_is_answered_once_its_change_is_committed(

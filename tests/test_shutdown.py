@@ -16,6 +16,7 @@ from storage.connect import open_database
 from storage.repos import GameRepo
 from tests.e2e_helpers import TOKEN, choose, hand_message, open_table, seat_everyone, two_friends
 from tests.fakes import FakeTelegram, run_polling
+from tests.service_helpers import held
 
 
 async def test_a_press_in_hand_at_shutdown_is_finished_first(
@@ -33,7 +34,7 @@ async def test_a_press_in_hand_at_shutdown_is_finished_first(
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
             game = app.service.game_of(1)
-            live = app.service.live(game) if game is not None else None
+            live = held(app.service, game) if game is not None else None
             assert game is not None and live is not None
             attacker = (anna, boris)[live.seats[live.state.attacker].user_id == boris.id]
             message = hand_message(tg, attacker)

@@ -74,7 +74,7 @@ async def a_game(tg: FakeTelegram, bot: Bot) -> tuple[FakeUser, str]:
     anna, boris, group = two_friends(tg)
     await tg.send_text(anna, group, "/durak")
     await deliver(tg, bot)
-    lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text, WAIT)
+    lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""), WAIT)
     for user in (anna, boris):
         press = await tg.press(user, lobby, LobbyCb(table=1, op="join").pack())
         await deliver(tg, bot)
