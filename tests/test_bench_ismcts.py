@@ -19,6 +19,7 @@ from engine.bots.heuristic import must_act, state_policy
 from engine.bots.tracker import Tracker
 from engine.cards import Card, cards_of
 from engine.players import Player, RandomPlayer
+from engine.rules import Mode
 from tests.helpers import game
 
 # The clock off: a decision is its view, its seed and this cap, on any machine.
@@ -81,7 +82,7 @@ def swapped(state: State, seat: int, swaps: int) -> State:
     "rules",
     [
         Rules(),
-        Rules(players=3, deck=24, mode="perevodnoy"),
+        Rules(players=3, deck=24, mode=Mode.PEREVODNOY),
         Rules(players=4, deck=36, teams=True),
         Rules(players=2, deck=36, cheating=True),
     ],

@@ -12,6 +12,7 @@ from engine.bots import BUDGETS, Budget, MonteCarloBot, NoviceBot, decide, make_
 from engine.bots.pimc import candidates
 from engine.bots.tracker import Tracker
 from engine.players import Player
+from engine.rules import Mode
 from tests.helpers import game, play
 from tests.test_bots_tracker import positions
 
@@ -48,7 +49,7 @@ def shuffled_hidden(state: State, seat: int, rng: random.Random) -> State:
     "rules",
     [
         Rules(players=2, deck=36),
-        Rules(players=3, deck=36, mode="perevodnoy"),
+        Rules(players=3, deck=36, mode=Mode.PEREVODNOY),
         Rules(players=4, deck=36, teams=True),
     ],
     ids=str,

@@ -11,15 +11,16 @@ from engine.bots.heuristic import state_policy
 from engine.bots.tracker import Tracker
 from engine.bots.world import build_state, sample_hands
 from engine.cards import Card, deck_mask, mask_of
+from engine.rules import Mode, ThrowIn
 from engine.state import FIELDS
 from tests.helpers import cards, game, play
 
 RULES = [
     Rules(players=2, deck=36),
-    Rules(players=3, deck=24, mode="perevodnoy"),
+    Rules(players=3, deck=24, mode=Mode.PEREVODNOY),
     Rules(players=4, deck=24),
-    Rules(players=4, deck=36, mode="perevodnoy", teams=True),
-    Rules(players=5, deck=52, throw_in="neighbors"),
+    Rules(players=4, deck=36, mode=Mode.PEREVODNOY, teams=True),
+    Rules(players=5, deck=52, throw_in=ThrowIn.NEIGHBORS),
     Rules(players=6, deck=36, teams=True),
 ]
 

@@ -14,7 +14,7 @@ from aiogram.exceptions import TelegramAPIError
 
 from bot import webhook
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from tests.e2e_helpers import TOKEN, open_table, running_bot, settle, two_friends
 from tests.fakes import FakeTelegram
@@ -70,7 +70,7 @@ async def test_a_press_whose_answer_fails_once_is_answered(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
         tg.inject_fault(fault, methods=["answerCallbackQuery"], delay=1.0)
-        press = await tg.press(anna, lobby, LobbyCb(table=1, op="join").pack())
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         answer = await press.wait_answer(15)
         assert answer.text == "Вы за столом!"  # before: the handler failed, «Что-то пошло…»
         await settle(app)
@@ -85,7 +85,7 @@ async def test_a_press_whose_answer_keeps_failing_is_handled_all_the_same(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
         tg.inject_fault("502", count=3, methods=["answerCallbackQuery"])
-        await tg.press(anna, lobby, LobbyCb(table=1, op="join").pack())
+        await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         await tg.wait_for(lambda: tg.faults == 3, timeout=15)
         await tg.wait_for(lambda: "Аня" in (lobby.text or ""))  # the join stands
         await settle(app)

@@ -9,6 +9,7 @@ import pytest
 from engine import Rules, State, replay
 from engine.cards import CARDS, cards_of, deck_cards, deck_mask
 from engine.deal import deal, shuffle
+from engine.rules import Mode
 
 SETUPS = [(2, 24), (3, 24), (2, 36), (3, 36), (5, 36), (2, 52), (6, 52)]
 
@@ -136,7 +137,7 @@ def test_whole_deck_is_only_24_with_4_or_36_with_6() -> None:
 
 
 def test_game_rebuilds_from_seed_and_action_log() -> None:
-    rules = Rules(players=3, deck=36, mode="perevodnoy")
+    rules = Rules(players=3, deck=36, mode=Mode.PEREVODNOY)
     state = State(rules, 77)
     for _ in range(40):  # timeouts make a legal game without a policy of our own
         if state.is_over:

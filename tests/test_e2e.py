@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from bot.callbacks import LobbyCb, MoveCb
+from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from tests.e2e_helpers import (
     choose,
     hand_key,
@@ -37,7 +37,7 @@ async def test_a_full_two_player_game(tg: FakeTelegram, tmp_path: Path) -> None:
         lobby = await open_table(tg, app, group, anna)
         assert "2 места" in (lobby.text or "") and "Подкидной" in (lobby.text or "")
         for user in (anna, boris):
-            join = LobbyCb(table=1, op="join").pack()
+            join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
             answer = await (await tg.press(user, latest(tg, group), join))
             assert answer.text == "Вы за столом!"
         await settle(app)
@@ -78,7 +78,7 @@ async def test_joining_without_the_private_chat_uses_a_deep_link(
     tg.start_private(anna)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
-        join = LobbyCb(table=1, op="join").pack()
+        join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
         answer = await (await tg.press(vika, lobby, join))
         token = (await app.tables.get(1)).join_token
         assert answer.url == f"https://t.me/durak_test_bot?start=join_{token}"
@@ -100,7 +100,7 @@ async def test_forged_and_foreign_presses_get_polite_answers_and_change_nothing(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
         for user in (anna, boris):
-            await (await tg.press(user, lobby, LobbyCb(table=1, op="join").pack()))
+            await (await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         await settle(app)
         before = held(app.service, 1).state.to_dict()
         owner, hand = next((u, h) for u in (anna, boris) if choose(tg, h := hand_message(tg, u)))
@@ -114,7 +114,7 @@ async def test_forged_and_foreign_presses_get_polite_answers_and_change_nothing(
         assert forged.text == "Сейчас так сходить нельзя."
         garbage = await (await tg.press(owner, hand, "totally:forged", forge=True))
         assert garbage.text == "Кнопка устарела: игра уже ушла дальше."
-        stale = LobbyCb(table=1, op="set", arg="deck").pack()  # a lobby button, now gone
+        stale = LobbyCb(table=1, op=LobbyOp.SET, arg="deck").pack()  # a lobby button, now gone
         settings = await (await tg.press(boris, lobby, stale, forge=True))
         assert settings.text == "Это может только создатель стола."
         assert held(app.service, 1).state.to_dict() == before

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from engine import Rules
 from engine.actions import DONE, PASS
 from service import Update
@@ -66,11 +66,11 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(
         app.service.new_seed = lambda: deal_where(rules, lambda s: s.attacker == 0)
         lobby = await open_table(tg, app, with_bots, anna)
         for op, arg in (("bots", "expert"), ("bots", "master"), ("set", "seats")):
-            await (await tg.press(anna, lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
+            await (await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()))
             await settle(app)  # the lobby shows the next button
         await seat_everyone(tg, app, with_bots, [anna])
         for _ in range(2):
-            bot = LobbyCb(table=1, op="bot").pack()
+            bot = LobbyCb(table=1, op=LobbyOp.BOT).pack()
             await (await tg.press(anna, latest(tg, with_bots), bot))
         await shown(app)
         game = app.service.game_of(1)
@@ -86,7 +86,7 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(
         app.service.new_seed = lambda: 7
         await open_table(tg, app, friends, boris)
         for user in (boris, vika):  # seat_everyone would wait for the bots
-            join = LobbyCb(table=2, op="join").pack()
+            join = LobbyCb(table=2, op=LobbyOp.JOIN).pack()
             await (await tg.press(user, latest(tg, friends), join))
         await shown(app)
         other = app.service.game_of(2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.app import App
-from bot.callbacks import CheatCb, LobbyCb, MoveCb, PageCb
+from bot.callbacks import CheatCb, LobbyCb, LobbyOp, MoveCb, PageCb, PageName
 from tests.e2e_helpers import (
     hand_buttons,
     hand_key,
@@ -31,7 +31,7 @@ class Raw(str):
 
 
 def lobby(op: str, arg: str = "") -> str:
-    return LobbyCb(table=1, op=op, arg=arg).pack()
+    return LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
 
 
 def labels(message) -> list[str]:
@@ -185,11 +185,11 @@ async def test_stale_and_forged_cheats_and_pages_change_nothing(
             (defender, theirs, CheatCb(game=1, a=cheat, k=old), "Кнопка устарела"),
             (defender, theirs, CheatCb(game=2, a=cheat, k=k), "Такой партии нет"),
             (attacker, mine, CheatCb(game=1, a=cheat, k=m), not_now),  # not the defender
-            (attacker, mine, PageCb(game=1, page="cheat", k=m), not_now),
+            (attacker, mine, PageCb(game=1, page=PageName.CHEAT, k=m), not_now),
             # data that does not fit PageCb's fields is no page: the fallback answers
             (defender, theirs, Raw(f"p:1:cheat:ZZ:{k}"), "Кнопка устарела"),
             (defender, theirs, Raw(f"p:1:secret::{k}"), "Кнопка устарела"),
-            (defender, theirs, PageCb(game=1, page="accuse", k=old), "Кнопка устарела"),
+            (defender, theirs, PageCb(game=1, page=PageName.ACCUSE, k=old), "Кнопка устарела"),
             (attacker, mine, MoveCb(game=1, a=f"accuse {a_seat}", k=m), not_now),  # oneself
         ]
         shown = (theirs.text, theirs.keyboard, mine.text, mine.keyboard)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from engine import Action
 from tests.e2e_helpers import hand_message, latest, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram
@@ -26,9 +26,11 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(
         app.service.new_seed = lambda: 3
         lobby = await open_table(tg, app, group, users[0])
         for op, arg in (("set", "seats"), ("rules", ""), ("preset", "transfer_cheating")):
-            await (await tg.press(users[0], lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
+            await (
+                await tg.press(users[0], lobby, LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack())
+            )
             await settle(app)
-        await (await tg.press(users[0], lobby, LobbyCb(table=1, op="back").pack()))
+        await (await tg.press(users[0], lobby, LobbyCb(table=1, op=LobbyOp.BACK).pack()))
         await settle(app)
         await seat_everyone(tg, app, group, users)
         live = held(app.service, 1)

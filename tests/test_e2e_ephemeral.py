@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bench.playing import ephemeral_hand
 from bot.app import App
-from bot.callbacks import CardsCb, LobbyCb
+from bot.callbacks import CardsCb, LobbyCb, LobbyOp
 from tests.e2e_helpers import (
     choose,
     game_over,
@@ -42,7 +42,7 @@ async def seated_then_blocked(tg: FakeTelegram, app: App, group: FakeChat) -> Fa
     await open_table(tg, app, group, anna)
     lobby = latest(tg, group)
     assert lobby is not None
-    assert (await (await tg.press(boris, lobby, LobbyCb(table=1, op="join").pack()))).text
+    assert (await (await tg.press(boris, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))).text
     await settle(app)
     tg.block(boris)
     await tg.wait_quiet()
@@ -278,7 +278,7 @@ async def test_one_who_never_started_the_bot_joins_and_plays_from_the_group(
         await seat_everyone(tg, app, group, [anna])
         lobby = latest(tg, group)
         assert lobby is not None
-        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         await settle(app)
         assert answer.url is None  # no deep link: his seat and his cards are here
         assert answer.text == "Ваши карты — внизу чата, их видите только вы."
@@ -297,7 +297,7 @@ async def test_one_who_never_started_the_bot_is_seated_and_told_where_the_cards_
     anna, gleb, group = newcomer(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)  # Аня is not seated yet
-        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         await settle(app)
         assert answer.show_alert and "нажмите «🃏 Мои карты» на столе" in (answer.text or "")
         await seat_everyone(tg, app, group, [anna])  # her join starts the game
@@ -316,7 +316,7 @@ async def test_one_who_never_started_the_bot_gets_the_deep_link_where_the_group_
     tg.ephemeral_api = False  # a server older than 10.2
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
-        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         await settle(app)
         assert answer.url is not None and "start=" in answer.url
         record = await app.tables.record(1)

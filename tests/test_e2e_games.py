@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from service import FakeClock
 from tests.e2e_helpers import (
     PRIORITY,
@@ -25,7 +25,7 @@ from tests.service_helpers import held
 
 
 async def press_lobby(tg: FakeTelegram, user, group, op: str, arg: str = "") -> str:
-    data = LobbyCb(table=1, op=op, arg=arg).pack()
+    data = LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
     answer = await (await tg.press(user, latest(tg, group), data))
     return answer.text
 
@@ -54,7 +54,7 @@ async def test_a_pairs_game_with_two_bots(tg: FakeTelegram, tmp_path: Path) -> N
     anna, boris, group = two_friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
-        pairs = LobbyCb(table=1, op="set", arg="pairs").pack()  # not shown at 2 seats, but
+        pairs = LobbyCb(table=1, op=LobbyOp.SET, arg="pairs").pack()  # not shown at 2 seats, but
         lobby = latest(tg, group)  # an older lobby's button is still answered
         assert (await (await tg.press(anna, lobby, pairs, forge=True))).text == (
             "Так нельзя: игра командами — для четырёх (пары) или шести (по трое) игроков"

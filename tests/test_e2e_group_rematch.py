@@ -34,7 +34,7 @@ async def test_a_rematch_puts_the_cards_in_front_of_one_who_plays_from_the_group
         await seat_everyone(tg, app, group, [anna])
         lobby = latest(tg, group)
         assert lobby is not None
-        assert (await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))).text
+        assert (await (await tg.press(gleb, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))).text
         await settle(app)
         await play_on(tg, app, group, [anna, gleb])
         assert game_over(tg, group)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from service import FakeClock, Seat
 from tests.e2e_helpers import (
     PRIORITY,
@@ -25,7 +25,7 @@ from tests.e2e_helpers import (
 from tests.fakes import FakeTelegram
 from tests.service_helpers import held
 
-LEAVE = LobbyCb(table=1, op="leave").pack()
+LEAVE = LobbyCb(table=1, op=LobbyOp.LEAVE).pack()
 BOTH_LANGUAGES = ("Побить", "Beat", "• ", "Бито", "Done", "Пас", "Pass", "Беру", "Take")
 
 
@@ -54,18 +54,18 @@ async def test_the_creator_chooses_the_bots_strength(tg: FakeTelegram, tmp_path:
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
         assert "Боты: Новичок" in (lobby.text or "")
-        expert = LobbyCb(table=1, op="bots", arg="expert").pack()
+        expert = LobbyCb(table=1, op=LobbyOp.BOTS, arg="expert").pack()
         assert await press(tg, boris, lobby, expert) == "Это может только создатель стола."
         assert await press(tg, anna, lobby, expert) == "🤖 Боты: Опытный"
         await settle(app)
-        master = LobbyCb(table=1, op="bots", arg="master").pack()
+        master = LobbyCb(table=1, op=LobbyOp.BOTS, arg="master").pack()
         shown = [b for row in tg.keyboard(lobby) for b in row]
         assert ("🤖 Опытный", expert.replace("expert", "master")) in shown
         assert await press(tg, anna, lobby, master) == "🤖 Боты: Мастер"
         await settle(app)
         assert "Боты: Мастер" in (lobby.text or "")
         await seat_everyone(tg, app, group, [anna])
-        await press(tg, anna, lobby, LobbyCb(table=1, op="bot").pack())  # the table is full
+        await press(tg, anna, lobby, LobbyCb(table=1, op=LobbyOp.BOT).pack())  # the table is full
         await settle(app)
         live = held(app.service, 1)
         assert live.seats[1] == Seat("bot", "Мастер 1", level="master")
@@ -111,7 +111,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(
         tg.start_private(user)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, users[0])
-        await press(tg, users[0], lobby, LobbyCb(table=1, op="set", arg="seats").pack())
+        await press(tg, users[0], lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="seats").pack())
         await seat_everyone(tg, app, group, users)
         for attempt in range(1, 10):  # deals are random: until one player is out first
             live = held(app.service, attempt).state
@@ -128,7 +128,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(
             if not live.is_over:
                 break
             summary = latest(tg, group)
-            await press(tg, users[0], summary, LobbyCb(table=1, op="again").pack())
+            await press(tg, users[0], summary, LobbyCb(table=1, op=LobbyOp.AGAIN).pack())
             await settle(app)
         game = held(app.service, attempt)
         out_id = next(game.seats[s].user_id for s in range(3) if game.state.place[s])
@@ -144,10 +144,12 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(
         assert out.id not in {s.user_id for s in (await app.tables.get(1)).seats}
         await tg.send_text(out, other_group, "/durak")
         other = await tg.wait_for_message(other_group, lambda m: "Стол для игры" in (m.text or ""))
-        assert await press(tg, out, other, LobbyCb(table=2, op="join").pack()) == ("Вы за столом!")
+        assert await press(tg, out, other, LobbyCb(table=2, op=LobbyOp.JOIN).pack()) == (
+            "Вы за столом!"
+        )
         await finish(tg, app, attempt, players)
         summary = latest(tg, group)
-        await press(tg, players[0], summary, LobbyCb(table=1, op="again").pack())
+        await press(tg, players[0], summary, LobbyCb(table=1, op=LobbyOp.AGAIN).pack())
         await settle(app)
         assert held(app.service, attempt + 1).state.n == 2  # «Ещё партию» without them
     assert tg.unanswered_callbacks() == []
@@ -165,7 +167,7 @@ async def test_a_table_speaks_its_creators_language(tg: FakeTelegram, tmp_path: 
             "Take a seat",
             "Add a bot",
         ]
-        join = LobbyCb(table=1, op="join").pack()
+        join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
         assert await press(tg, boris, lobby, join) == "Вы за столом!"  # his own language
         assert await press(tg, anna, lobby, join) == "You are at the table!"
         await settle(app)
@@ -196,11 +198,11 @@ async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(
         assert not first.keyboard
         lobby = latest(tg, group)
         assert "Стол для игры" in (lobby.text or "") and lobby.keyboard
-        deck = LobbyCb(table=1, op="set", arg="deck").pack()
+        deck = LobbyCb(table=1, op=LobbyOp.SET, arg="deck").pack()
         assert (await press(tg, anna, lobby, deck)).startswith("Теперь: ")  # its new deck
         await settle(app)
         assert "52 карты" in (lobby.text or "")  # the new message is the lobby now
-        await press(tg, anna, lobby, LobbyCb(table=1, op="set", arg="deck").pack())
+        await press(tg, anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="deck").pack())
         await seat_everyone(tg, app, group, [anna, boris])
         await tg.send_text(anna, group, "/settings")
         playing = await tg.wait_for_message(group, lambda m: "Идёт партия" in (m.text or ""))
@@ -225,7 +227,7 @@ async def test_another_game_keeps_the_last_result_in_the_chat(
         summary = latest(tg, group)
         result = summary.text
         assert summary.keyboard and summary.message_id > first_table.message_id
-        again = LobbyCb(table=1, op="again").pack()
+        again = LobbyCb(table=1, op=LobbyOp.AGAIN).pack()
         vika = tg.add_user(3, "Вика")
         group.members[vika.id] = "member"
         assert (await (await tg.press(vika, summary, again))).text == (

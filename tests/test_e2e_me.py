@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from tests.e2e_helpers import (
     latest,
     open_table,
@@ -33,7 +33,7 @@ async def test_my_statistics_in_the_private_chat_and_in_the_group(
 
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna])
-        bot_seat = LobbyCb(table=1, op="bot").pack()
+        bot_seat = LobbyCb(table=1, op=LobbyOp.BOT).pack()
         await (await tg.press(anna, latest(tg, group), bot_seat))
         await settle(app)
         await play_to_the_end(tg, app, group, [anna])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from service.tables import rules_for
 from tests.e2e_helpers import (
     PRIORITY,
@@ -24,7 +24,7 @@ from tests.service_helpers import held
 
 
 def lobby(op: str, arg: str = "") -> str:
-    return LobbyCb(table=1, op=op, arg=arg).pack()
+    return LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
 
 
 async def press(tg: FakeTelegram, user, message, data: str) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.callbacks import CardCb, tap_meaning
 from engine import Action, Card, Rules, State
 from engine.actions import BEAT, OPEN, THROW, TRANSFER
+from engine.rules import Mode
 from tests.e2e_helpers import (
     hand_message,
     open_table,
@@ -118,7 +119,7 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
 
 
 def test_a_tap_means_another_move_after_transfers_even_to_the_same_defender() -> None:
-    rules = Rules(mode="perevodnoy")
+    rules = Rules(mode=Mode.PEREVODNOY)
     for seed in range(3000):
         state = State(rules, seed)
         before = tap_meaning(state.view(state.defender), BEAT)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.rules_text import fits
 from tests.e2e_helpers import (
     TOKEN,
@@ -22,7 +22,7 @@ from tests.service_helpers import held
 
 
 async def press(tg: FakeTelegram, user: FakeUser, group: FakeChat, op: str, arg: str = "") -> str:
-    data = LobbyCb(table=1, op=op, arg=arg).pack()
+    data = LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
     return (await (await tg.press(user, latest(tg, group), data))).text
 
 

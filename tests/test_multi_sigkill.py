@@ -20,7 +20,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from storage.connect import open_database
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
@@ -149,7 +149,7 @@ async def lobby_press(
     lobby = latest(tg, group)
     assert lobby is not None
     answer = await (
-        await tg.press(user, lobby, LobbyCb(table=1, op=op, arg=arg).pack())
+        await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack())
     ).wait_answer(WAIT)
     await tg.wait_quiet(0.2, WAIT)
     return answer.text or ""

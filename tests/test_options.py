@@ -7,6 +7,7 @@ import pytest
 from engine import BoutEnded, Drew, Rules, State, replay
 from engine.cards import NO_TRUMP, SUIT_MASK
 from engine.deal import deal
+from engine.rules import Mode, Opener, SeriesOpener, ThrowOrder
 from tests.helpers import act, cards, game, hand, legal, play, refused
 
 # ------------------------------------------------------------ the opening
@@ -26,7 +27,7 @@ def test_several_cards_of_one_rank_open_by_default() -> None:
 
 
 def test_random_opener_when_nobody_holds_a_trump() -> None:
-    rules = Rules(players=2, deck=52, no_trump_opener="random")
+    rules = Rules(players=2, deck=52, no_trump_opener=Opener.RANDOM)
     openers = set()
     for seed in range(1000):
         d = deal(rules, seed)
@@ -192,7 +193,7 @@ def test_redeal_five_of_suit() -> None:
 def test_options_leave_the_default_deal_as_it_was() -> None:
     # Options drawn from the generator after the shuffle do not change the cards.
     for seed in range(20):
-        a, b = deal(Rules(), seed), deal(Rules(no_trump_opener="random"), seed)
+        a, b = deal(Rules(), seed), deal(Rules(no_trump_opener=Opener.RANDOM), seed)
         assert (a.hands, a.stock) == (b.hands, b.stock)
 
 
@@ -228,7 +229,7 @@ def test_short_stock_goes_in_order_by_default() -> None:
 def test_options_survive_a_snapshot() -> None:
     rules = Rules(
         players=3,
-        mode="perevodnoy",
+        mode=Mode.PEREVODNOY,
         single_card_opening=True,
         first_bout_no_transfer=True,
         fixed_trump="diamonds",
@@ -302,14 +303,14 @@ def test_circle_the_right_goes_round_from_the_defenders_left() -> None:
 
 def test_simple_game_has_no_throw_in_order() -> None:
     with pytest.raises(ValueError, match="no order of throwing in"):
-        Rules(simple=True, throw_in_order="circle")
+        Rules(simple=True, throw_in_order=ThrowOrder.CIRCLE)
 
 
 # ------------------------------------------------------------ a series of games
 
 
 def test_under_fool_the_last_fool_is_attacked_first() -> None:
-    rules = Rules(players=3, series_opener="under_fool")
+    rules = Rules(players=3, series_opener=SeriesOpener.UNDER_FOOL)
     for seed in range(5):
         state = State(rules, seed, last_fool=1)
         assert (state.attacker, state.defender) == (0, 1)
@@ -319,7 +320,9 @@ def test_under_fool_the_last_fool_is_attacked_first() -> None:
 
 
 def test_under_fool_in_pairs_the_right_neighbour_is_an_opponent() -> None:
-    state = State(Rules(players=4, teams=True, series_opener="under_fool"), 3, last_fool=3)
+    state = State(
+        Rules(players=4, teams=True, series_opener=SeriesOpener.UNDER_FOOL), 3, last_fool=3
+    )
     assert (state.attacker, state.defender) == (2, 3)
 
 
@@ -327,7 +330,7 @@ def test_after_a_draw_or_by_default_the_lowest_trump_opens() -> None:
     for seed in range(5):
         plain = State(Rules(players=3), seed)
         assert State(Rules(players=3), seed, last_fool=1).attacker == plain.attacker
-        under = Rules(players=3, series_opener="under_fool")
+        under = Rules(players=3, series_opener=SeriesOpener.UNDER_FOOL)
         assert State(under, seed).attacker == plain.attacker
 
 

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from service.outage import LEAST, moved_deadline
 from storage.outage import Outage, Reach
 from tests.backends import PgDatabases
@@ -129,7 +129,7 @@ async def test_a_deadline_in_an_outage_of_the_database_is_moved_on_and_said(
         running_bot(tg, url) as app,
     ):
         lobby = await open_table(tg, app, group, anna)
-        speed = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="speed").pack())
+        speed = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="speed").pack())
         assert (await speed).text == "Теперь: ⏱ Быстрая игра: 15 с на ход, 5 с на подкидывание."
         await seat_everyone(tg, app, group, [anna, boris])
         (game,) = app.service.game_ids()

@@ -44,7 +44,7 @@ def play_out(state: State, before: Callable[[State], None] = lambda s: None) -> 
 def test_classic_is_the_default_rules() -> None:
     assert classic() == Rules()
     assert classic(players=4, teams=True, mode="perevodnoy") == Rules(
-        players=4, teams=True, mode="perevodnoy"
+        players=4, teams=True, mode=Mode.PEREVODNOY
     )
     assert preset_of(Rules()) is CLASSIC
 

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot import render, render_hand
-from bot.callbacks import CardCb, LobbyCb, MoveCb
+from bot.callbacks import CardCb, LobbyCb, LobbyOp, MoveCb
 from bot.card_labels import card_label
 from bot.config import ConfigError, zone_from_env
 from bot.i18n import lang_of, t
@@ -196,7 +196,7 @@ def test_a_player_out_of_cards_may_leave_the_table_while_the_others_play() -> No
     text, markup, *_ = render_hand.hand("ru", state.view(0), 5, leave=3)
     assert "не осталось карт" in text and "выйти из-за стола" in text
     assert [(label, LobbyCb.unpack(d)) for label, d in buttons(markup)] == [
-        ("Выйти из-за стола", LobbyCb(table=3, op="leave"))
+        ("Выйти из-за стола", LobbyCb(table=3, op=LobbyOp.LEAVE))
     ]
     text, markup, *_ = render_hand.hand("ru", state.view(0), 5)  # they left: nothing to press
     assert markup is None and "Итоги будут в группе" in text

@@ -65,7 +65,7 @@ def test_unknown_option_values_are_refused(field, value) -> None:
 
 
 def test_option_strings_become_enums() -> None:
-    rules = Rules(mode="perevodnoy", throw_in="neighbors", speed="fast", players=4)
+    rules = Rules(mode=Mode.PEREVODNOY, throw_in=ThrowIn.NEIGHBORS, speed=Speed.FAST, players=4)
     assert rules.mode is Mode.PEREVODNOY
     assert rules.transfer is True
     assert rules.throw_in is ThrowIn.NEIGHBORS
@@ -73,12 +73,12 @@ def test_option_strings_become_enums() -> None:
 
 
 def test_timer_seconds_normal_30_and_10() -> None:
-    rules = Rules(speed="normal")
+    rules = Rules(speed=Speed.NORMAL)
     assert (rules.move_seconds, rules.throw_seconds) == (30, 10)
 
 
 def test_timer_seconds_fast_15_and_5() -> None:
-    rules = Rules(speed="fast")
+    rules = Rules(speed=Speed.FAST)
     assert (rules.move_seconds, rules.throw_seconds) == (15, 5)
 
 
@@ -93,7 +93,7 @@ def test_rules_need_keyword_arguments() -> None:
 
 
 def test_rules_round_trip_through_dict() -> None:
-    rules = Rules(players=6, deck=52, mode="perevodnoy", teams=True, speed="fast")
+    rules = Rules(players=6, deck=52, mode=Mode.PEREVODNOY, teams=True, speed=Speed.FAST)
     data = rules.to_dict()
     assert data["mode"] == "perevodnoy" and data["speed"] == "fast"
     assert Rules.from_dict(data) == rules

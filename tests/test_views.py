@@ -6,6 +6,7 @@ import pytest
 
 from engine import Rules, State
 from engine.cards import cards_of
+from engine.rules import Mode
 from tests.helpers import act, game, play
 
 
@@ -100,7 +101,7 @@ def test_public_facts_are_in_every_view() -> None:
 def test_views_do_not_leak_in_seeded_games() -> None:
     for players, deck in [(2, 36), (4, 24), (6, 36)]:
         for seed in range(3):
-            state = State(Rules(players=players, deck=deck, mode="perevodnoy"), seed)
+            state = State(Rules(players=players, deck=deck, mode=Mode.PEREVODNOY), seed)
             for _ in range(30):
                 if state.is_over:
                     break

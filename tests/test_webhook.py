@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from tests.e2e_helpers import TOKEN, latest, running_bot
 from tests.fakes import FakeTelegram
@@ -68,7 +68,7 @@ async def test_webhook_mode_answers_only_requests_with_the_secret(
 
         assert await tg.deliver_to_webhook(address) == [200, 200]
         lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
-        press = await tg.press(anna, lobby, LobbyCb(table=1, op="join").pack())
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         assert await tg.deliver_to_webhook(address) == [200]
         assert (await press).text == "Вы за столом!"
         await tg.wait_for(lambda: "Аня" in (latest(tg, group).text or ""))
