@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import BoutEnded
-from tests.helpers import act, game, hand, legal, play, refused
+from tests.helpers import act, game, hand, legal, play, refused, turn_of
 
 
 def test_opening_may_be_several_cards_of_one_rank() -> None:
@@ -21,7 +21,7 @@ def test_opening_may_be_several_cards_of_one_rank() -> None:
     act(state, "0 a 7C 7S 7D")
     assert [str(a) for a, _ in state.table] == ["7S", "7C", "7D"]
     assert hand(state, 0) == {"9H"}
-    assert state.turn().kind == "defend"
+    assert turn_of(state).kind == "defend"
 
 
 def test_opening_of_mixed_ranks_is_refused() -> None:
@@ -51,7 +51,7 @@ def test_first_card_is_mandatory() -> None:
     refused(state, "1 take", "not open yet")
     assert all(text.startswith("a ") for text in legal(state, 0))
     assert legal(state, 1) == set()
-    assert state.turn().kind == "attack" and state.turn().seats == (0,)
+    assert turn_of(state).kind == "attack" and turn_of(state).seats == (0,)
 
 
 def test_opening_cannot_exceed_the_defenders_hand() -> None:

@@ -20,7 +20,7 @@ from engine.bots.tracker import Tracker
 from engine.cards import Card, cards_of
 from engine.players import Player, RandomPlayer
 from engine.rules import Mode
-from tests.helpers import game
+from tests.helpers import game, outcome_of
 
 # The clock off: a decision is its view, its seed and this cap, on any machine.
 SMALL = Allowance(seconds=None, iterations=30)
@@ -117,7 +117,7 @@ def test_a_match_against_novice_finishes(
             seat, _, text = logged.partition(" ")
             state.apply(Action.from_text(int(seat), text))
         assert state.outcome is not None
-        assert (list(state.outcome.fools), state.outcome.draw) == (g["fools"], g["draw"])
+        assert (list(outcome_of(state).fools), outcome_of(state).draw) == (g["fools"], g["draw"])
 
 
 def test_the_same_seed_and_cap_give_the_same_game() -> None:

@@ -18,7 +18,7 @@ def test_card_parse_reads_rank_and_suit() -> None:
 
 
 @pytest.mark.parametrize("text", ["1S", "11H", "10", "S", "", "10X", "ZZ"])
-def test_card_parse_refuses_bad_text(text) -> None:
+def test_card_parse_refuses_bad_text(text: str) -> None:
     with pytest.raises(ValueError, match="not a card"):
         Card.parse(text)
 
@@ -34,7 +34,7 @@ def test_card_parse_refuses_bad_text(text) -> None:
         ("AH", "Т♥", "A♥"),
     ],
 )
-def test_card_labels_in_russian_and_english(text, ru, en) -> None:
+def test_card_labels_in_russian_and_english(text: str, ru: str, en: str) -> None:
     card = Card.parse(text)
     assert card.label() == ru
     assert card.label("en") == en
@@ -47,7 +47,7 @@ def test_rank_order_two_to_ace() -> None:
 
 
 @pytest.mark.parametrize(("size", "low"), [(24, "9"), (36, "6"), (52, "2")])
-def test_deck_sizes_and_lowest_rank(size, low) -> None:
+def test_deck_sizes_and_lowest_rank(size: int, low: str) -> None:
     deck = deck_cards(size)
     assert len(deck) == len(set(deck)) == size
     assert str(min(deck))[:-1] == low
@@ -99,7 +99,7 @@ def test_opening_text_is_canonical_whatever_the_card_order() -> None:
         "0 d 9H>7X",  # bad card
     ],
 )
-def test_malformed_action_text_raises_value_error(logged) -> None:
+def test_malformed_action_text_raises_value_error(logged: str) -> None:
     with pytest.raises(ValueError):
         Action.parse(logged)
 

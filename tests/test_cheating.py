@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine import Accused, Action, BoutEnded, Rules, State
@@ -11,7 +13,7 @@ from engine.presets import transfer_cheating
 from tests.helpers import act, cards, game, hand, legal, play, refused
 
 
-def two(**kw: object) -> State:
+def two(**kw: Any) -> State:
     return game(["9H 10S JS", "7S 8C QD"], trump="6D", stock="AC AS AH", **kw)
 
 
@@ -68,7 +70,7 @@ def test_a_false_accusation_bars_the_accuser_for_the_bout() -> None:
 
 
 def test_a_cheating_transfer_passes_the_bout_and_can_be_caught() -> None:
-    kw = {"mode": "perevodnoy", "cheating": True, "stock": "QD KD AD QS KS AS"}
+    kw: dict[str, Any] = {"mode": "perevodnoy", "cheating": True, "stock": "QD KD AD QS KS AS"}
     state = game(["7S 8S 9D", "8C 9S AS", "10S JS QS KS"], trump="6H", **kw)
     act(state, "0 a 7S")
     assert "x 8C" in texts(state.cheat_actions(1))

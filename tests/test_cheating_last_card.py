@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine import Accused, BoutEnded, GameOver, State, Turn
-from tests.helpers import act, game, hand, legal, play, refused
+from tests.helpers import act, game, hand, legal, outcome_of, play, refused
 
 
 def last_card(**kw: object) -> State:
@@ -32,7 +32,7 @@ def test_when_nobody_accuses_the_bout_ends_once_everyone_has_said_bito() -> None
     assert state.outcome is None and state.turn() == Turn("throw", (2,))
     events = act(state, "2 done")
     assert any(isinstance(e, BoutEnded) and not e.taken for e in events)
-    assert state.outcome is not None and state.outcome.fools == (2,)
+    assert state.outcome is not None and outcome_of(state).fools == (2,)
 
 
 def test_the_throw_in_clock_ends_the_open_bout() -> None:
@@ -42,7 +42,7 @@ def test_the_throw_in_clock_ends_the_open_bout() -> None:
     assert [str(a) for a in timeouts] == ["0 done", "2 done"]
     for action in timeouts:
         state.apply(action, auto=True)
-    assert state.outcome is not None and state.outcome.fools == (2,)
+    assert state.outcome is not None and outcome_of(state).fools == (2,)
     assert state.missed == [0, 0, 0]  # the throw-in clock does not count as a missed move
 
 

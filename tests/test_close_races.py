@@ -11,6 +11,7 @@ from engine import Action, Rules
 from service import FakeClock, Refused
 from service.tables import Person, Tables
 from storage.repos import GameRepo
+from tests.helpers import turn_of
 from tests.service_helpers import held, humans, new_table, open_service
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
@@ -30,7 +31,7 @@ async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path)
     table = await new_table(service)
     game = (await service.create_game(table, Rules(players=2, deck=36), humans(2), 3)).game_id
     state = held(service, game).state
-    seat = state.turn().seats[0]  # type: ignore[union-attr]
+    seat = turn_of(state).seats[0]
     move = state.legal_actions(seat)[0].text
     live = held(service, game)
     async with live.lock:  # a computer move is being committed

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import Rules, State, replay
-from engine.cards import CARDS, cards_of, deck_cards, deck_mask
+from engine.cards import CARDS, Card, cards_of, deck_cards, deck_mask
 from engine.deal import deal, shuffle
 from engine.rules import Mode
 
@@ -15,7 +15,7 @@ SETUPS = [(2, 24), (3, 24), (2, 36), (3, 36), (5, 36), (2, 52), (6, 52)]
 
 
 @pytest.mark.parametrize(("players", "deck"), SETUPS)
-def test_deal_is_determined_by_the_seed(players, deck) -> None:
+def test_deal_is_determined_by_the_seed(players: int, deck: int) -> None:
     rules = Rules(players=players, deck=deck)
     assert deal(rules, 11) == deal(rules, 11)
     assert State(rules, 11).to_dict() == State(rules, 11).to_dict()
@@ -28,7 +28,7 @@ def test_shuffle_draws_as_random_shuffle() -> None:
     for seed in range(300):
         for size in (0, 1, 2, 24, 36, 52, 53):
             ours, theirs = random.Random(seed), random.Random(seed)
-            mine, stdlib = list(range(size)), list(range(size))
+            mine, stdlib = [Card(c) for c in range(size)], list(range(size))
             shuffle(ours, mine)
             theirs.shuffle(stdlib)
             assert mine == stdlib
@@ -48,7 +48,9 @@ def test_shuffle_draws_as_random_shuffle() -> None:
         ),
     ],
 )
-def test_a_seed_deals_what_it_always_dealt(players, deck, seed, hands, stock) -> None:
+def test_a_seed_deals_what_it_always_dealt(
+    players: int, deck: int, seed: int, hands: list[str], stock: str
+) -> None:
     # Pinned deals: games replayed from their seed and log must find the same cards.
     d = deal(Rules(players=players, deck=deck), seed)
     assert [" ".join(map(str, cards_of(h))) for h in d.hands] == hands
@@ -65,7 +67,7 @@ def test_deal_does_not_touch_the_global_generator() -> None:
 
 
 @pytest.mark.parametrize(("players", "deck"), SETUPS)
-def test_everyone_gets_six_cards_and_every_card_is_dealt_once(players, deck) -> None:
+def test_everyone_gets_six_cards_and_every_card_is_dealt_once(players: int, deck: int) -> None:
     d = deal(Rules(players=players, deck=deck), 3)
     assert [h.bit_count() for h in d.hands] == [6] * players
     union = 0
@@ -80,7 +82,7 @@ def test_everyone_gets_six_cards_and_every_card_is_dealt_once(players, deck) -> 
 
 
 @pytest.mark.parametrize(("players", "deck"), SETUPS)
-def test_trump_card_lies_at_the_bottom_of_the_stock(players, deck) -> None:
+def test_trump_card_lies_at_the_bottom_of_the_stock(players: int, deck: int) -> None:
     d = deal(Rules(players=players, deck=deck), 21)
     assert d.trump_holder is None
     assert d.stock[0] == d.trump_card  # the stock is drawn from the end
@@ -103,7 +105,9 @@ def test_cards_are_dealt_one_at_a_time_from_seat_zero() -> None:
 
 
 @pytest.mark.parametrize(("players", "deck"), [(6, 36), (4, 24)])
-def test_whole_deck_deal_has_no_stock_and_last_player_holds_the_trump_card(players, deck) -> None:
+def test_whole_deck_deal_has_no_stock_and_last_player_holds_the_trump_card(
+    players: int, deck: int
+) -> None:
     rules = Rules(players=players, deck=deck)
     order = deck_cards(deck)
     random.Random(4).shuffle(order)
@@ -116,7 +120,7 @@ def test_whole_deck_deal_has_no_stock_and_last_player_holds_the_trump_card(playe
 
 
 @pytest.mark.parametrize(("players", "deck"), [(6, 36), (4, 24)])
-def test_whole_deck_trump_card_holder_is_public(players, deck) -> None:
+def test_whole_deck_trump_card_holder_is_public(players: int, deck: int) -> None:
     for seed in range(5):
         state = State(Rules(players=players, deck=deck), seed)
         trump_card = state.trump_card

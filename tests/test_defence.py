@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine import State
 from tests.helpers import act, game, hand, legal, play, refused
 
 
-def attacked(card: str, defender: str) -> object:
+def attacked(card: str, defender: str) -> State:
     """Seat 0 attacks seat 1 with ``card``; seat 1 holds ``defender``."""
     state = game([f"{card} KC KD", defender], trump="6H", stock="QC QD")
     act(state, f"0 a {card}")
@@ -15,7 +16,7 @@ def attacked(card: str, defender: str) -> object:
 
 
 @pytest.mark.parametrize(("attack", "beater"), [("7S", "8S"), ("7S", "AS"), ("10D", "JD")])
-def test_higher_card_of_the_same_suit_beats(attack, beater) -> None:
+def test_higher_card_of_the_same_suit_beats(attack: str, beater: str) -> None:
     state = attacked(attack, f"{beater} 9C")
     act(state, f"1 d {beater}>{attack}")
     assert [(str(a), str(b)) for a, b in state.table] == [(attack, beater)]
@@ -23,13 +24,13 @@ def test_higher_card_of_the_same_suit_beats(attack, beater) -> None:
 
 
 @pytest.mark.parametrize(("attack", "beater"), [("8S", "7S"), ("8S", "6S"), ("JD", "10D")])
-def test_lower_card_of_the_same_suit_does_not_beat(attack, beater) -> None:
+def test_lower_card_of_the_same_suit_does_not_beat(attack: str, beater: str) -> None:
     state = attacked(attack, f"{beater} 9C")
     refused(state, f"1 d {beater}>{attack}", f"{beater} does not beat {attack}")
 
 
 @pytest.mark.parametrize(("attack", "beater"), [("AS", "6H"), ("7D", "7H"), ("KC", "9H")])
-def test_any_trump_beats_a_non_trump(attack, beater) -> None:
+def test_any_trump_beats_a_non_trump(attack: str, beater: str) -> None:
     state = game([f"{attack} QS", f"{beater} 8C"], trump="10H")
     act(state, f"0 a {attack}")
     act(state, f"1 d {beater}>{attack}")
@@ -46,7 +47,7 @@ def test_trump_is_beaten_only_by_a_higher_trump() -> None:
 
 
 @pytest.mark.parametrize("beater", ["7C", "7D"])
-def test_equal_rank_of_another_suit_never_beats(beater) -> None:
+def test_equal_rank_of_another_suit_never_beats(beater: str) -> None:
     state = attacked("7S", f"{beater} 6S")
     refused(state, f"1 d {beater}>7S", f"{beater} does not beat 7S")
     assert legal(state, 1) == {"take"}

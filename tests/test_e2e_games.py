@@ -21,6 +21,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeTelegram
+from tests.helpers import outcome_of
 from tests.service_helpers import held
 
 
@@ -184,7 +185,7 @@ async def test_other_players_at_the_table_start_a_new_series(tmp_path: Path) -> 
             for button in ("⋯", "Сдаться"):
                 await (await tg.press(anna, hand, button_text=button))
                 await settle(app)
-            assert live.state.outcome is not None and live.state.outcome.fools == (0,)
+            assert live.state.outcome is not None and outcome_of(live.state).fools == (0,)
             summary = latest(tg, group).text  # not «Аня — 1»: her win was over Борис
             assert "Счёт: Аня — 0 · Новичок 1 — 1" in (summary or ""), summary
         assert tg.unanswered_callbacks() == []

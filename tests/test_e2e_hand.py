@@ -28,6 +28,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.helpers import turn_of
 from tests.service_helpers import held
 
 STALE = "Кнопка устарела: игра уже ушла дальше."
@@ -193,7 +194,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
         hand = hand_message(tg, defender)
         assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
         await settle(app)
-        assert theirs.deleted and live.state.turn().kind == "throw"
+        assert theirs.deleted and turn_of(live.state).kind == "throw"
         await asyncio.sleep(0.8)
         assert len(notices(tg, attacker)) == 1  # only the first one, deleted
     assert tg.unanswered_callbacks() == []

@@ -23,6 +23,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeTelegram
+from tests.helpers import turn_of
 from tests.service_helpers import held
 
 LEAVE = LobbyCb(table=1, op=LobbyOp.LEAVE).pack()
@@ -40,7 +41,7 @@ async def finish(tg: FakeTelegram, app, game_id: int, users, priority=PRIORITY) 
 
 
 def whose_turn(app) -> int:
-    return held(app.service, 1).state.turn().seats[0]
+    return turn_of(held(app.service, 1).state).seats[0]
 
 
 async def press(tg: FakeTelegram, user, message, data: str, *, forge: bool = False) -> str:

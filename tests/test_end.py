@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import BoutEnded, GameOver, Left, Outcome
-from tests.helpers import act, game, legal, of_type, play, refused
+from tests.helpers import act, game, legal, of_type, outcome_of, play, refused, turn_of
 
 
 def test_leaving_only_at_the_end_of_a_bout() -> None:
@@ -25,7 +25,7 @@ def test_the_last_bout_is_played_to_the_end() -> None:
     play(state, "0 a 7S", "2 t 7C")
     # Only seat 1 holds cards, but the cards on the table still have to be beaten.
     assert not state.is_over
-    assert state.turn().kind == "defend" and state.turn().seats == (1,)
+    assert turn_of(state).kind == "defend" and turn_of(state).seats == (1,)
     act(state, "1 d 8S>7S")
     assert not state.is_over
     events = act(state, "1 d 9C>7C")
@@ -36,9 +36,9 @@ def test_the_last_bout_is_played_to_the_end() -> None:
 def test_players_leaving_in_the_same_bout_share_a_place() -> None:
     state = game(["7S", "8S 9C 10S", "7C"])
     play(state, "0 a 7S", "2 t 7C", "1 d 8S>7S", "1 d 9C>7C")
-    assert state.outcome.places[0] == state.outcome.places[2] == 1
-    assert state.outcome.places[1] == 3
-    assert state.outcome.winners == (0, 2)
+    assert outcome_of(state).places[0] == outcome_of(state).places[2] == 1
+    assert outcome_of(state).places[1] == 3
+    assert outcome_of(state).winners == (0, 2)
 
 
 def test_the_last_player_who_cannot_beat_takes_and_is_the_fool() -> None:
@@ -48,9 +48,9 @@ def test_the_last_player_who_cannot_beat_takes_and_is_the_fool() -> None:
     events = act(state, "1 take")
     assert of_type(events, BoutEnded)[0].taken
     assert state.is_over
-    assert state.outcome.fools == (1,)
-    assert state.outcome.draw is False
-    assert state.outcome.places == (1, 2)
+    assert outcome_of(state).fools == (1,)
+    assert outcome_of(state).draw is False
+    assert outcome_of(state).places == (1, 2)
 
 
 def test_places_follow_the_order_of_leaving() -> None:
@@ -71,7 +71,7 @@ def test_two_player_draw_when_the_last_card_is_beaten_by_the_last_card() -> None
     act(state, "0 a 7S")
     events = act(state, "1 d 8S>7S")
     assert of_type(events, Left) == [Left(0, 1), Left(1, 1)]
-    outcome = state.outcome
+    outcome = outcome_of(state)
     assert outcome.draw is True
     assert outcome.fools == ()
     assert outcome.winners == (0, 1)
@@ -98,11 +98,11 @@ def test_surrender_makes_the_surrenderer_the_fool_and_ends_the_game() -> None:
     act(state, "0 a 7S")
     assert "quit" not in legal(state, 2)  # always available, so not listed
     events = act(state, "2 quit")
-    assert of_type(events, GameOver) == [GameOver(state.outcome)]
+    assert of_type(events, GameOver) == [GameOver(outcome_of(state))]
     assert state.is_over
-    assert state.outcome.fools == (2,)
-    assert state.outcome.surrendered == 2
-    assert state.outcome.places == (1, 1, 3)
+    assert outcome_of(state).fools == (2,)
+    assert outcome_of(state).surrendered == 2
+    assert outcome_of(state).places == (1, 1, 3)
     assert state.turn() is None
     assert state.timeout_actions() == []
     assert legal(state, 0) == legal(state, 1) == set()

@@ -27,7 +27,7 @@ def test_illegal_action_is_a_value_error() -> None:
         ("1 d 8S>7S", "not open yet"),
     ],
 )
-def test_refused_before_the_first_card(logged, reason) -> None:
+def test_refused_before_the_first_card(logged: str, reason: str) -> None:
     state = game(["7S 8S 7C", "9S 10S JC"], trump="6H", stock=STOCK)
     refused(state, logged, reason)
     assert state.history == []
@@ -48,7 +48,7 @@ def test_refused_before_the_first_card(logged, reason) -> None:
         ("1 back", "not played by a bot"),
     ],
 )
-def test_refused_during_a_bout_changes_nothing(logged, reason) -> None:
+def test_refused_during_a_bout_changes_nothing(logged: str, reason: str) -> None:
     state = game(["7S 7C 9C", "9S 10C 7D", "8D 9D"], trump="6H", stock=STOCK)
     act(state, "0 a 7S")
     refused(state, logged, reason)

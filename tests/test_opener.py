@@ -8,6 +8,7 @@ from engine import Rules, State
 from engine.cards import Card, cards_of, mask_of, parse_cards
 from engine.deal import Deal, first_attacker
 from engine.state import opening
+from tests.helpers import turn_of
 
 TRUMP_SUITS = {"S": 0, "C": 1, "D": 2, "H": 3}
 
@@ -43,7 +44,9 @@ def test_without_trumps_lowest_card_opens_unshown() -> None:
         (("7H AD", "7D AC", "7C KC"), "S", 2),
     ],
 )
-def test_without_trumps_suit_order_breaks_ties(hands, trump, opener) -> None:
+def test_without_trumps_suit_order_breaks_ties(
+    hands: tuple[str, ...], trump: str, opener: int
+) -> None:
     assert first_attacker(masks(*hands), TRUMP_SUITS[trump]) == (opener, None)
 
 
@@ -59,12 +62,12 @@ def _lowest_trump(state: State) -> tuple[int, Card]:
 
 
 @pytest.mark.parametrize(("players", "deck"), [(2, 36), (3, 24), (4, 36), (6, 52)])
-def test_lowest_trump_holder_opens_and_the_trump_is_shown_to_all(players, deck) -> None:
+def test_lowest_trump_holder_opens_and_the_trump_is_shown_to_all(players: int, deck: int) -> None:
     for seed in range(8):
         state = State(Rules(players=players, deck=deck), seed)
         seat, card = _lowest_trump(state)
         assert state.attacker == state.opener == seat
-        assert state.turn().kind == "attack" and state.turn().seats == (seat,)
+        assert turn_of(state).kind == "attack" and turn_of(state).seats == (seat,)
         for viewer in [None, *range(players)]:
             view = state.view(viewer)
             assert view.shown == card

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine import BoutEnded, Drew, Rules, State, replay
 from engine.cards import NO_TRUMP, SUIT_MASK
-from engine.deal import deal
+from engine.deal import Deal, deal
 from engine.rules import Mode, Opener, SeriesOpener, ThrowOrder
-from tests.helpers import act, cards, game, hand, legal, play, refused
+from tests.helpers import act, cards, game, hand, legal, outcome_of, play, refused, turn_of
 
 # ------------------------------------------------------------ the opening
 
@@ -89,7 +91,11 @@ def test_simple_and_no_throw_in_after_take_do_not_combine() -> None:
 
 
 def test_first_bout_cannot_be_transferred() -> None:
-    kw = {"mode": "perevodnoy", "first_bout_no_transfer": True, "stock": "QD KD AD QS KS AS"}
+    kw: dict[str, Any] = {
+        "mode": "perevodnoy",
+        "first_bout_no_transfer": True,
+        "stock": "QD KD AD QS KS AS",
+    }
     state = game(["7S 9D JD", "7C 8S AS", "10S JS QS KS"], **kw)
     act(state, "0 a 7S")
     assert "x 7C" not in legal(state, 1)
@@ -100,7 +106,11 @@ def test_first_bout_cannot_be_transferred() -> None:
 
 
 def test_second_bout_can_be_transferred() -> None:
-    kw = {"mode": "perevodnoy", "first_bout_no_transfer": True, "stock": "QD KD AD QH KH AH"}
+    kw: dict[str, Any] = {
+        "mode": "perevodnoy",
+        "first_bout_no_transfer": True,
+        "stock": "QD KD AD QH KH AH",
+    }
     state = game(["7S 9D", "8S 9S 10C", "9C 10S JS QS KS"], **kw)
     play(state, "0 a 7S", "1 d 8S>7S", "0 done", "2 done")
     play(state, "1 a 9S")
@@ -183,7 +193,7 @@ def test_redeal_five_of_suit() -> None:
     plain = Rules(players=6, deck=36)
     rules = Rules(players=6, deck=36, redeal_five_of_suit=True)
 
-    def five(d) -> bool:
+    def five(d: Deal) -> bool:
         return any((h & m).bit_count() >= 5 for h in d.hands for m in SUIT_MASK)
 
     assert any(five(deal(plain, seed)) for seed in range(200))
@@ -203,7 +213,7 @@ def test_options_leave_the_default_deal_as_it_was() -> None:
 def test_last_cards_evenly_goes_round_one_at_a_time() -> None:
     # After the bout seat 0 needs 3 cards, seat 2 needs 2, the defender 1 needs 1;
     # the stock holds 3 cards and the face-up 6H.
-    kw = {"stock": "QD KD AD", "trump": "6H", "last_cards_evenly": True}
+    kw: dict[str, Any] = {"stock": "QD KD AD", "trump": "6H", "last_cards_evenly": True}
     state = game(["7S 8C 9C JC", "8S 9S 10S JS QS KS", "7D 8D 9D 10D"], **kw)
     events = play(state, "0 a 7S", "1 d 8S>7S", "0 done", "2 done")
     drew = {e.seat: (e.number, e.trump_card) for e in events if isinstance(e, Drew)}
@@ -216,7 +226,7 @@ def test_last_cards_evenly_goes_round_one_at_a_time() -> None:
 
 
 def test_short_stock_goes_in_order_by_default() -> None:
-    kw = {"stock": "QD KD AD", "trump": "6H"}
+    kw: dict[str, Any] = {"stock": "QD KD AD", "trump": "6H"}
     state = game(["7S 8C 9C JC", "8S 9S 10S JS QS KS", "7D 8D 9D 10D"], **kw)
     events = play(state, "0 a 7S", "1 d 8S>7S", "0 done", "2 done")
     drew = {e.seat: (e.number, e.trump_card) for e in events if isinstance(e, Drew)}
@@ -248,7 +258,7 @@ def test_old_rules_without_options_load_with_defaults() -> None:
 # ------------------------------------------------------------ throw-in order
 
 
-def _three(**kw: object) -> State:
+def _three(**kw: Any) -> State:
     return game(["7S 7C 9D", "8S 9S AS 10C", "7D 8D 9H"], stock="QS KS QC KC", **kw)
 
 
@@ -258,10 +268,10 @@ def test_attacker_first_others_wait_for_the_attackers_word() -> None:
     assert legal(state, 2) == set()
     refused(state, "2 t 7D", "seat 0 has the first word")
     act(state, "1 d 8S>7S")
-    assert state.turn().seats == (0,)  # only the attacker is waited for
+    assert turn_of(state).seats == (0,)  # only the attacker is waited for
     act(state, "0 done")
     assert legal(state, 2) == {"t 7D", "t 8D", "done"}
-    assert state.turn().seats == (2,)
+    assert turn_of(state).seats == (2,)
 
 
 def test_attacker_first_a_throw_in_by_the_attacker_frees_the_others() -> None:
@@ -276,7 +286,7 @@ def test_free_order_anyone_throws_in_at_once() -> None:
     assert "t 7D" in legal(state, 2)
 
 
-def _four(**kw: object) -> State:
+def _four(**kw: Any) -> State:
     hands = ["7S 7C 9D", "8S 9S AS 10C 8C KH", "7D 8D 9C", "7H JD QD"]
     return game(hands, stock="QS KS QC KC", **kw)
 
@@ -288,15 +298,15 @@ def test_circle_the_right_goes_round_from_the_defenders_left() -> None:
     assert legal(state, 2) == {"t 7D"}
     refused(state, "0 t 7C", "it is seat 2's turn to throw in")
     act(state, "1 d 8S>7S")
-    assert state.turn().seats == (2,)
+    assert turn_of(state).seats == (2,)
     act(state, "2 done")
     assert legal(state, 3) == {"t 7H", "done"}
     play(state, "3 t 7H", "1 d KH>7H")
-    assert state.turn().seats == (3,)  # who threw in keeps the right until «Бито»
+    assert turn_of(state).seats == (3,)  # who threw in keeps the right until «Бито»
     act(state, "3 done")
-    assert state.turn().seats == (0,)
+    assert turn_of(state).seats == (0,)
     act(state, "0 done")
-    assert state.turn().seats == (2,)  # the new card gave seat 2 its say again
+    assert turn_of(state).seats == (2,)  # the new card gave seat 2 its say again
     events = act(state, "2 done")
     assert [e.taken for e in events if isinstance(e, BoutEnded)] == [False]
 
@@ -337,7 +347,7 @@ def test_after_a_draw_or_by_default_the_lowest_trump_opens() -> None:
 # ------------------------------------------------------------ transfer by a shown trump
 
 
-def _shows(**kw: object) -> State:
+def _shows(**kw: Any) -> State:
     hands = ["7S 7C 9D", "7H 8S AS", "7D JS QS KS"]
     return game(hands, trump="6H", stock="QD KD AD QC", mode="perevodnoy", **kw)
 
@@ -388,7 +398,7 @@ def test_shown_trump_needs_perevodnoy() -> None:
 # ------------------------------------------------------------ «погоны»
 
 
-def _last_bout(hands: list[str], *moves: str, **kw: object) -> State:
+def _last_bout(hands: list[str], *moves: str, **kw: Any) -> State:
     state = game(hands, trump="6H", **kw)
     play(state, *moves)
     assert state.is_over
@@ -397,28 +407,30 @@ def _last_bout(hands: list[str], *moves: str, **kw: object) -> State:
 
 def test_pogony_leaving_with_two_sixes_on_the_fool() -> None:
     state = _last_bout(["6S 6C", "7S 7C 9D"], "0 a 6S 6C", "1 d 7S>6S", "1 d 7C>6C", pogony=True)
-    assert state.outcome.fools == (1,)
-    assert state.outcome.pogony == (0,)
+    assert outcome_of(state).fools == (1,)
+    assert outcome_of(state).pogony == (0,)
 
 
 def test_no_pogony_by_default() -> None:
     state = _last_bout(["6S 6C", "7S 7C 9D"], "0 a 6S 6C", "1 d 7S>6S", "1 d 7C>6C")
-    assert state.outcome.fools == (1,) and state.outcome.pogony == ()
+    assert outcome_of(state).fools == (1,) and outcome_of(state).pogony == ()
 
 
 def test_no_pogony_when_the_attacked_player_is_not_the_fool() -> None:
     moves = ("0 a 6S 6C", "1 d 7S>6S", "1 d 7C>6C")
     state = _last_bout(["6S 6C", "7S 7C", "9D 10D"], *moves, pogony=True)
-    assert state.outcome.fools == (2,)
-    assert state.outcome.pogony == ()
+    assert outcome_of(state).fools == (2,)
+    assert outcome_of(state).pogony == ()
 
 
 @pytest.mark.parametrize(("ranks", "expected"), [((4, 4), (0,)), ((5, 4), ())])
-def test_growing_pogony_need_the_players_own_rank(ranks, expected) -> None:
+def test_growing_pogony_need_the_players_own_rank(
+    ranks: tuple[int, ...], expected: tuple[int, ...]
+) -> None:
     state = game(["6S 6C", "7S 7C 9D"], trump="6H", pogony=True)
     state.pogony_ranks = ranks  # (5, 4): seat 0 gave pogony before, it needs sevens now
     play(state, "0 a 6S 6C", "1 d 7S>6S", "1 d 7C>6C")
-    assert state.outcome.pogony == expected
+    assert outcome_of(state).pogony == expected
 
 
 def test_pogony_ranks_go_with_the_game() -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from engine import GameOver, Left
-from tests.helpers import act, game, legal, of_type, play, refused
+from typing import Any
+
+from engine import GameOver, Left, State
+from tests.helpers import act, game, legal, of_type, outcome_of, play, refused
 
 
-def pairs(hands: list[str], **kw: object):
+def pairs(hands: list[str], **kw: Any) -> State:
     return game(hands, teams=True, **kw)
 
 
@@ -71,7 +73,7 @@ def test_pairs_draw_when_both_teams_finish_in_the_same_bout() -> None:
     play(state, "0 a 7S", "1 d 8S>7S", "2 a 7C")
     events = act(state, "3 d 9C>7C")
     assert of_type(events, Left) == [Left(2, 3), Left(3, 3)]
-    outcome = state.outcome
+    outcome = outcome_of(state)
     assert outcome.draw is True
     assert outcome.fools == ()
     assert outcome.winners == (0, 1, 2, 3)
@@ -88,9 +90,9 @@ def test_surrender_in_pairs_makes_the_whole_team_fools() -> None:
     state = pairs(["7S 9D", "8S 10S", "7C JD", "6C QC"], stock="KS AS")
     act(state, "0 a 7S")
     act(state, "3 quit")
-    assert state.outcome.fools == (1, 3)
-    assert state.outcome.surrendered == 3
-    assert state.outcome.winners == (0, 2)
+    assert outcome_of(state).fools == (1, 3)
+    assert outcome_of(state).surrendered == 3
+    assert outcome_of(state).winners == (0, 2)
 
 
 def test_teams_of_three_defenders_partners_do_not_throw_in() -> None:
@@ -124,5 +126,5 @@ def test_teams_of_three_losing_team_all_fools() -> None:
     assert (state.attacker, state.defender) == (4, 5)
     events = play(state, "4 a 7D", "5 d 8D>7D")
     assert of_type(events, Left) == [Left(4, 5)]
-    assert state.outcome.fools == (1, 3, 5)
-    assert state.outcome.winners == (0, 2, 4)
+    assert outcome_of(state).fools == (1, 3, 5)
+    assert outcome_of(state).winners == (0, 2, 4)

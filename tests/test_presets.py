@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import Action, IllegalAction, Rules, State
+from engine import Action, Card, IllegalAction, Rules, State
 from engine.actions import OPEN, TRANSFER
 from engine.bots import NoviceBot
 from engine.presets import (
@@ -22,6 +22,7 @@ from engine.presets import (
     transfer_cheating,
 )
 from engine.rules import Mode, SeriesOpener, ThrowOrder
+from tests.helpers import outcome_of
 
 
 def play_out(state: State, before: Callable[[State], None] = lambda s: None) -> State:
@@ -61,7 +62,7 @@ def test_duraka_net_refuses_a_two_card_opening_all_game_long() -> None:
             hand = state.hands[state.attacker]
             pairs = [r for r in range(13) if (hand >> 4 * r & 15).bit_count() >= 2]
             for r in pairs[:1]:
-                cards = tuple(c for c in range(4 * r, 4 * r + 4) if hand >> c & 1)[:2]
+                cards = tuple(Card(c) for c in range(4 * r, 4 * r + 4) if hand >> c & 1)[:2]
                 with pytest.raises(IllegalAction, match="single card"):
                     state.copy().apply(Action(state.attacker, OPEN, cards))
                 refusals += 1
@@ -103,7 +104,7 @@ def test_durak_online_second_game_opens_against_the_last_fool() -> None:
     seed = 11
     while not play_out(first := State(rules, seed)).outcome.fools:  # type: ignore[union-attr]
         seed += 1  # a draw: the next game would open by the lowest trump
-    fool = first.outcome.fools[0]
+    fool = outcome_of(first).fools[0]
     second = State(rules, seed + 1, last_fool=fool)
     assert second.defender == fool and second.attacker == (fool - 1) % 3
     assert second.shown is None

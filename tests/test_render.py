@@ -19,7 +19,7 @@ from engine.actions import THROW
 from engine.cards import CARDS
 from engine.rules import ThrowOrder
 from service import Seat, TableSettings
-from tests.helpers import act, game
+from tests.helpers import act, game, outcome_of, turn_of
 
 NAMES = ["Аня", "Борис", "Вика"]
 
@@ -161,7 +161,7 @@ def test_bots_are_named_by_strength_and_number_in_the_table_language() -> None:
 def test_the_table_message_starts_with_whose_move_and_until_when() -> None:
     state = State(Rules(players=2, deck=36), 3)
     names = ["Аня", "Борис"]
-    mover = names[state.turn().seats[0]]
+    mover = names[turn_of(state).seats[0]]
     deadline = datetime(2024, 5, 1, 21, 4, 35, 600_000, tzinfo=ZoneInfo("Europe/Moscow"))
     view = state.view()
     text = render.table_message("ru", view, names, [False, False], deadline)
@@ -206,7 +206,7 @@ def test_the_fool_is_not_congratulated() -> None:
     state = game(["7S", "8S 9S"], trump="6H", stock="", players=2)
     act(state, "0 a 7S")
     act(state, "1 d 8S>7S")
-    assert state.is_over and state.outcome.fools == (1,)
+    assert state.is_over and outcome_of(state).fools == (1,)
     for seat in (0, 1):
         text, markup, *_ = render_hand.hand("ru", state.view(seat), 5, leave=3)
         assert "Партия окончена" in text and "оздравля" not in text and markup is None

@@ -24,7 +24,9 @@ def test_defaults_are_classic_two_player_podkidnoy() -> None:
     ("deck", "ok", "bad"),
     [(24, (2, 3, 4), (1, 5, 6)), (36, (2, 3, 4, 5, 6), (1, 7)), (52, (2, 6), (1, 7))],
 )
-def test_deck_sets_the_number_of_players(deck, ok, bad) -> None:
+def test_deck_sets_the_number_of_players(
+    deck: int, ok: tuple[int, ...], bad: tuple[int, ...]
+) -> None:
     for players in ok:
         assert Rules(players=players, deck=deck).players == players
     for players in bad:
@@ -39,13 +41,13 @@ def test_24_cards_with_5_players_is_refused_with_clear_message() -> None:
 
 
 @pytest.mark.parametrize("deck", [20, 32, 40, 54])
-def test_unknown_deck_size_is_refused(deck) -> None:
+def test_unknown_deck_size_is_refused(deck: int) -> None:
     with pytest.raises(ValueError, match=f"24, 36 or 52 cards, not {deck}"):
         Rules(deck=deck)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
-def test_teams_need_four_or_six_players(players) -> None:
+def test_teams_need_four_or_six_players(players: int) -> None:
     with pytest.raises(ValueError, match=f"teams need 4 players .* not {players}"):
         Rules(players=players, teams=True)
 
@@ -59,9 +61,9 @@ def test_teams_of_two_and_three_are_accepted() -> None:
 @pytest.mark.parametrize(
     ("field", "value"), [("mode", "durak"), ("throw_in", "anyone"), ("speed", "blitz")]
 )
-def test_unknown_option_values_are_refused(field, value) -> None:
+def test_unknown_option_values_are_refused(field: str, value: str) -> None:
     with pytest.raises(ValueError, match=f"{field} must be one of .*{value!r}"):
-        Rules(**{field: value})
+        Rules(**{field: value})  # type: ignore[arg-type]  # a value outside the enum on purpose
 
 
 def test_option_strings_become_enums() -> None:
@@ -89,7 +91,7 @@ def test_rules_are_frozen() -> None:
 
 def test_rules_need_keyword_arguments() -> None:
     with pytest.raises(TypeError):
-        Rules(2, 36)  # type: ignore[misc]
+        Rules(2, 36)  # type: ignore[call-arg]  # positional on purpose: it must raise
 
 
 def test_rules_round_trip_through_dict() -> None:

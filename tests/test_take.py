@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import BoutEnded
-from tests.helpers import act, cards, game, hand, legal, of_type, play, refused
+from tests.helpers import act, cards, game, hand, legal, of_type, play, refused, turn_of
 
 STOCK = "QD KD AD QS KS AS QC KC AC JD"
 
@@ -55,7 +55,7 @@ def test_take_completes_at_once_when_the_limit_is_already_reached() -> None:
 def test_defender_takes_every_card_when_all_throwers_pass() -> None:
     state = game(["7S 7C 9D", "8S 10H JH", "7D QC"], trump="6H", stock=STOCK)
     play(state, "0 a 7S 7C", "1 d 8S>7S", "1 take")
-    assert state.turn().kind == "throw" and state.turn().seats == (0, 2)
+    assert turn_of(state).kind == "throw" and turn_of(state).seats == (0, 2)
     assert not of_type(act(state, "0 pass"), BoutEnded)
     ended = of_type(act(state, "2 pass"), BoutEnded)
     assert len(ended) == 1
@@ -69,7 +69,7 @@ def test_after_take_the_player_left_of_the_defender_opens() -> None:
     state = game(["7S 9D", "8S 10H", "JS QS", "KS AS"], trump="6H", stock=STOCK)
     play(state, "0 a 7S", "1 take", "0 pass", "2 pass", "3 pass")
     assert (state.attacker, state.defender) == (2, 3)
-    assert state.turn().kind == "attack" and state.turn().seats == (2,)
+    assert turn_of(state).kind == "attack" and turn_of(state).seats == (2,)
 
 
 def test_after_take_in_three_players_the_defender_misses_a_turn() -> None:

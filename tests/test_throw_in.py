@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import BoutEnded
-from tests.helpers import act, game, hand, legal, of_type, play, refused
+from tests.helpers import act, game, hand, legal, of_type, play, refused, turn_of
 
 STOCK = "QD KD AD QS KS AS QC KC AC"
 
@@ -30,7 +30,7 @@ def test_the_defender_does_not_throw_in() -> None:
 
 
 @pytest.mark.parametrize("players", [4, 5])
-def test_throw_in_all_lets_everyone_but_the_defender(players) -> None:
+def test_throw_in_all_lets_everyone_but_the_defender(players: int) -> None:
     hands = ["7S 8S", "9S 10S AS", "7C 8C", "7D 8D", "7H 8H"][:players]
     state = game(hands, trump="6C", stock=STOCK, throw_in="all")
     act(state, "0 a 7S")
@@ -42,7 +42,7 @@ def test_throw_in_all_lets_everyone_but_the_defender(players) -> None:
 
 
 @pytest.mark.parametrize("players", [4, 5])
-def test_throw_in_neighbors_only_left_and_right_of_the_defender(players) -> None:
+def test_throw_in_neighbors_only_left_and_right_of_the_defender(players: int) -> None:
     hands = ["7S 8S", "9S 10S AS", "7D 8C", "7H 8D", "8H 9H"][:players]
     state = game(hands, trump="6C", stock=STOCK, throw_in="neighbors")
     act(state, "0 a 7S")
@@ -128,9 +128,9 @@ def test_new_card_cancels_every_pass_said() -> None:
 def test_bito_ends_when_every_thrower_said_done() -> None:
     state = game(["7S 8D", "8S 9S JC AC", "7C 10C"], trump="6H", stock=STOCK)
     play(state, "0 a 7S", "1 d 8S>7S")
-    assert state.turn().kind == "throw" and state.turn().seats == (0, 2)
+    assert turn_of(state).kind == "throw" and turn_of(state).seats == (0, 2)
     assert not of_type(act(state, "0 done"), BoutEnded)
-    assert state.turn().seats == (2,)
+    assert turn_of(state).seats == (2,)
     ended = of_type(act(state, "2 done"), BoutEnded)
     assert len(ended) == 1 and not ended[0].taken
     assert {str(c) for c in state.view(None).discard} == {"7S", "8S"}
@@ -160,7 +160,7 @@ def test_bout_ends_at_once_when_the_defender_has_no_cards() -> None:
 def test_thrower_without_cards_is_not_waited_for() -> None:
     state = game(["7S 8D", "8S 8C JC AC", "7C"], trump="6H", stock=STOCK)
     play(state, "0 a 7S", "2 t 7C", "1 d 8S>7S", "1 d 8C>7C")
-    assert state.turn().seats == (0,)
+    assert turn_of(state).seats == (0,)
     assert of_type(act(state, "0 done"), BoutEnded)
 
 

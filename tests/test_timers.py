@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Action, Card, Idle, Turn
+from engine import Action, Card, Idle, State, Turn
 from tests.helpers import act, game, of_type, play, refused
 
 STOCK = "6S 6C 6D 7S 7C 7D 8S 8C 8D 9S 9C 9D 10S 10C 10D"
@@ -40,7 +40,7 @@ def test_turn_after_take_waits_for_throwers() -> None:
         ("9H 7H QH", "7H"),  # only trumps: the lowest trump
     ],
 )
-def test_timeout_opens_with_the_lowest_non_trump(cards, expected) -> None:
+def test_timeout_opens_with_the_lowest_non_trump(cards: str, expected: str) -> None:
     state = game([cards, "JS QS KS"], trump="AH", stock=STOCK)
     assert state.timeout_actions() == [Action(0, "a", (Card.parse(expected),))]
 
@@ -69,7 +69,7 @@ def test_timeout_moves_apply_and_end_the_bout() -> None:
     assert state.hands[1] >> Card.parse("7S") & 1
 
 
-def two_player() -> object:
+def two_player() -> State:
     return game(["JS QS KS AS 9D", "JC QC KC AC 10H"], trump="6H", stock=STOCK)
 
 

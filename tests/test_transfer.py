@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine import Action, BoutEnded, Card, IllegalAction, State
-from tests.helpers import act, game, hand, legal, play, refused
+from tests.helpers import act, game, hand, legal, play, refused, turn_of
 
 STOCK = "QD KD AD QS KS AS QC KC AC"
 
 
-def transfer_game(hands: list[str], **kw: object) -> State:
+def transfer_game(hands: list[str], **kw: Any) -> State:
     return game(hands, trump="6H", stock=STOCK, mode="perevodnoy", **kw)
 
 
@@ -22,7 +24,7 @@ def test_transfer_passes_the_bout_to_the_next_player() -> None:
     assert (state.attacker, state.defender) == (1, 2)
     assert [(str(a), b) for a, b in state.table] == [("7S", None), ("7C", None)]
     assert hand(state, 1) == {"8S", "AS"}
-    assert state.turn().kind == "defend" and state.turn().seats == (2,)
+    assert turn_of(state).kind == "defend" and turn_of(state).seats == (2,)
     assert state.view(None).limit == 4  # the new defender's four cards
 
 
@@ -107,7 +109,7 @@ def test_transfer_in_two_players_goes_back_to_the_attacker() -> None:
     act(state, "0 a 7S")
     act(state, "1 x 7C")
     assert (state.attacker, state.defender) == (1, 0)
-    assert state.turn().seats == (0,)
+    assert turn_of(state).seats == (0,)
     assert legal(state, 0) == {"d 9S>7S", "d 10C>7C", "take"}
 
 
@@ -124,7 +126,7 @@ def test_transferrer_becomes_a_thrower() -> None:
     assert legal(state, 1) == {"t 7D"}
     play(state, "1 t 7D", "2 d 10S>7S", "2 d JC>7C", "2 d QD>7D")
     # Everything is beaten: the bout waits for both throwers, the transferrer too.
-    assert state.turn().kind == "throw" and state.turn().seats == (0, 1)
+    assert turn_of(state).kind == "throw" and turn_of(state).seats == (0, 1)
     assert not [e for e in act(state, "0 done") if isinstance(e, BoutEnded)]
     assert [e for e in act(state, "1 done") if isinstance(e, BoutEnded)]
 
