@@ -121,7 +121,7 @@ def small_endgames(
     """Random positions of one to ``most`` cards a hand; ``stock`` cards are left to
     draw before the face-up trump card (0: the stock is empty)."""
     rng = random.Random(seed)
-    out = []
+    out: list[State] = []
     while len(out) < count:
         deck = deck_cards(rules.deck)
         rng.shuffle(deck)

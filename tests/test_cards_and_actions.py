@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from engine import CARDS, Action, Card
@@ -62,7 +64,7 @@ def test_deck_sizes_and_lowest_rank(size: int, low: str) -> None:
         *("take", "done", "pass", "quit", "back"),
     ],
 )
-def test_action_text_round_trip(text) -> None:
+def test_action_text_round_trip(text: str) -> None:
     action = Action.from_text(3, text)
     assert action.seat == 3
     assert action.text == text
@@ -104,7 +106,7 @@ def test_malformed_action_text_raises_value_error(logged: str) -> None:
         Action.parse(logged)
 
 
-def _all_actions():
+def _all_actions() -> Iterator[Action]:
     yield from (a for row in THROWS for a in row)
     yield from (a for row in TRANSFERS for a in row)
     yield from (a for seat in BEATS for row in seat for a in row)

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import Accused, BoutEnded, GameOver, State, Turn
 from tests.helpers import act, game, hand, legal, outcome_of, play, refused
 
 
-def last_card(**kw: object) -> State:
+def last_card(**kw: Any) -> State:
     """Issue 13's deal: 3 players, trump ♥, no stock; seat 1 holds one card."""
     return game(["7S", "6C", "9H KS"], trump="6H", cheating=True, **kw)
 
