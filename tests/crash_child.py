@@ -14,7 +14,7 @@ from pathlib import Path
 from engine import Action, Rules
 from service import GameService, Seat, SystemClock
 from storage.records import SeatKind
-from tests.service_helpers import humans, next_move, open_service, start
+from tests.service_helpers import held, humans, next_move, open_service, start
 
 BOT = Seat(SeatKind.BOT, "Новичок 1", level="novice")
 BOT_SEED = 2  # a deal in which the person (seat 0) opens
@@ -25,7 +25,7 @@ async def main(path: str, moves: str) -> None:
     if moves == "bots":
         service = GameService(service.db, pause=(3600.0, 3600.0))
         game = await start(service, Rules(players=2, deck=36), BOT_SEED, [*humans(1), BOT])
-        state = service.live(game.game_id).state
+        state = held(service, game.game_id).state
         assert state.attacker == 0
         update = await service.act(
             game.game_id, Action.from_text(0, state.legal_actions(0)[0].text), 0
@@ -35,7 +35,7 @@ async def main(path: str, moves: str) -> None:
     game_id = (await start(service, Rules(players=2, deck=36), 77, humans(2))).game_id
     print("game", game_id, flush=True)
     for _ in range(int(moves)):
-        state = service.live(game_id).state
+        state = held(service, game_id).state
         seat, text = next_move(state)
         update = await service.act(game_id, Action.from_text(seat, text), len(state.history))
         print("ack", update.version, flush=True)  # printed only after the commit

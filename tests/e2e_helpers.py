@@ -8,20 +8,37 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bench.playing import (  # noqa: F401 (the tests import them from here)
-    PRIORITY,
-    choose,
-    hand_buttons,
-    hand_key,
-    hand_message,
-)
+from bench.playing import PRIORITY, choose, hand_buttons, hand_key, hand_message
 from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from bot.outbox import Limits
 from bot.polling import Polling
 from service import Clock, LiveGame
-from tests.fakes import TOKEN, FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.fakes import TOKEN, ChatRef, FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.service_helpers import held
+
+__all__ = [  # with what the tests take from here: bench.playing's and the emulator's token
+    "GAME_OVER",
+    "PRIORITY",
+    "TOKEN",
+    "choose",
+    "game_over",
+    "hand_buttons",
+    "hand_key",
+    "hand_message",
+    "latest",
+    "open_table",
+    "play_round",
+    "play_to_the_end",
+    "polling",
+    "running_bot",
+    "seat_everyone",
+    "settle",
+    "three_friends",
+    "three_seated",
+    "two_friends",
+]
 
 
 @asynccontextmanager
@@ -90,6 +107,13 @@ async def play_round(
     return pressed
 
 
+def latest(tg: FakeTelegram, chat: ChatRef, *, from_bot: bool | None = True) -> FakeMessage:
+    """The newest message in ``chat`` (by default the bot's), which the test knows is there."""
+    message = tg.latest_message(chat, from_bot=from_bot)
+    assert message is not None, f"no message in {chat}"
+    return message
+
+
 async def open_table(tg: FakeTelegram, app: App, group: FakeChat, creator: FakeUser) -> FakeMessage:
     await tg.send_text(creator, group, "/durak")
     return await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
@@ -141,10 +165,10 @@ async def three_seated(
     app.service.new_seed = lambda: seed
     await open_table(tg, app, group, users[0])
     seats = LobbyCb(table=1, op=LobbyOp.SET, arg="seats").pack()
-    assert (await (await tg.press(users[0], tg.latest_message(group), seats))).text
+    assert (await (await tg.press(users[0], latest(tg, group), seats))).text
     await settle(app)
     await seat_everyone(tg, app, group, users)
-    live = app.service.live(1)
+    live = held(app.service, 1)
     assert live is not None
     return live
 
@@ -154,7 +178,7 @@ async def seat_everyone(
 ) -> None:
     for user in users:
         join = LobbyCb(table=table, op=LobbyOp.JOIN).pack()
-        lobby = tg.latest_message(group)
+        lobby = latest(tg, group)
         assert lobby is not None
         answer = await (await tg.press(user, lobby, join))
         assert answer.text == "Вы за столом!"

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
 
 import pytest
 
-from engine import Action, Card, IllegalAction, Rules, State
+from engine import Action, Card, IllegalAction, Outcome, Rules, State, Turn
 from engine.cards import cards_of, parse_cards
 from engine.events import Event
 
@@ -57,6 +58,19 @@ def refused(state: State, logged: str, match: str) -> IllegalAction:
     return info.value
 
 
+def turn_of(state: State) -> Turn:
+    """Whose turn it is in a game the test knows is running."""
+    turn = state.turn()
+    assert turn is not None, "the game is over"
+    return turn
+
+
+def outcome_of(state: State) -> Outcome:
+    """The outcome of a game the test knows is over."""
+    assert state.outcome is not None, "the game is not over"
+    return state.outcome
+
+
 def hand(state: State, seat: int) -> set[str]:
     """The cards of one seat as texts, e.g. ``{"7S", "10H"}``."""
     return {str(c) for c in cards_of(state.hands[seat])}
@@ -72,5 +86,8 @@ def legal(state: State, seat: int) -> set[str]:
     return {a.text for a in state.legal_actions(seat)}
 
 
-def of_type(events: Iterable[Event], kind: type) -> list:
+E = TypeVar("E", bound=Event)
+
+
+def of_type(events: Iterable[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]

@@ -210,12 +210,16 @@ class Phone:
     def toast(self, part: str) -> str:
         """The toast showing now, once it says ``part``."""
         box = self.driver.find_element(By.ID, "toast")
-        return wait(lambda: box.is_displayed() and part in box.text and box.text, 10, "a toast")
+        return wait(
+            lambda: box.text if box.is_displayed() and part in box.text else None, 10, "a toast"
+        )
 
     def alert(self) -> str:
         """The text of the alert showing now; closes it with its OK."""
         dialog = self.driver.find_element(By.ID, "alert")
-        text = wait(lambda: dialog.get_attribute("open") is not None and dialog.text, 10, "alert")
+        text = wait(
+            lambda: dialog.text if dialog.get_attribute("open") is not None else None, 10, "alert"
+        )
         dialog.find_element(By.TAG_NAME, "button").click()
         wait(lambda: dialog.get_attribute("open") is None, 10, "the alert to close")
         return text

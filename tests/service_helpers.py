@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -14,6 +14,7 @@ from bench.service_setup import CHAT, humans, new_table, next_move
 from engine import Action, Rules, State
 from service import Clock, FakeClock, GameService, Listener, LiveGames, Seat, Update
 from service.autoplay import forced_word
+from service.live import LiveGame
 from service.tables import Person, TableError, Tables
 from storage.connect import open_database
 from storage.records import SeatKind
@@ -25,6 +26,7 @@ __all__ = [
     "BORIS",
     "CHAT",
     "VIKA",
+    "held",
     "humans",
     "new_table",
     "next_move",
@@ -48,6 +50,17 @@ async def open_service(
     ``games`` and ``listener`` as ``GameService`` takes them."""
     db = await open_database(await db_target(path))
     return GameService(db, games=games, clock=clock or FakeClock(), listener=listener)
+
+
+class Holding(Protocol):
+    def live(self, game_id: int) -> LiveGame | None: ...
+
+
+def held(games: Holding, game_id: int) -> LiveGame:
+    """The game ``game_id`` as last committed, which the test knows ``games`` holds."""
+    live = games.live(game_id)
+    assert live is not None, f"game {game_id} is not held"
+    return live
 
 
 async def start(service: GameService, rules: Rules, seed: int, seats: list[Seat]) -> Update:

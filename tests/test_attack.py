@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from helpers import act, game, hand, legal, play, refused
-
 from engine import BoutEnded
+from tests.helpers import act, game, hand, legal, play, refused, turn_of
 
 
-def test_opening_may_be_several_cards_of_one_rank():
+def test_opening_may_be_several_cards_of_one_rank() -> None:
     state = game(["7S 7C 7D 9H", "8S 8C 8D KH AS"])
     assert legal(state, 0) == {
         "a 7S",
@@ -22,28 +21,28 @@ def test_opening_may_be_several_cards_of_one_rank():
     act(state, "0 a 7C 7S 7D")
     assert [str(a) for a, _ in state.table] == ["7S", "7C", "7D"]
     assert hand(state, 0) == {"9H"}
-    assert state.turn().kind == "defend"
+    assert turn_of(state).kind == "defend"
 
 
-def test_opening_of_mixed_ranks_is_refused():
+def test_opening_of_mixed_ranks_is_refused() -> None:
     state = game(["7S 8S 9H", "8C 9C 10C"])
     refused(state, "0 a 7S 8S", "only cards of one rank")
 
 
-def test_opening_with_a_card_not_held_is_refused():
+def test_opening_with_a_card_not_held_is_refused() -> None:
     state = game(["7S 8S 9H", "8C 9C 10C"])
     refused(state, "0 a 7C", "seat 0 does not hold 7C")
     refused(state, "0 a 7S 7C", "does not hold 7C")
 
 
-def test_only_the_attacker_opens():
+def test_only_the_attacker_opens() -> None:
     state = game(["7S 8S 9H", "8C 9C 10C", "7D 8D 9D"], opener=1)
     refused(state, "0 a 7S", "seat 1 opens this bout, not seat 0")
     refused(state, "2 a 7D", "seat 1 opens")
     assert legal(state, 0) == legal(state, 2) == set()
 
 
-def test_first_card_is_mandatory():
+def test_first_card_is_mandatory() -> None:
     state = game(["7S 8S 9H", "8C 9C 10C", "7D 8D 9D"])
     refused(state, "0 done", "not open")
     refused(state, "0 pass", "not open")
@@ -52,10 +51,10 @@ def test_first_card_is_mandatory():
     refused(state, "1 take", "not open yet")
     assert all(text.startswith("a ") for text in legal(state, 0))
     assert legal(state, 1) == set()
-    assert state.turn().kind == "attack" and state.turn().seats == (0,)
+    assert turn_of(state).kind == "attack" and turn_of(state).seats == (0,)
 
 
-def test_opening_cannot_exceed_the_defenders_hand():
+def test_opening_cannot_exceed_the_defenders_hand() -> None:
     state = game(["7S 7C 7D 7H 8S", "9S 9C 9D"])
     refused(state, "0 a 7S 7C 7D 7H", "at most 3 cards")
     assert "a 7S 7C 7D 7H" not in legal(state, 0)
@@ -64,7 +63,7 @@ def test_opening_cannot_exceed_the_defenders_hand():
     assert len(state.table) == 3
 
 
-def test_limit_counts_attack_cards_not_beaten_ones():
+def test_limit_counts_attack_cards_not_beaten_ones() -> None:
     # Defender holds 3: three attack cards at most, even after one is beaten.
     state = game(["7S 7C 7D 8C 8D", "8S 9C 9D"])
     play(state, "0 a 7S 7C 7D", "1 d 8S>7S")
@@ -73,7 +72,7 @@ def test_limit_counts_attack_cards_not_beaten_ones():
     assert legal(state, 0) == set()
 
 
-def test_defender_hand_size_sets_the_limit_when_the_bout_starts():
+def test_defender_hand_size_sets_the_limit_when_the_bout_starts() -> None:
     state = game(["7S 7C 8C 8H 9S", "8S 9D"])
     assert state.view(None).limit == 2
     play(state, "0 a 7S", "1 d 8S>7S")
@@ -88,7 +87,7 @@ def test_defender_hand_size_sets_the_limit_when_the_bout_starts():
 CAP_HANDS = ["9S 9C 10H JH QD KD", "8S 8C 8D 8H 9D 9H"]
 
 
-def test_first_bout_cap_is_five_attack_cards():
+def test_first_bout_cap_is_five_attack_cards() -> None:
     state = game(CAP_HANDS, trump="AD", opener=1)
     assert state.view(None).limit == 5  # min(5, six cards in the defender's hand)
     play(state, "1 a 8S 8C 8D 8H", "0 d 9S>8S", "1 t 9H")
@@ -97,13 +96,13 @@ def test_first_bout_cap_is_five_attack_cards():
     assert "t 9D" not in legal(state, 1)
 
 
-def test_first_bout_cap_off_allows_six():
+def test_first_bout_cap_off_allows_six() -> None:
     state = game(CAP_HANDS, trump="AD", opener=1, first_bout_cap_5=False)
     play(state, "1 a 8S 8C 8D 8H", "0 d 9S>8S", "1 t 9H", "1 t 9D")
     assert len(state.table) == 6
 
 
-def test_cap_is_six_after_the_first_bito():
+def test_cap_is_six_after_the_first_bito() -> None:
     # Bout 1: 0 attacks with 6S, 1 beats, «Бито». Then 0 draws KD, 1 draws 9D.
     state = game(["6S 9S 9C 10H JH QD", "7S 8S 8C 8D 8H 9H"], trump="AD", stock="KD 9D", opener=0)
     events = play(state, "0 a 6S", "1 d 7S>6S", "0 done")
@@ -116,7 +115,7 @@ def test_cap_is_six_after_the_first_bito():
     assert len(state.table) == 6
 
 
-def test_a_taken_bout_does_not_lift_the_five_card_cap():
+def test_a_taken_bout_does_not_lift_the_five_card_cap() -> None:
     # Bout 1 ends with a take; bout 2 (same attacker in 2 players) keeps the cap 5.
     state = game(["6S 7C 8C 9C 10C JC", "7D 8D 9D 10D JD"], trump="AH", stock="QS KS AS AC QC")
     play(state, "0 a 6S", "1 take", "0 pass")

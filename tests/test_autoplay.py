@@ -17,7 +17,15 @@ from service.thinking import Thinker
 from storage.records import SeatKind
 from storage.repos import GameRepo
 from tests.autoplay_helpers import GatedThinker, deal_where, has_pair
-from tests.service_helpers import Heard, humans, new_table, next_move, open_service, play_moves
+from tests.service_helpers import (
+    Heard,
+    held,
+    humans,
+    new_table,
+    next_move,
+    open_service,
+    play_moves,
+)
 from tests.thinking_targets import signed
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
@@ -45,7 +53,7 @@ async def test_a_persons_move_is_published_before_any_bot_thinks_it_over(tmp_pat
     rules = Rules(players=3, deck=36)
     seed = deal_where(rules, lambda s: s.attacker == 0)
     game = await start_with(service, rules, seed, [humans(1)[0], *MASTERS])
-    opening = service.live(game).state.legal_actions(0)[0]
+    opening = held(service, game).state.legal_actions(0)[0]
 
     update = await service.act(game, Action.from_text(0, opening.text), 0)
     assert update.version == 1 and update.actions == [(opening, False)]
@@ -61,7 +69,7 @@ async def test_a_persons_move_is_published_before_any_bot_thinks_it_over(tmp_pat
     assert all(len(u.actions) == 1 for u in later)
     # Her only moves in between: the words said for her («Бито»/«Пас» with nothing to add).
     assert all(a.seat != 0 or (auto and a.kind in WORDS) for u in later for a, auto in u.actions)
-    turn = service.live(game).state.turn()
+    turn = held(service, game).state.turn()
     assert turn is not None and 0 in turn.seats  # they stopped where the person must act
     await service.db.close()
 
@@ -72,7 +80,7 @@ async def test_a_decision_made_stale_by_a_persons_move_is_made_again(tmp_path: P
     rules = Rules(players=2, deck=36)
     seed = deal_where(rules, lambda s: s.attacker == 0 and has_pair(s, 0))
     game = await start_with(service, rules, seed, [humans(1)[0], MASTERS[0]])
-    state = service.live(game).state
+    state = held(service, game).state
     hand = [c for c in state.view(0).hand if c.suit != state.trump]
     first, second = next((a, b) for a in hand for b in hand if a != b and a.rank == b.rank)
 
@@ -100,14 +108,14 @@ async def test_a_thinking_bot_does_not_hold_up_another_game(tmp_path: Path) -> N
     other = await start_with(service, rules, 5, humans(2), chat=-1002)
     moves = 0
     for _ in range(20):  # play_moves would wait for the slow game too: step by hand
-        state = service.live(other).state
+        state = held(service, other).state
         seat, text = next_move(state)
         await service.act(other, Action.from_text(seat, text), len(state.history))
         moves += 1
-    assert moves == 20 and len(service.live(slow).state.history) == 0
+    assert moves == 20 and len(held(service, slow).state.history) == 0
     thinker.gate.set()
     await service.idle()
-    assert len(service.live(slow).state.history) >= 1
+    assert len(held(service, slow).state.history) >= 1
     await service.db.close()
 
 
@@ -123,7 +131,7 @@ async def test_computer_moves_come_a_pause_apart_and_a_press_is_never_delayed(
     game = await start_with(service, Rules(players=2, deck=36), 3, [humans(1)[0], novice])
     for _ in range(12):
         await service.idle()
-        state = service.live(game).state
+        state = held(service, game).state
         if state.is_over:
             break
         seat, text = next_move(state)
@@ -149,6 +157,6 @@ async def test_thinking_bots_think_in_worker_processes(tmp_path: Path) -> None:
     await play_moves(service, game, 4)
     pids = {int(p.name) for p in folder.iterdir()}
     assert pids and os.getpid() not in pids  # every decision in another process
-    assert any(a.seat == 1 for a in service.live(game).state.history)
+    assert any(a.seat == 1 for a in held(service, game).state.history)
     await service.stop()
     await service.db.close()

@@ -19,7 +19,8 @@ from engine.bots.heuristic import must_act, state_policy
 from engine.bots.tracker import Tracker
 from engine.cards import Card, cards_of
 from engine.players import Player, RandomPlayer
-from tests.helpers import game
+from engine.rules import Mode
+from tests.helpers import game, outcome_of
 
 # The clock off: a decision is its view, its seed and this cap, on any machine.
 SMALL = Allowance(seconds=None, iterations=30)
@@ -81,7 +82,7 @@ def swapped(state: State, seat: int, swaps: int) -> State:
     "rules",
     [
         Rules(),
-        Rules(players=3, deck=24, mode="perevodnoy"),
+        Rules(players=3, deck=24, mode=Mode.PEREVODNOY),
         Rules(players=4, deck=36, teams=True),
         Rules(players=2, deck=36, cheating=True),
     ],
@@ -116,7 +117,7 @@ def test_a_match_against_novice_finishes(
             seat, _, text = logged.partition(" ")
             state.apply(Action.from_text(int(seat), text))
         assert state.outcome is not None
-        assert (list(state.outcome.fools), state.outcome.draw) == (g["fools"], g["draw"])
+        assert (list(outcome_of(state).fools), outcome_of(state).draw) == (g["fools"], g["draw"])
 
 
 def test_the_same_seed_and_cap_give_the_same_game() -> None:

@@ -10,12 +10,13 @@ from engine import Action, Rules, State
 from engine.bots import NoviceBot
 from engine.bots.arena import play_game
 from engine.players import Player
+from engine.rules import Mode
 from tests.helpers import game, play
 from tests.test_bots_endgame import known_game
 
 
 def test_the_club_player_finishes_games_with_legal_moves_only() -> None:
-    for rules in (Rules(players=2, deck=36), Rules(players=3, deck=36, mode="perevodnoy")):
+    for rules in (Rules(players=2, deck=36), Rules(players=3, deck=36, mode=Mode.PEREVODNOY)):
         for seed in range(3):
             players: list[Player] = [
                 ClubPlayer() if s % 2 == 0 else NoviceBot() for s in range(rules.players)

@@ -12,7 +12,8 @@ from engine.bots import BUDGETS, Budget, MonteCarloBot, NoviceBot, decide, make_
 from engine.bots.pimc import candidates
 from engine.bots.tracker import Tracker
 from engine.players import Player
-from tests.helpers import game, play
+from engine.rules import Mode
+from tests.helpers import game, play, turn_of
 from tests.test_bots_tracker import positions
 
 QUICK = Budget(worlds=6, seconds=None)
@@ -48,7 +49,7 @@ def shuffled_hidden(state: State, seat: int, rng: random.Random) -> State:
     "rules",
     [
         Rules(players=2, deck=36),
-        Rules(players=3, deck=36, mode="perevodnoy"),
+        Rules(players=3, deck=36, mode=Mode.PEREVODNOY),
         Rules(players=4, deck=36, teams=True),
     ],
     ids=str,
@@ -71,7 +72,7 @@ def test_a_decision_does_not_change_when_hidden_cards_are_shuffled(rules: Rules)
 
 def test_the_same_seed_gives_the_same_move() -> None:
     for state in positions(Rules(players=3, deck=36), seed=2, every=4)[:8]:
-        seat = state.turn().seats[0]  # type: ignore[union-attr]
+        seat = turn_of(state).seats[0]
         view = state.view(seat)
         first = MonteCarloBot("Мастер", QUICK, seed=9).choose(view)
         assert MonteCarloBot("Мастер", QUICK, seed=9).choose(view) == first

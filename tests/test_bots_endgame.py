@@ -13,6 +13,7 @@ from engine.bots import BUDGETS, Budget, MonteCarloBot, make_bot
 from engine.bots.arena import play_game
 from engine.bots.endgame import DRAW, LOSS, WIN, Solver, grade, solvable
 from engine.cards import deck_cards, deck_mask
+from engine.rules import Mode
 from tests.helpers import game, play
 from tests.test_bots_decisions import shuffled_hidden
 from tests.test_bots_tracker import positions
@@ -120,7 +121,7 @@ def small_endgames(
     """Random positions of one to ``most`` cards a hand; ``stock`` cards are left to
     draw before the face-up trump card (0: the stock is empty)."""
     rng = random.Random(seed)
-    out = []
+    out: list[State] = []
     while len(out) < count:
         deck = deck_cards(rules.deck)
         rng.shuffle(deck)
@@ -146,7 +147,7 @@ def small_endgames(
     ("rules", "stock", "most"),
     [
         (Rules(players=2, deck=36), 0, 3),
-        (Rules(players=2, deck=24, mode="perevodnoy"), 0, 3),
+        (Rules(players=2, deck=24, mode=Mode.PEREVODNOY), 0, 3),
         (Rules(players=2, deck=36), 1, 2),  # two cards to draw, the trump card last
     ],
     ids=["36", "24 perevodnoy", "36 with a stock"],
@@ -211,7 +212,7 @@ SEARCHED = (("novice", ""), ("expert", "flat"), ("master", "plan"), ("master", "
     "rules",
     [
         Rules(players=2, deck=36),
-        Rules(players=3, deck=24, mode="perevodnoy"),
+        Rules(players=3, deck=24, mode=Mode.PEREVODNOY),
         Rules(players=4, deck=36, teams=True),
     ],
     ids=str,

@@ -11,6 +11,7 @@ from engine import Rules, State
 from engine.bots import BUDGETS, Budget, MonteCarloBot, NoviceBot
 from engine.bots.arena import play_game
 from engine.players import Player, RandomPlayer
+from engine.rules import Mode, ThrowIn
 
 # Every action moves a card or closes a bout, so a game of bots is short; this
 # bound is far above any game seen and far below an endless loop.
@@ -33,8 +34,8 @@ def all_rules() -> list[Rules]:
                 Rules(
                     players=players,
                     deck=deck,
-                    mode=mode,
-                    throw_in=throw_in,
+                    mode=Mode(mode),
+                    throw_in=ThrowIn(throw_in),
                     teams=teams,
                     first_bout_cap_5=cap5,
                 )
@@ -95,9 +96,9 @@ def test_every_all_bot_game_ends_within_a_bounded_number_of_actions() -> None:
 @pytest.mark.parametrize(
     "rules",
     [
-        Rules(players=2, deck=24, mode="perevodnoy"),
-        Rules(players=4, deck=36, teams=True, mode="perevodnoy"),
-        Rules(players=6, deck=52, throw_in="neighbors", teams=True),
+        Rules(players=2, deck=24, mode=Mode.PEREVODNOY),
+        Rules(players=4, deck=36, teams=True, mode=Mode.PEREVODNOY),
+        Rules(players=6, deck=52, throw_in=ThrowIn.NEIGHBORS, teams=True),
         Rules(players=5, deck=36),
     ],
     ids=str,

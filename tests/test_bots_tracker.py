@@ -11,15 +11,16 @@ from engine.bots.heuristic import state_policy
 from engine.bots.tracker import Tracker
 from engine.bots.world import build_state, sample_hands
 from engine.cards import Card, deck_mask, mask_of
+from engine.rules import Mode, ThrowIn
 from engine.state import FIELDS
-from tests.helpers import cards, game, play
+from tests.helpers import cards, game, play, turn_of
 
 RULES = [
     Rules(players=2, deck=36),
-    Rules(players=3, deck=24, mode="perevodnoy"),
+    Rules(players=3, deck=24, mode=Mode.PEREVODNOY),
     Rules(players=4, deck=24),
-    Rules(players=4, deck=36, mode="perevodnoy", teams=True),
-    Rules(players=5, deck=52, throw_in="neighbors"),
+    Rules(players=4, deck=36, mode=Mode.PEREVODNOY, teams=True),
+    Rules(players=5, deck=52, throw_in=ThrowIn.NEIGHBORS),
     Rules(players=6, deck=36, teams=True),
 ]
 
@@ -128,7 +129,7 @@ def test_every_sampled_deal_agrees_with_the_public_facts(rules: Rules) -> None:
 @pytest.mark.parametrize("rules", RULES, ids=str)
 def test_a_position_rebuilt_from_a_view_and_the_true_cards_is_the_same(rules: Rules) -> None:
     for state in positions(rules, seed=9, every=5):
-        seat = state.turn().seats[0]  # type: ignore[union-attr]
+        seat = turn_of(state).seats[0]
         copy = build_state(state.view(seat), state.hands[:], state.stock[:])
         for name in FIELDS:
             if name in ("history", "auto", "seed", "known"):

@@ -14,7 +14,7 @@ from engine.bots.endgame import WIN
 from engine.bots.heuristic import state_policy
 from engine.bots.pimc import candidates
 from engine.bots.tree import Node, Search, signed
-from tests.helpers import game, play
+from tests.helpers import game, play, turn_of
 from tests.test_bots_endgame import known_game, values
 from tests.test_bots_tracker import positions
 
@@ -29,7 +29,7 @@ def test_master_searches_a_tree_of_its_own_moves_and_expert_does_not() -> None:
 
 def test_the_same_view_and_seed_give_the_same_move_after_the_same_work() -> None:
     for state in positions(Rules(players=3, deck=36), seed=4, every=5)[:6]:
-        seat = state.turn().seats[0]  # type: ignore[union-attr]
+        seat = turn_of(state).seats[0]
         runs = []
         for _ in range(2):
             bot = MonteCarloBot("Мастер", TREE, seed=5)

@@ -14,7 +14,7 @@ from aiogram.exceptions import TelegramAPIError
 
 from bot import webhook
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from tests.e2e_helpers import TOKEN, open_table, running_bot, settle, two_friends
 from tests.fakes import FakeTelegram
@@ -39,11 +39,13 @@ async def test_a_lobby_whose_probe_fails_is_drawn_and_the_probe_asked_again(
     tg.inject_fault(fault, methods=["deleteEphemeralMessage"], delay=1.0)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
-        assert PRIVATE in lobby.text  # no ephemeral hands for now
+        assert PRIVATE in (lobby.text or "")  # no ephemeral hands for now
         assert app.presenter.ephemeral.supported is None  # asked again next time
         await tg.send_text(anna, group, "/settings")  # the lobby again: asked again
-        again = await tg.wait_for_message(group, lambda m: m is not lobby and "Стол" in m.text)
-        assert HERE in again.text and app.presenter.ephemeral.supported
+        again = await tg.wait_for_message(
+            group, lambda m: m is not lobby and "Стол" in (m.text or "")
+        )
+        assert HERE in (again.text or "") and app.presenter.ephemeral.supported
     assert tg.count("deleteEphemeralMessage") == 2 and tg.faults == 1
     assert errors(caplog) == [] and tg.internal_errors == []
 
@@ -56,7 +58,7 @@ async def test_a_lobby_whose_admin_question_fails_is_drawn(
     tg.inject_fault(fault, methods=["getChatMember"])
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
-        assert HERE in lobby.text  # taken as no admin (an admin pushes them itself)
+        assert HERE in (lobby.text or "")  # taken as no admin (an admin pushes them itself)
     assert tg.faults == 1 and errors(caplog) == []
 
 
@@ -68,7 +70,7 @@ async def test_a_press_whose_answer_fails_once_is_answered(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
         tg.inject_fault(fault, methods=["answerCallbackQuery"], delay=1.0)
-        press = await tg.press(anna, lobby, LobbyCb(table=1, op="join").pack())
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         answer = await press.wait_answer(15)
         assert answer.text == "Вы за столом!"  # before: the handler failed, «Что-то пошло…»
         await settle(app)
@@ -83,9 +85,9 @@ async def test_a_press_whose_answer_keeps_failing_is_handled_all_the_same(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
         tg.inject_fault("502", count=3, methods=["answerCallbackQuery"])
-        await tg.press(anna, lobby, LobbyCb(table=1, op="join").pack())
+        await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         await tg.wait_for(lambda: tg.faults == 3, timeout=15)
-        await tg.wait_for(lambda: "Аня" in lobby.text)  # the join stands
+        await tg.wait_for(lambda: "Аня" in (lobby.text or ""))  # the join stands
         await settle(app)
     assert tg.count("answerCallbackQuery") == 3  # no «Что-то пошло не так» after it
     (warning,) = [r.getMessage() for r in caplog.records if "taken as made" in r.getMessage()]
@@ -101,7 +103,7 @@ async def test_a_start_whose_command_menu_fails_starts(
     tg.inject_fault(fault, methods=["setMyCommands"])
     async with running_bot(tg, tmp_path / "db.sqlite3"):  # before: exit 1, «Failed to decode»
         tg.start_private(anna)
-        await tg.wait_for_message(anna, lambda m: "Привет" in m.text)
+        await tg.wait_for_message(anna, lambda m: "Привет" in (m.text or ""))
     menus = [r.getMessage() for r in caplog.records if "command menu" in r.getMessage()]
     assert len(menus) == 1 and f"HTTP {fault}" in menus[0]
     assert tg.count("setMyCommands") == 4 and len(tg.my_commands) == 3  # the others are set
@@ -116,7 +118,7 @@ async def test_a_start_whose_first_get_me_or_webhook_deletion_fails_starts(
     tg.inject_fault("502", methods=[method])
     async with running_bot(tg, tmp_path / "db.sqlite3"):
         tg.start_private(anna)
-        await tg.wait_for_message(anna, lambda m: "Привет" in m.text)
+        await tg.wait_for_message(anna, lambda m: "Привет" in (m.text or ""))
     assert [c.faulted for c in tg.calls_to(method)][:2] == [True, False]
     assert errors(caplog) == []
 
@@ -157,7 +159,7 @@ async def test_a_webhook_whose_set_up_fails_is_set_on_a_later_try(
             assert tg.webhook_url == "https://durak.example.org/tg"
             tg.start_private(anna)
             assert await tg.deliver_to_webhook(f"http://127.0.0.1:{port}/tg") == [200]
-            await tg.wait_for_message(anna, lambda m: "Привет" in m.text)
+            await tg.wait_for_message(anna, lambda m: "Привет" in (m.text or ""))
     finally:
         await app.stop()
     assert [c.faulted for c in tg.calls_to("setWebhook")] == [True, True, False]

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from helpers import act, cards, game, hand, legal, play, refused
 
 from engine import Accused, Action, BoutEnded, MalformedAction, Rules, State
 from engine.bots import NoviceBot
 from engine.bots.heuristic import catch_cheat
 from engine.presets import transfer_cheating
+from tests.helpers import act, cards, game, hand, legal, play, refused
 
 
-def two(**kw: object) -> State:
+def two(**kw: Any) -> State:
     return game(["9H 10S JS", "7S 8C QD"], trump="6D", stock="AC AS AH", **kw)
 
 
@@ -19,7 +21,7 @@ def texts(actions: list[Action]) -> set[str]:
     return {a.text for a in actions}
 
 
-def test_the_defender_may_beat_with_any_card():
+def test_the_defender_may_beat_with_any_card() -> None:
     state = two(cheating=True)
     act(state, "0 a 9H")
     assert legal(state, 1) == {"d QD>9H", "take", "accuse 0"}  # honest moves only
@@ -29,20 +31,20 @@ def test_the_defender_may_beat_with_any_card():
     assert len(events) == 1  # nothing says it was a cheat
 
 
-def test_without_the_option_a_card_that_does_not_beat_is_refused():
+def test_without_the_option_a_card_that_does_not_beat_is_refused() -> None:
     state = two()
     act(state, "0 a 9H")
     assert state.cheat_actions(1) == []
     refused(state, "1 d 7S>9H", "7S does not beat 9H")
 
 
-def test_only_the_defender_has_cheats():
+def test_only_the_defender_has_cheats() -> None:
     state = two(cheating=True)
     act(state, "0 a 9H")
     assert state.cheat_actions(0) == []
 
 
-def test_an_exposed_cheater_takes_the_table():
+def test_an_exposed_cheater_takes_the_table() -> None:
     state = two(cheating=True)
     play(state, "0 a 9H", "1 d 7S>9H")
     assert "accuse 1" in legal(state, 0)
@@ -54,7 +56,7 @@ def test_an_exposed_cheater_takes_the_table():
     assert state.attacker == 0 and not state.att  # the taker is skipped
 
 
-def test_a_false_accusation_bars_the_accuser_for_the_bout():
+def test_a_false_accusation_bars_the_accuser_for_the_bout() -> None:
     state = two(cheating=True)
     play(state, "0 a 9H", "1 d QD>9H")
     events = act(state, "0 accuse 1")
@@ -67,8 +69,8 @@ def test_a_false_accusation_bars_the_accuser_for_the_bout():
     assert "accuse 1" in legal(state, 0)
 
 
-def test_a_cheating_transfer_passes_the_bout_and_can_be_caught():
-    kw = {"mode": "perevodnoy", "cheating": True, "stock": "QD KD AD QS KS AS"}
+def test_a_cheating_transfer_passes_the_bout_and_can_be_caught() -> None:
+    kw: dict[str, Any] = {"mode": "perevodnoy", "cheating": True, "stock": "QD KD AD QS KS AS"}
     state = game(["7S 8S 9D", "8C 9S AS", "10S JS QS KS"], trump="6H", **kw)
     act(state, "0 a 7S")
     assert "x 8C" in texts(state.cheat_actions(1))
@@ -81,7 +83,7 @@ def test_a_cheating_transfer_passes_the_bout_and_can_be_caught():
     assert state.attacker == 2  # the player after the taker opens
 
 
-def test_accusations_need_the_option_a_bout_and_another_player():
+def test_accusations_need_the_option_a_bout_and_another_player() -> None:
     state = two()
     act(state, "0 a 9H")
     refused(state, "0 accuse 1", "no cheating at this table")
@@ -92,7 +94,7 @@ def test_accusations_need_the_option_a_bout_and_another_player():
     refused(state, "0 accuse 5", "not another player")
 
 
-def test_views_do_not_tell_who_cheated():
+def test_views_do_not_tell_who_cheated() -> None:
     state = two(cheating=True)
     play(state, "0 a 9H", "1 d 7S>9H")
     honest = state.copy()
@@ -101,7 +103,7 @@ def test_views_do_not_tell_who_cheated():
         assert state.view(seat) == honest.view(seat)
 
 
-def test_the_secret_record_survives_a_snapshot():
+def test_the_secret_record_survives_a_snapshot() -> None:
     state = two(cheating=True)
     play(state, "0 a 9H", "1 d 7S>9H")
     restored = State.from_dict(state.to_dict())
@@ -109,32 +111,32 @@ def test_the_secret_record_survives_a_snapshot():
     assert Accused(0, 1, True) in restored.apply(Action.parse("0 accuse 1"))
 
 
-def test_accusation_text_form():
+def test_accusation_text_form() -> None:
     assert Action.parse("2 accuse 1") == Action(2, "accuse", accused=1)
     assert str(Action(2, "accuse", accused=1)) == "2 accuse 1"
     with pytest.raises(MalformedAction, match="names a seat"):
         Action.parse("2 accuse")
 
 
-def test_a_bot_catches_a_cheat_it_can_see():
+def test_a_bot_catches_a_cheat_it_can_see() -> None:
     state = two(cheating=True)
     play(state, "0 a 9H", "1 d 7S>9H")
     assert NoviceBot().choose(state.view(0)) == Action(0, "accuse", accused=1)
 
 
-def test_a_bot_does_not_accuse_an_honest_beat():
+def test_a_bot_does_not_accuse_an_honest_beat() -> None:
     state = two(cheating=True)
     play(state, "0 a 9H", "1 d QD>9H")
     choice = NoviceBot().choose(state.view(0))
     assert choice is not None and choice.kind != "accuse"
 
 
-def test_the_cheating_preset_plays_with_cheats():
+def test_the_cheating_preset_plays_with_cheats() -> None:
     assert transfer_cheating().cheating
     assert not Rules().cheating
 
 
-def test_a_bot_never_gives_its_partner_away():
+def test_a_bot_never_gives_its_partner_away() -> None:
     # Pairs: seats 0+2 against 1+3. Seat 1 cheats against seat 0's attack.
     hands = ["9H 10S", "7S 8C QD", "JC QC", "KC AC"]
     state = game(hands, trump="6D", stock="AS AH", players=4, teams=True, cheating=True)
@@ -144,7 +146,7 @@ def test_a_bot_never_gives_its_partner_away():
     assert catch_cheat(state.view(0)) == Action(0, "accuse", accused=1)
 
 
-def test_views_say_who_may_throw_in_now():
+def test_views_say_who_may_throw_in_now() -> None:
     state = game(
         ["7S 7C 9D", "8S 9S AS 10C", "7D 8D 9H"],
         stock="QS KS QC KC",

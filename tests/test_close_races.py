@@ -11,7 +11,8 @@ from engine import Action, Rules
 from service import FakeClock, Refused
 from service.tables import Person, Tables
 from storage.repos import GameRepo
-from tests.service_helpers import humans, new_table, open_service
+from tests.helpers import turn_of
+from tests.service_helpers import held, humans, new_table, open_service
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -29,10 +30,10 @@ async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path)
     tables = Tables(service.db, service)
     table = await new_table(service)
     game = (await service.create_game(table, Rules(players=2, deck=36), humans(2), 3)).game_id
-    state = service.live(game).state
-    seat = state.turn().seats[0]  # type: ignore[union-attr]
+    state = held(service, game).state
+    seat = turn_of(state).seats[0]
     move = state.legal_actions(seat)[0].text
-    live = service.live(game)
+    live = held(service, game)
     async with live.lock:  # a computer move is being committed
         closing = asyncio.create_task(tables.close(table))
         await asyncio.sleep(0.05)

@@ -12,7 +12,7 @@ from pathlib import Path
 from engine import Action, Rules, State
 from service import FakeClock
 from storage.repos import GameRepo
-from tests.service_helpers import open_service
+from tests.service_helpers import held, open_service
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +43,7 @@ async def test_sigkill_loses_nothing_acknowledged_and_the_timer_still_fires(
     clock = FakeClock(start=time.time())
     service = await open_service(path, clock)
     assert await service.restore() == 1
-    state = service.live(1).state
+    state = held(service, 1).state
     assert len(state.history) >= acked
     log = await GameRepo(service.db).actions(1)
     replayed = State(Rules(players=2, deck=36), 77)
@@ -53,7 +53,7 @@ async def test_sigkill_loses_nothing_acknowledged_and_the_timer_still_fires(
 
     clock.advance(Rules().move_seconds + 1)  # the pending timer, re-armed from the file
     assert await service.fire_due() == 1
-    assert service.live(1).state.auto[len(state.history)] is True
+    assert held(service, 1).state.auto[len(state.history)] is True
     await service.db.close()
 
 
@@ -75,7 +75,7 @@ async def test_sigkill_between_a_persons_move_and_the_bots_loses_nothing(tmp_pat
 
     service = await open_service(path, FakeClock(start=time.time()))
     assert await service.restore() == 1
-    assert len(service.live(1).state.history) == 1
+    assert len(held(service, 1).state.history) == 1
     service.start()
     try:
         await service.idle()  # the bot's move, after the restart

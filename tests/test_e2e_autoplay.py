@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from engine import Rules
 from engine.actions import DONE, PASS
 from service import Update
@@ -17,12 +17,14 @@ from tests.autoplay_helpers import GatedThinker, deal_where
 from tests.e2e_helpers import (
     choose,
     hand_message,
+    latest,
     open_table,
     running_bot,
     seat_everyone,
     settle,
 )
 from tests.fakes import FakeTelegram, FakeUser
+from tests.service_helpers import held
 
 
 async def shown(app: App) -> None:
@@ -64,28 +66,28 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(
         app.service.new_seed = lambda: deal_where(rules, lambda s: s.attacker == 0)
         lobby = await open_table(tg, app, with_bots, anna)
         for op, arg in (("bots", "expert"), ("bots", "master"), ("set", "seats")):
-            await (await tg.press(anna, lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
+            await (await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()))
             await settle(app)  # the lobby shows the next button
         await seat_everyone(tg, app, with_bots, [anna])
         for _ in range(2):
-            bot = LobbyCb(table=1, op="bot").pack()
-            await (await tg.press(anna, tg.latest_message(with_bots), bot))
+            bot = LobbyCb(table=1, op=LobbyOp.BOT).pack()
+            await (await tg.press(anna, latest(tg, with_bots), bot))
         await shown(app)
         game = app.service.game_of(1)
         assert game is not None
 
         await press_hand(tg, app, anna)  # Аня opens; the bots cannot think yet
         await asyncio.wait_for(thinker.thinking.wait(), 5)
-        state = app.service.live(game).state
+        state = held(app.service, game).state
         assert len(state.history) == 1 and state.history[0].seat == 0
         card = state.history[0].cards[0].label()
-        assert card in tg.latest_message(with_bots).text  # the move is on the table
+        assert card in (latest(tg, with_bots).text or "")  # the move is on the table
 
         app.service.new_seed = lambda: 7
         await open_table(tg, app, friends, boris)
         for user in (boris, vika):  # seat_everyone would wait for the bots
-            join = LobbyCb(table=2, op="join").pack()
-            await (await tg.press(user, tg.latest_message(friends), join))
+            join = LobbyCb(table=2, op=LobbyOp.JOIN).pack()
+            await (await tg.press(user, latest(tg, friends), join))
         await shown(app)
         other = app.service.game_of(2)
         assert other is not None
@@ -94,8 +96,8 @@ async def test_the_press_comes_first_and_the_bots_one_step_each(
                 message = hand_message(tg, user)
                 if message is not None and choose(tg, message) is not None:
                     await press_hand(tg, app, user)
-        assert len(app.service.live(other).state.history) >= 6
-        assert len(app.service.live(game).state.history) == 1
+        assert len(held(app.service, other).state.history) >= 6
+        assert len(held(app.service, game).state.history) == 1
 
         thinker.gate.set()
         await settle(app)

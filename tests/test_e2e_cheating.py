@@ -6,17 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.app import App
-from bot.callbacks import CheatCb, LobbyCb, MoveCb, PageCb
+from bot.callbacks import CheatCb, LobbyCb, LobbyOp, MoveCb, PageCb, PageName
 from tests.e2e_helpers import (
     hand_buttons,
     hand_key,
     hand_message,
+    latest,
     open_table,
     running_bot,
     seat_everyone,
     settle,
 )
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.service_helpers import held
 
 SEED = 7
 
@@ -29,7 +31,7 @@ class Raw(str):
 
 
 def lobby(op: str, arg: str = "") -> str:
-    return LobbyCb(table=1, op=op, arg=arg).pack()
+    return LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
 
 
 def labels(message) -> list[str]:
@@ -57,10 +59,10 @@ async def opened_bout(
     message = await open_table(tg, app, group, users[0])
     for data in (lobby("rules"), lobby("preset", "transfer_cheating"), lobby("back")):
         await press(tg, app, users[0], message, data)
-    assert "Правила: Переводной с мухлежом" in message.text
-    assert "мухлёж и «Антимухлёж»" in message.text
+    assert "Правила: Переводной с мухлежом" in (message.text or "")
+    assert "мухлёж и «Антимухлёж»" in (message.text or "")
     await seat_everyone(tg, app, group, users)
-    state = app.service.live(1).state
+    state = held(app.service, 1).state
     attacker, defender = users[state.attacker], users[state.defender]
     hand = hand_message(tg, attacker)
     opening = next(d for t, d in hand_buttons(hand) if t.startswith("• "))
@@ -71,10 +73,12 @@ async def opened_bout(
 def no_cheat_in_public(tg: FakeTelegram, group: FakeChat, honest: FakeUser) -> None:
     """Nothing in the group, and nothing on an honest player's keyboard, tells of a cheat."""
     for message in tg.messages(group):
-        assert "🤫" not in message.text
+        assert "🤫" not in (message.text or "")
         assert not any("🤫" in t for t in labels(message))
     for message in tg.messages(tg.private(honest)):
-        assert not any("🤫" in t or d.startswith("f:") for row in message.keyboard for t, d in row)
+        assert not any(
+            "🤫" in t or (d or "").startswith("f:") for row in message.keyboard for t, d in row
+        )
 
 
 async def test_a_cheat_from_the_hand_keyboard_is_caught_with_antimukhlyozh(
@@ -87,16 +91,16 @@ async def test_a_cheat_from_the_hand_keyboard_is_caught_with_antimukhlyozh(
         tg.start_private(user)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         attacker, defender = await opened_bout(tg, app, group, users)
-        live = app.service.live(1)
+        live = held(app.service, 1)
         hand = hand_message(tg, defender)
         assert await press(tg, app, defender, hand, data_of(hand, "🤫 Мухлёж")) == ""
         assert hand_message(tg, defender) is hand  # the keyboard was edited in place
-        assert "эти кнопки видите только вы" in hand.text
+        assert "эти кнопки видите только вы" in (hand.text or "")
         cheats = [d for row in hand.keyboard for t, d in row if t.startswith("🤫 ")]
-        if not any(d.startswith("f:") for d in cheats):  # choose the card's target
+        if not any((d or "").startswith("f:") for d in cheats):  # choose the card's target
             await press(tg, app, defender, hand, cheats[0])
             cheats = [d for row in hand.keyboard for t, d in row if t.startswith("🤫 ")]
-        chosen = next(d for d in cheats if d.startswith("f:"))
+        chosen = next(d for d in cheats if (d or "").startswith("f:"))
         cheat = CheatCb.unpack(chosen).a
         d_seat, a_seat = live.state.defender, live.state.attacker
         assert cheat in {a.text for a in live.state.cheat_actions(d_seat)}
@@ -112,7 +116,7 @@ async def test_a_cheat_from_the_hand_keyboard_is_caught_with_antimukhlyozh(
         assert (
             f"🕵 {accuser}: «Антимухлёж» против игрока {cheater} — поймали! "
             f"{cheater} забирает карты."
-        ) in tg.latest_message(group).text
+        ) in (latest(tg, group).text or "")
         state = live.state
         assert not state.table and table_cards <= set(state.view(d_seat).hand)
         assert state.attacker == a_seat  # the caught cheater is skipped, like any taker
@@ -139,11 +143,11 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(
         assert (
             f"🕵 {accuser}: «Антимухлёж» против игрока {accused} — мимо: {accused} играет "
             f"честно. До конца кона {accuser} не может снова обвинить этого игрока."
-        ) in tg.latest_message(group).text
+        ) in (latest(tg, group).text or "")
         assert not any("🕵" in t for t in labels(mine))  # no dead button left
         # the same press again (a double tap) is answered calmly; a fresh one is refused
         assert await press(tg, app, attacker, mine, accuse, forge=True) == "Ход уже сделан."
-        state = app.service.live(1).state
+        state = held(app.service, 1).state
         fresh = MoveCb(game=1, a=f"accuse {state.defender}", k=hand_key(mine))
         assert await press(tg, app, attacker, mine, fresh.pack(), forge=True) == (
             "Сейчас так сходить нельзя."
@@ -151,7 +155,7 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(
         theirs = hand_message(tg, defender)
         assert f"🕵 Антимухлёж: {accuser}" in labels(theirs)  # the defender is not barred
         assert await press(tg, app, defender, theirs, data_of(theirs, "Беру")) == ""
-        while app.service.live(1).state.table:  # the attacker lets the bout end
+        while held(app.service, 1).state.table:  # the attacker lets the bout end
             await press(tg, app, attacker, mine, data_of(mine, "Пас"))
         opening = next(d for t, d in hand_buttons(mine) if t.startswith("• "))
         await press(tg, app, attacker, mine, opening)  # a new bout: the right is back
@@ -168,7 +172,7 @@ async def test_stale_and_forged_cheats_and_pages_change_nothing(
         tg.start_private(user)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         attacker, defender = await opened_bout(tg, app, group, users)
-        live = app.service.live(1)
+        live = held(app.service, 1)
         before = live.state.to_dict()
         cheat = live.state.cheat_actions(live.state.defender)[0].text
         a_seat = live.state.attacker
@@ -181,11 +185,11 @@ async def test_stale_and_forged_cheats_and_pages_change_nothing(
             (defender, theirs, CheatCb(game=1, a=cheat, k=old), "Кнопка устарела"),
             (defender, theirs, CheatCb(game=2, a=cheat, k=k), "Такой партии нет"),
             (attacker, mine, CheatCb(game=1, a=cheat, k=m), not_now),  # not the defender
-            (attacker, mine, PageCb(game=1, page="cheat", k=m), not_now),
+            (attacker, mine, PageCb(game=1, page=PageName.CHEAT, k=m), not_now),
             # data that does not fit PageCb's fields is no page: the fallback answers
             (defender, theirs, Raw(f"p:1:cheat:ZZ:{k}"), "Кнопка устарела"),
             (defender, theirs, Raw(f"p:1:secret::{k}"), "Кнопка устарела"),
-            (defender, theirs, PageCb(game=1, page="accuse", k=old), "Кнопка устарела"),
+            (defender, theirs, PageCb(game=1, page=PageName.ACCUSE, k=old), "Кнопка устарела"),
             (attacker, mine, MoveCb(game=1, a=f"accuse {a_seat}", k=m), not_now),  # oneself
         ]
         shown = (theirs.text, theirs.keyboard, mine.text, mine.keyboard)
@@ -215,21 +219,21 @@ async def test_a_computer_player_catches_a_cheat_and_the_table_says_so(
         for data in (lobby("rules"), lobby("preset", "transfer_cheating"), lobby("back")):
             await press(tg, app, anna, message, data)
         await seat_everyone(tg, app, group, [anna])
-        await press(tg, app, anna, tg.latest_message(group), lobby("bot"))
-        live = app.service.live(1)
+        await press(tg, app, anna, latest(tg, group), lobby("bot"))
+        live = held(app.service, 1)
         assert live.state.defender == 0 and live.state.table
         hand = hand_message(tg, anna)
         await press(tg, app, anna, hand, data_of(hand, "🤫 Мухлёж"))
         first = next(d for row in hand.keyboard for t, d in row if t.startswith("🤫 "))
-        if not first.startswith("f:"):
+        if not (first or "").startswith("f:"):
             await press(tg, app, anna, hand, first)
-            first = next(d for row in hand.keyboard for _, d in row if d.startswith("f:"))
+            first = next(d for row in hand.keyboard for _, d in row if (d or "").startswith("f:"))
         made = len(live.state.history)
         await press(tg, app, anna, hand, first)
         history = [str(a) for a in live.state.history[made:]]
         assert history[:2] == [f"0 {CheatCb.unpack(first).a}", "1 accuse 0"]
         assert history[2].startswith("1 a ")  # Аня took the table: the bot attacks again
-        assert (
-            "🕵 Новичок 1: «Антимухлёж» против игрока Аня — поймали! Аня забирает карты."
-        ) in tg.latest_message(group).text
+        assert ("🕵 Новичок 1: «Антимухлёж» против игрока Аня — поймали! Аня забирает карты.") in (
+            latest(tg, group).text or ""
+        )
     assert tg.unanswered_callbacks() == []

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from engine import Action
-from tests.e2e_helpers import hand_message, open_table, running_bot, seat_everyone, settle
+from tests.e2e_helpers import hand_message, latest, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram
-from tests.service_helpers import next_move
+from tests.service_helpers import held, next_move
 
 
 async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(
@@ -26,12 +26,14 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(
         app.service.new_seed = lambda: 3
         lobby = await open_table(tg, app, group, users[0])
         for op, arg in (("set", "seats"), ("rules", ""), ("preset", "transfer_cheating")):
-            await (await tg.press(users[0], lobby, LobbyCb(table=1, op=op, arg=arg).pack()))
+            await (
+                await tg.press(users[0], lobby, LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack())
+            )
             await settle(app)
-        await (await tg.press(users[0], lobby, LobbyCb(table=1, op="back").pack()))
+        await (await tg.press(users[0], lobby, LobbyCb(table=1, op=LobbyOp.BACK).pack()))
         await settle(app)
         await seat_everyone(tg, app, group, users)
-        live = app.service.live(1)
+        live = held(app.service, 1)
         for _ in range(300):  # greedy honest moves until a beat ends a bout
             if live.state.closing or live.state.outcome is not None:
                 break
@@ -40,16 +42,18 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(
             await settle(app)
         state = live.state
         assert state.closing and state.outcome is None
-        table = tg.latest_message(group).text.split("\n")
+        table = (latest(tg, group).text or "").split("\n")
         assert re.fullmatch(r"⏳ Кон закрывается · до \d\d:\d\d:\d\d \S+", table[0])
         assert table[1] == "🕵 Ещё можно «Антимухлёж»."
         defender = users[state.defender]
         throwers = [u for s, u in enumerate(users) if s != state.defender]
         for user in throwers:
             hand = hand_message(tg, user)
-            assert "Всё побито — кон закрывается.\nПоследний шанс: «Антимухлёж»," in hand.text
-            assert "Подкинуть нечего" not in hand.text and hand.text.endswith(" с")
-        assert "Вы отбились — кон закрывается." in hand_message(tg, defender).text
+            assert "Всё побито — кон закрывается.\nПоследний шанс: «Антимухлёж»," in (
+                hand.text or ""
+            )
+            assert "Подкинуть нечего" not in (hand.text or "") and (hand.text or "").endswith(" с")
+        assert "Вы отбились — кон закрывается." in (hand_message(tg, defender).text or "")
         hand = hand_message(tg, throwers[0])
         card = next(d for row in hand.keyboard for _, d in row if d and d.startswith("c:"))
         answer = await (await tg.press(throwers[0], hand, card))
@@ -59,5 +63,5 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(
             await (await tg.press(user, hand_message(tg, user), button_text="Бито"))
             await settle(app)
         assert live.state.bouts == bouts + 1 and not live.state.closing
-        assert "Кон закрывается" not in tg.latest_message(group).text
+        assert "Кон закрывается" not in (latest(tg, group).text or "")
     assert tg.unanswered_callbacks() == []

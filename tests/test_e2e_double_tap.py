@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.e2e_helpers import hand_message, open_table, running_bot, seat_everyone, two_friends
 from tests.fakes import FakeTelegram, FakeUser
+from tests.service_helpers import held
 
 STALE = "Кнопка устарела: игра уже ушла дальше."
 MADE = "Ход уже сделан."
@@ -19,7 +20,7 @@ async def test_a_double_tap_plays_once_and_is_answered_calmly(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
-        live = app.service.live(1)
+        live = held(app.service, 1)
         assert live is not None
         user: dict[int, FakeUser] = {
             s: u for s in range(2) for u in (anna, boris) if live.seats[s].user_id == u.id

@@ -9,17 +9,19 @@ from pathlib import Path
 
 from bench.playing import ephemeral_hand
 from bot.app import App
-from bot.callbacks import CardsCb, LobbyCb
+from bot.callbacks import CardsCb, LobbyCb, LobbyOp
 from tests.e2e_helpers import (
     choose,
     game_over,
     hand_message,
+    latest,
     open_table,
     running_bot,
     seat_everyone,
     settle,
 )
 from tests.fakes import FakeChat, FakeEphemeral, FakeMessage, FakeTelegram, FakeUser
+from tests.service_helpers import held
 
 CARDS = CardsCb(game=1).pack()
 
@@ -38,14 +40,14 @@ async def seated_then_blocked(tg: FakeTelegram, app: App, group: FakeChat) -> Fa
     his cards. Returns the table message."""
     anna, boris = tg.users[1], tg.users[2]
     await open_table(tg, app, group, anna)
-    lobby = tg.latest_message(group)
+    lobby = latest(tg, group)
     assert lobby is not None
-    assert (await (await tg.press(boris, lobby, LobbyCb(table=1, op="join").pack()))).text
+    assert (await (await tg.press(boris, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))).text
     await settle(app)
     tg.block(boris)
     await tg.wait_quiet()
     await seat_everyone(tg, app, group, [anna])
-    table = tg.latest_message(group)
+    table = latest(tg, group)
     assert table is not None and "Козырь" in (table.text or "")
     return table
 
@@ -144,11 +146,11 @@ async def test_an_administrator_bot_pushes_the_hand_at_the_turn(
     anna, boris, group = friends(tg, admin=True)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
-        lobby = tg.latest_message(group)
+        lobby = latest(tg, group)
         assert lobby is not None and "к вашему ходу бот покажет их" in (lobby.text or "")
         table = await seated_then_blocked(tg, app, group)
         assert ephemeral_hand(tg, boris, group) is not None  # nobody pressed anything
-        live = app.service.live(1)
+        live = held(app.service, 1)
         assert live is not None
         seat = next(i for i, s in enumerate(live.seats) if s.user_id == boris.id)
         sends = 0
@@ -174,7 +176,7 @@ async def test_a_non_administrator_bot_pushes_nothing_and_says_how_to_get_it(
     anna, boris, group = friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
-        lobby = tg.latest_message(group).text or ""  # short: the owner's part is in /help
+        lobby = latest(tg, group).text or ""  # short: the owner's part is in /help
         assert lobby.endswith("🃏 Карты — по кнопке «Мои карты» на столе (см. /help).")
         await seated_then_blocked(tg, app, group)
         await play_on(tg, app, group, [anna], rounds=3)
@@ -192,7 +194,7 @@ async def test_a_refused_ephemeral_hand_falls_back_to_the_private_chat(
     tg.ephemeral_api = False  # a Bot API server older than 10.2
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
-        assert "Карты придут в личный чат с ботом." in (tg.latest_message(group).text or "")
+        assert "Карты придут в личный чат с ботом." in (latest(tg, group).text or "")
         table = await seated_then_blocked(tg, app, group)
         answer = await (await tg.press(anna, table, CARDS))
         assert answer.show_alert and answer.text == (
@@ -274,9 +276,9 @@ async def test_one_who_never_started_the_bot_joins_and_plays_from_the_group(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna])
-        lobby = tg.latest_message(group)
+        lobby = latest(tg, group)
         assert lobby is not None
-        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         await settle(app)
         assert answer.url is None  # no deep link: his seat and his cards are here
         assert answer.text == "Ваши карты — внизу чата, их видите только вы."
@@ -295,11 +297,11 @@ async def test_one_who_never_started_the_bot_is_seated_and_told_where_the_cards_
     anna, gleb, group = newcomer(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)  # Аня is not seated yet
-        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         await settle(app)
         assert answer.show_alert and "нажмите «🃏 Мои карты» на столе" in (answer.text or "")
         await seat_everyone(tg, app, group, [anna])  # her join starts the game
-        table = tg.latest_message(group)
+        table = latest(tg, group)
         assert table is not None and "Глеб" in (table.text or "")
         assert await my_cards(tg, app, gleb, table) == (
             "Ваши карты — внизу чата, их видите только вы."
@@ -314,7 +316,7 @@ async def test_one_who_never_started_the_bot_gets_the_deep_link_where_the_group_
     tg.ephemeral_api = False  # a server older than 10.2
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
-        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))
+        answer = await (await tg.press(gleb, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         await settle(app)
         assert answer.url is not None and "start=" in answer.url
         record = await app.tables.record(1)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.callbacks import CardsCb, LobbyCb, LobbyOp
-from tests.e2e_helpers import game_over, open_table, running_bot, seat_everyone, settle
+from tests.e2e_helpers import game_over, latest, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram
+from tests.service_helpers import held
 from tests.test_e2e_ephemeral import newcomer, play_on
 
 AGAIN = LobbyCb(table=1, op=LobbyOp.AGAIN).pack()
@@ -31,9 +32,9 @@ async def test_a_rematch_puts_the_cards_in_front_of_one_who_plays_from_the_group
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna])
-        lobby = tg.latest_message(group)
+        lobby = latest(tg, group)
         assert lobby is not None
-        assert (await (await tg.press(gleb, lobby, LobbyCb(table=1, op="join").pack()))).text
+        assert (await (await tg.press(gleb, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))).text
         await settle(app)
         await play_on(tg, app, group, [anna, gleb])
         assert game_over(tg, group)
@@ -42,7 +43,7 @@ async def test_a_rematch_puts_the_cards_in_front_of_one_who_plays_from_the_group
         summary = await summary_of(tg, group)
         assert (await (await tg.press(anna, summary, AGAIN))).text is None
         await settle(app)
-        table = tg.latest_message(group)
+        table = latest(tg, group)
         assert table is not None and "Козырь" in (table.text or "")
         assert f"Глеб, {REMINDER}" in (table.text or "")
         mention = {"type": "text_link", "url": "tg://user?id=4"}
@@ -55,7 +56,7 @@ async def test_a_rematch_puts_the_cards_in_front_of_one_who_plays_from_the_group
         await play_on(tg, app, group, [anna, gleb], rounds=1)
         assert REMINDER not in (table.text or "")  # shown: the line goes at the next edit
         for _ in range(400):  # (play_on stops at the first game's result)
-            live = app.service.live(2)
+            live = held(app.service, 2)
             if live is None or live.state.is_over:
                 break
             await play_on(tg, app, group, [anna, gleb], rounds=1)

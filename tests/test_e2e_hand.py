@@ -28,6 +28,8 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.helpers import turn_of
+from tests.service_helpers import held
 
 STALE = "Кнопка устарела: игра уже ушла дальше."
 
@@ -115,12 +117,12 @@ async def test_a_press_for_a_game_that_does_not_exist_says_so(
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
         hand = hand_message(tg, anna)
-        before = app.service.live(1).state.to_dict()
+        before = held(app.service, 1).state.to_dict()
         for game in (2, 10**12):
             data = MoveCb(game=game, a="take", k=hand_key(hand)).pack()
             answer = await (await tg.press(anna, hand, data, forge=True))
             assert answer.text == "Такой партии нет — возможно, она уже закончилась."
-        assert app.service.live(1).state.to_dict() == before
+        assert held(app.service, 1).state.to_dict() == before
     assert tg.unanswered_callbacks() == []
 
 
@@ -151,7 +153,7 @@ async def noticed_game(
     app.service.new_seed = lambda: PAIR_SEED
     await open_table(tg, app, group, users[0])
     await seat_everyone(tg, app, group, users)
-    live = app.service.live(1)
+    live = held(app.service, 1)
     user = {u.id: u for u in users}
     attacker, defender = (
         user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
@@ -178,7 +180,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
         await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
         await asyncio.sleep(0.8)  # more waiting: still one notice, the defender none
         [notice] = notices(tg, attacker)
-        assert notice.text.startswith("⏰ Ваш ход — ходите, ")
+        assert (notice.text or "").startswith("⏰ Ваш ход — ходите, ")
         assert notices(tg, defender) == []
 
         assert (await lead_the_pair(tg, live, attacker)).text is None
@@ -186,13 +188,13 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
         assert notice.deleted and notices(tg, attacker, deleted=False) == []
         await tg.wait_for(lambda: notices(tg, defender), what="the defender's notice")
         [theirs] = notices(tg, defender)
-        assert theirs.text.startswith("⏰ Ваш ход — отбивайтесь, ")
+        assert (theirs.text or "").startswith("⏰ Ваш ход — отбивайтесь, ")
 
         # «Беру»: the attacker may throw in more now, and is not notified of that.
         hand = hand_message(tg, defender)
         assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
         await settle(app)
-        assert theirs.deleted and live.state.turn().kind == "throw"
+        assert theirs.deleted and turn_of(live.state).kind == "throw"
         await asyncio.sleep(0.8)
         assert len(notices(tg, attacker)) == 1  # only the first one, deleted
     assert tg.unanswered_callbacks() == []
@@ -293,7 +295,7 @@ async def test_several_cards_of_one_rank_open_with_one_extra_tap_each(
         app.service.new_seed = lambda: PAIR_SEED
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
-        live = app.service.live(1)
+        live = held(app.service, 1)
         single = pair_opening(live.state)
         assert single is not None
         pair = [c for c in live.state.view(single.seat).hand if c.rank == single.cards[0].rank]
@@ -326,7 +328,7 @@ async def test_where_the_server_drops_button_styles_playable_cards_are_marked(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
-        live = app.service.live(1)
+        live = held(app.service, 1)
         attacker = anna if live.seats[live.state.attacker].user_id == anna.id else boris
         hand = hand_message(tg, attacker)
 

@@ -11,6 +11,7 @@ from storage.repos import UserRepo
 from tests.e2e_helpers import (
     GAME_OVER,
     hand_message,
+    latest,
     open_table,
     play_round,
     play_to_the_end,
@@ -20,6 +21,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.service_helpers import held
 
 
 async def start_game(tg: FakeTelegram, app: App, group: FakeChat, users: list[FakeUser]) -> None:
@@ -61,8 +63,8 @@ async def test_the_table_follows_the_group_into_a_supergroup(
         assert any("Козырь" in (m.text or "") for m in tg.messages(supergroup))
         assert calls_since(tg, mark, group.id) == []
         await tg.send_text(users[1], supergroup, "стата")
-        stats = await tg.wait_for_message(supergroup, lambda m: "Статистика чата" in m.text)
-        assert "Аня — 1 партия" in stats.text and "Борис — 1 партия" in stats.text
+        stats = await tg.wait_for_message(supergroup, lambda m: "Статистика чата" in (m.text or ""))
+        assert "Аня — 1 партия" in (stats.text or "") and "Борис — 1 партия" in (stats.text or "")
     assert tg.unanswered_callbacks() == [] and tg.internal_errors == []
 
 
@@ -84,14 +86,14 @@ async def test_removing_the_bot_closes_the_table_and_leaves_the_group_alone(
 
         await tg.wait_for(closed, what="the table to close")
         await tg.wait_for(
-            lambda: all("удалили" in tg.latest_message(u).text for u in (anna, boris)),
+            lambda: all("удалили" in (latest(tg, u).text or "") for u in (anna, boris)),
             what="the hands to say why",
         )
         assert app.service.game_ids() == [] and app.service.deadline(1) is None
         for user in (anna, boris):  # each hand message says why and has no buttons
-            last = tg.latest_message(user)
-            assert "удалили из группы «Друзья»" in last.text and not last.keyboard
-        assert tg.latest_message(anna).message_id == hand.message_id
+            last = latest(tg, user)
+            assert "удалили из группы «Друзья»" in (last.text or "") and not last.keyboard
+        assert latest(tg, anna).message_id == hand.message_id
         clock.advance(120)
         await app.service.fire_due()
         await settle(app)
@@ -125,8 +127,8 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_the_game_ends(
                 await app.service.fire_due()
                 await settle(app)
         assert game_over(tg, group)
-        state = app.service.live(1).state
-        seat = next(i for i, s in enumerate(app.service.live(1).seats) if s.user_id == 2)
+        state = held(app.service, 1).state
+        seat = next(i for i, s in enumerate(held(app.service, 1).seats) if s.user_id == 2)
         assert state.idle(seat), "a bot did not take over Boris's seat"
         shown = [text for m in tg.messages(group) for text, _ in [*m.history, (m.text, None)]]
         assert any("🤖 играет бот" in (text or "") for text in shown)
@@ -139,18 +141,20 @@ async def test_stopping_a_running_game_tells_the_players(tg: FakeTelegram, tmp_p
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await start_game(tg, app, group, [anna, boris])
         table_message = tg.messages(group)[-1]
-        assert table_message.text.startswith("⏳ ")  # a move with its seconds
+        assert (table_message.text or "").startswith("⏳ ")  # a move with its seconds
         await tg.send_text(boris, group, "/stop")
-        await tg.wait_for_message(group, lambda m: "Закрыть стол может его создатель" in m.text)
+        await tg.wait_for_message(
+            group, lambda m: "Закрыть стол может его создатель" in (m.text or "")
+        )
         assert app.service.game_ids()
         await tg.send_text(anna, group, "/stop")
         await tg.wait_for_message(group, lambda m: m.text == "Стол закрыт.")
         await tg.wait_for(
-            lambda: all("закрыли" in tg.latest_message(u).text for u in (anna, boris)),
+            lambda: all("закрыли" in (latest(tg, u).text or "") for u in (anna, boris)),
             what="the hands to say why",
         )
         assert app.service.game_ids() == []
-        assert not tg.latest_message(boris).keyboard
+        assert not latest(tg, boris).keyboard
         await settle(app)
         # the group's table message says so too (before: it kept showing the move)
         assert table_message.text == "🃏 Стол закрыт командой /stop — партия остановлена."
@@ -166,16 +170,16 @@ async def test_stop_after_a_finished_game_leaves_the_results_alone(
         await seat_everyone(tg, app, group, [anna, boris])
         await play_to_the_end(tg, app, group, [anna, boris])
         await settle(app)
-        hands = {u.id: tg.latest_message(u).text for u in (anna, boris)}
-        assert all("Партия окончена" in text for text in hands.values()), hands
-        summary = tg.latest_message(group)
+        hands = {u.id: latest(tg, u).text for u in (anna, boris)}
+        assert all("Партия окончена" in (text or "") for text in hands.values()), hands
+        summary = latest(tg, group)
         assert summary.keyboard  # «Ещё партию»
         await tg.send_text(anna, group, "/stop")
         await tg.wait_for_message(group, lambda m: m.text == "Стол закрыт.")
         await settle(app)
         # before: both hands were rewritten to «Партия остановлена…»
-        assert {u.id: tg.latest_message(u).text for u in (anna, boris)} == hands
-        assert not summary.keyboard and "Партия остановлена" not in summary.text
+        assert {u.id: latest(tg, u).text for u in (anna, boris)} == hands
+        assert not summary.keyboard and "Партия остановлена" not in (summary.text or "")
     assert tg.unanswered_callbacks() == [] and tg.internal_errors == []
 
 

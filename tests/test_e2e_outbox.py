@@ -22,6 +22,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.service_helpers import held
 
 
 def shows_now(tg: FakeTelegram, app: App, game: int, user: FakeUser) -> bool:
@@ -41,7 +42,7 @@ async def start(tg: FakeTelegram, app: App) -> tuple[FakeChat, list[FakeUser], i
 
 async def move(tg: FakeTelegram, app: App, users: list[FakeUser], game: int) -> None:
     """Someone makes a move; returns when both hands show it (the group may lag)."""
-    live = app.service.live(game)
+    live = held(app.service, game)
     assert live is not None
     before = len(live.state.history)
     for _ in range(10):

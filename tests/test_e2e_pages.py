@@ -17,6 +17,8 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeMessage, FakeTelegram, FakeUser
+from tests.helpers import outcome_of
+from tests.service_helpers import held
 
 
 def beaten_opening(state: State) -> tuple[Action, Action] | None:
@@ -58,7 +60,7 @@ async def test_the_surrender_page_stays_open_past_the_end_of_the_bout(
         app.service.new_seed = lambda: SEED
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
-        live = app.service.live(1)
+        live = held(app.service, 1)
         assert live is not None
         found = beaten_opening(live.state)
         assert found is not None
@@ -99,5 +101,5 @@ async def test_the_surrender_page_stays_open_past_the_end_of_the_bout(
         assert answer.text is None
         await settle(app)
         assert live.state.is_over and live.state.outcome is not None
-        assert live.state.outcome.fools == (beat.seat,)
+        assert outcome_of(live.state).fools == (beat.seat,)
     assert tg.unanswered_callbacks() == []

@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.callbacks import CardCb, tap_meaning
 from engine import Action, Card, Rules, State
 from engine.actions import BEAT, OPEN, THROW, TRANSFER
+from engine.rules import Mode
 from tests.e2e_helpers import (
     hand_message,
     open_table,
@@ -21,6 +22,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeMessage, FakeTelegram
+from tests.service_helpers import held
 
 STALE = "Кнопка устарела: игра уже ушла дальше."
 
@@ -61,7 +63,7 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
         app.service.new_seed = lambda: SEED
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
-        live = app.service.live(1)
+        live = held(app.service, 1)
         found = scenario(live.state)
         assert found is not None
         opening, throw, beat = found
@@ -117,7 +119,7 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
 
 
 def test_a_tap_means_another_move_after_transfers_even_to_the_same_defender() -> None:
-    rules = Rules(mode="perevodnoy")
+    rules = Rules(mode=Mode.PEREVODNOY)
     for seed in range(3000):
         state = State(rules, seed)
         before = tap_meaning(state.view(state.defender), BEAT)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.rules_text import fits
 from tests.e2e_helpers import (
     TOKEN,
+    latest,
     open_table,
     play_to_the_end,
     running_bot,
@@ -17,11 +18,12 @@ from tests.e2e_helpers import (
     settle,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.service_helpers import held
 
 
 async def press(tg: FakeTelegram, user: FakeUser, group: FakeChat, op: str, arg: str = "") -> str:
-    data = LobbyCb(table=1, op=op, arg=arg).pack()
-    return (await (await tg.press(user, tg.latest_message(group), data))).text
+    data = LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
+    return (await (await tg.press(user, latest(tg, group), data))).text
 
 
 def friends(tg: FakeTelegram, count: int) -> tuple[list[FakeUser], FakeChat]:
@@ -56,9 +58,9 @@ async def test_the_lobby_fits_a_phone_at_every_number_of_seats(tmp_path: Path) -
                 shown = [label for row in rows for label in row]
                 assert ("Пары: нет" in shown or "Команды: нет" in shown) == (seats in (4, 6))
                 assert ("Подкидывают все" in shown) == (seats > 3)  # neighbours are all, else
-                cards = lobby.text.split("\n")[-1]  # for everyone: no advice for the owner
+                cards = (lobby.text or "").split("\n")[-1]  # for everyone: no advice for the owner
                 assert cards.startswith("🃏 Карты") and len(cards) < 60, cards
-                assert len(lobby.text.split("\n")) == 12  # the free seats in one line
+                assert len((lobby.text or "").split("\n")) == 12  # the free seats in one line
                 await press(tg, anna, group, "set", "seats")
                 await settle(app)
             assert len(labels(tg, lobby)) == 5  # round to two seats again
@@ -86,32 +88,34 @@ async def test_a_lobby_a_newcomer_by_link_and_a_three_player_game(
         )
         await press(tg, anna, group, "back")
         await settle(app)
-        lobby = tg.latest_message(group)
-        assert "Подкидной · 36 карт · 3 места\n" in lobby.text  # all are neighbours
+        lobby = latest(tg, group)
+        assert "Подкидной · 36 карт · 3 места\n" in (lobby.text or "")  # all are neighbours
         assert ["3 места", "⏱ 30 с на ход"] in labels(tg, lobby)  # and no pairs
         await seat_everyone(tg, app, group, [anna, boris])
         assert app.service.game_of(1) is None  # a seat is still free
         token = (await app.tables.get(1)).join_token
         tg.start_private(vika, f"join_{token}")
-        welcome = await tg.wait_for_message(tg.private(vika), lambda m: "за столом" in m.text)
+        welcome = await tg.wait_for_message(
+            tg.private(vika), lambda m: "за столом" in (m.text or "")
+        )
         assert welcome.text == (
             "Вы за столом в группе «Друзья», место 3 из 3. Когда партия начнётся, "
             "карты придут сюда, в этот чат."
         )
         await tg.wait_for(lambda: app.service.game_of(1) is not None)  # every seat taken
         await settle(app)
-        table = tg.latest_message(group)
-        assert table.text.split("\n")[0].startswith("⏳ Ходит ")
+        table = latest(tg, group)
+        assert (table.text or "").split("\n")[0].startswith("⏳ Ходит ")
         await play_to_the_end(tg, app, group, [anna, boris, vika])
         await settle(app)
         table, summary = results(tg, group)
-        outcome = app.service.live(1).state.outcome
+        outcome = held(app.service, 1).state.outcome
         if not outcome.draw:
             fool = ("Аня", "Борис", "Вика")[outcome.fools[0]]
-            assert f"{fool} — " in table.text and table.text.count("🃏 дурак") == 1
-            assert summary.text.startswith(f"🃏 Партия окончена. Дурак — {fool}")
+            assert f"{fool} — " in (table.text or "") and (table.text or "").count("🃏 дурак") == 1
+            assert (summary.text or "").startswith(f"🃏 Партия окончена. Дурак — {fool}")
         assert not re.search(r"(?<!\d)0 карт", table.text)  # «без карт», not «0 карт»
-        assert "Места:" in summary.text or outcome.draw
+        assert "Места:" in (summary.text or "") or outcome.draw
         assert labels(tg, summary) == [["Ещё партию"]]
 
 
@@ -128,19 +132,21 @@ async def test_a_pairs_game_shows_the_teams_and_the_winning_team(
             await settle(app)  # «Пары» come with the fourth seat
         assert await press(tg, users[0], group, "set", "pairs") == "Теперь: парами."
         await settle(app)
-        lobby = tg.latest_message(group)
-        assert "1. — свободно — · команда 1" in lobby.text and [
+        lobby = latest(tg, group)
+        assert "1. — свободно — · команда 1" in (lobby.text or "") and [
             "4 места",
             "Пары: да",
         ] in labels(tg, lobby)
         await seat_everyone(tg, app, group, users)
-        assert "Команды: Аня + Вика против Борис + Гена" in tg.latest_message(group).text
+        assert "Команды: Аня + Вика против Борис + Гена" in (latest(tg, group).text or "")
         await play_to_the_end(tg, app, group, users)
         await settle(app)
         table, summary = results(tg, group)
-        outcome = app.service.live(1).state.outcome
+        outcome = held(app.service, 1).state.outcome
         if not outcome.draw:
             won = "Борис + Гена" if 0 in outcome.fools else "Аня + Вика"
-            assert summary.text.startswith(f"🃏 Партия окончена. Победили {won}, в дураках")
-            assert table.text.count("— победа") == 2 and table.text.count("🃏 дурак") == 2
-        assert "Места:" not in summary.text
+            assert (summary.text or "").startswith(f"🃏 Партия окончена. Победили {won}, в дураках")
+            assert (table.text or "").count("— победа") == 2 and (table.text or "").count(
+                "🃏 дурак"
+            ) == 2
+        assert "Места:" not in (summary.text or "")

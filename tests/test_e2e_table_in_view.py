@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e_helpers import (
+    latest,
     open_table,
     play_round,
     running_bot,
@@ -36,7 +37,7 @@ async def test_the_table_comes_back_below_a_long_answer(tg: FakeTelegram, tmp_pa
         await settle(app)
         (table,) = tables_shown(tg, group)
         assert first.deleted and table.message_id > rules.message_id
-        assert tg.latest_message(group) is table and table.keyboard  # «🃏 Мои карты»
+        assert latest(tg, group) is table and table.keyboard  # «🃏 Мои карты»
         assert (await app.tables.records.table(1)).table_message_id == table.message_id
 
         before = table.text
@@ -48,5 +49,5 @@ async def test_the_table_comes_back_below_a_long_answer(tg: FakeTelegram, tmp_pa
         await tg.send_text(boris, group, "/stats")
         short = await tg.wait_for_message(group, lambda m: m.message_id > table.message_id)
         await settle(app)
-        assert tables_shown(tg, group) == [table] and tg.latest_message(group) is short
+        assert tables_shown(tg, group) == [table] and latest(tg, group) is short
     assert tg.unanswered_callbacks() == []

@@ -11,6 +11,7 @@ import pytest
 from engine import Rules, State
 from engine.bout import FIRST_FREE, next_active, next_opponent
 from engine.position import Position
+from engine.rules import Mode
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 
@@ -53,7 +54,7 @@ def test_no_engine_module_imports_inside_a_function() -> None:
 
 
 def test_a_position_rebuilds_the_same_state_and_shares_no_list() -> None:
-    rules = Rules(players=4, deck=36, mode="perevodnoy", cheating=True, pogony=True)
+    rules = Rules(players=4, deck=36, mode=Mode.PEREVODNOY, cheating=True, pogony=True)
     state = State(rules, seed=5)
     rng = random.Random(5)
     while state.outcome is None:

@@ -15,7 +15,7 @@ from storage.repos import ActionRecord, GameRepo
 from tests.e2e_helpers import open_table, play_to_the_end, running_bot, seat_everyone
 from tests.e2e_helpers import two_friends as friends
 from tests.fakes import FakeTelegram
-from tests.service_helpers import humans, next_move, open_service, start
+from tests.service_helpers import held, humans, next_move, open_service, start
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -36,7 +36,7 @@ def check_forced(rules: Rules, seed: int, log: list[ActionRecord]) -> int:
 
 
 def waiting_for_a_forced_word(service: GameService, game: int) -> bool:
-    state = service.live(game).state
+    state = held(service, game).state
     return any(forced_word(state, s) is not None for s in range(state.n))
 
 
@@ -44,11 +44,11 @@ async def test_words_with_nothing_to_add_are_said_for_people(tmp_path: Path) -> 
     service = await open_service(tmp_path / "w.sqlite3")
     rules = Rules(players=3, deck=36)
     game = (await start(service, rules, 3, humans(3))).game_id
-    while not service.live(game).state.is_over:
+    while not held(service, game).state.is_over:
         await service.idle()
         # Never waiting for a word that has no alternative.
         assert not waiting_for_a_forced_word(service, game)
-        state = service.live(game).state
+        state = held(service, game).state
         if state.is_over:
             break
         seat, text = next_move(state)
@@ -65,9 +65,9 @@ async def test_no_word_is_said_for_anyone_where_they_could_accuse(tmp_path: Path
     service = await open_service(tmp_path / "c.sqlite3")
     rules = Rules(players=2, deck=36, cheating=True)
     game = (await start(service, rules, 3, humans(2))).game_id
-    while not service.live(game).state.is_over:
+    while not held(service, game).state.is_over:
         await service.idle()
-        state = service.live(game).state
+        state = held(service, game).state
         seat, text = next_move(state)
         await service.act(game, Action.from_text(seat, text), len(state.history))
     log = await GameRepo(service.db).actions(game)
@@ -87,7 +87,7 @@ async def test_in_the_bot_nobody_presses_a_word_they_had_no_choice_about(
         game = app.service.game_of(1)
         assert game is not None
         await play_to_the_end(tg, app, group, [anna, boris])
-        rules = app.service.live(game).state.rules
+        rules = held(app.service, game).state.rules
         log = await GameRepo(app.service.db).actions(game)
         # No clock ran out in these few seconds: every automatic move was a word
         # said for a player with nothing to add.

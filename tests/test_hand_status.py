@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.render_hand import hand
 from engine import Card, Rules, State
 from engine.actions import BEAT
-from engine.rules import MOVE_SECONDS
+from engine.rules import MOVE_SECONDS, Mode
 from tests.helpers import game, play
 
 NAMES = ["Аня", "Борис", "Вика", "Гена", "Дина", "Егор"]
@@ -39,7 +39,7 @@ def positions(games: int, seed: int) -> Iterator[tuple[State, int]]:
         rules = Rules(
             players=players,
             deck=deck,
-            mode=rng.choice(["podkidnoy", "perevodnoy"]),
+            mode=Mode(rng.choice(["podkidnoy", "perevodnoy"])),
             cheating=rng.random() < 0.35,
             **trump,  # type: ignore[arg-type]
         )

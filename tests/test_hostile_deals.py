@@ -13,7 +13,7 @@ from engine import Rules
 from service import GameService
 from storage.connect import open_database
 from storage.repos import GameRepo
-from tests.service_helpers import humans, new_table, open_service, play_moves
+from tests.service_helpers import held, humans, new_table, open_service, play_moves
 
 
 async def test_seeds_are_128_random_bits_never_logged_and_replay_the_game(
@@ -47,12 +47,12 @@ async def deal_and_check(
     assert not leaked, logged
 
     await play_moves(service, games[0], 12)
-    state = service.live(games[0]).state
+    state = held(service, games[0]).state
     assert (await service.rebuild_from_log(games[0])).to_dict() == state.to_dict()
     again = GameService(await open_database(tmp_path / "d.sqlite3"))  # as after a restart
     try:
         assert await again.restore() == len(games)
-        assert again.live(games[0]).state.to_dict() == state.to_dict()
+        assert held(again, games[0]).state.to_dict() == state.to_dict()
         rebuilt = await again.rebuild_from_log(games[0])
         assert rebuilt.to_dict() == state.to_dict()
     finally:

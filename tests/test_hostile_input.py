@@ -127,7 +127,7 @@ async def test_random_and_mutated_input_is_answered_and_changes_nothing(
             assert {s[0] for s in seeds} >= {"l", "c", "m"}
             token = (await app.tables.get(1)).join_token
             tg.start_private(eve)
-            here = await tg.wait_for_message(eve, lambda m: "Привет" in m.text)
+            here = await tg.wait_for_message(eve, lambda m: "Привет" in (m.text or ""))
             await tg.send_text(eve, lair, "/help")
             there = await tg.wait_for_message(lair)
             await settle(app)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from service.tables import Person
 from tests.e2e_helpers import open_table, running_bot, settle
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
@@ -47,7 +47,7 @@ async def test_the_deep_link_needs_the_tables_token_and_a_member_of_its_group(
     tg.start_private(anna)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
-        answer = await (await tg.press(boris, lobby, LobbyCb(table=1, op="join").pack()))
+        answer = await (await tg.press(boris, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         assert answer.url is not None
         payload = answer.url.partition("?start=")[2]
         token = payload.removeprefix("join_")
@@ -86,7 +86,7 @@ async def test_a_lobby_button_counts_only_on_its_own_tables_message(
         await open_table(tg, app, group, anna)
         their_lobby = await open_table(tg, app, elsewhere, boris)  # table 2
         # table 1's button, forged onto table 2's message in another group
-        forged = LobbyCb(table=1, op="join").pack()
+        forged = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
         answer = await (await tg.press(boris, their_lobby, forged, forge=True))
         assert answer.text == "Стола больше нет."
         assert await seats(app) == []

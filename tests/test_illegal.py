@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, game, play, refused
 
 from engine import Action, Card, IllegalAction
+from tests.helpers import act, game, play, refused
 
 STOCK = "QD KD AD QS KS AS"
 
 
-def test_illegal_action_is_a_value_error():
+def test_illegal_action_is_a_value_error() -> None:
     assert issubclass(IllegalAction, ValueError)
 
 
@@ -27,7 +27,7 @@ def test_illegal_action_is_a_value_error():
         ("1 d 8S>7S", "not open yet"),
     ],
 )
-def test_refused_before_the_first_card(logged, reason):
+def test_refused_before_the_first_card(logged: str, reason: str) -> None:
     state = game(["7S 8S 7C", "9S 10S JC"], trump="6H", stock=STOCK)
     refused(state, logged, reason)
     assert state.history == []
@@ -48,14 +48,14 @@ def test_refused_before_the_first_card(logged, reason):
         ("1 back", "not played by a bot"),
     ],
 )
-def test_refused_during_a_bout_changes_nothing(logged, reason):
+def test_refused_during_a_bout_changes_nothing(logged: str, reason: str) -> None:
     state = game(["7S 7C 9C", "9S 10C 7D", "8D 9D"], trump="6H", stock=STOCK)
     act(state, "0 a 7S")
     refused(state, logged, reason)
     assert [str(a) for a in state.history] == ["0 a 7S"]
 
 
-def test_unknown_action_kind_is_refused():
+def test_unknown_action_kind_is_refused() -> None:
     state = game(["7S 8S", "9S 10S"], stock=STOCK)
     before = state.to_dict()
     with pytest.raises(IllegalAction, match="unknown action kind 'z'"):
@@ -63,7 +63,7 @@ def test_unknown_action_kind_is_refused():
     assert state.to_dict() == before
 
 
-def test_the_same_card_twice_in_an_opening_is_refused():
+def test_the_same_card_twice_in_an_opening_is_refused() -> None:
     state = game(["7S 8S", "9S 10S"], stock=STOCK)
     before = state.to_dict()
     with pytest.raises(IllegalAction, match="same card twice"):
@@ -71,7 +71,7 @@ def test_the_same_card_twice_in_an_opening_is_refused():
     assert state.to_dict() == before
 
 
-def test_refusal_after_a_take_changes_nothing():
+def test_refusal_after_a_take_changes_nothing() -> None:
     state = game(["7S 7C 9C", "9S 10C 7D", "8D 9D"], trump="6H", stock=STOCK)
     play(state, "0 a 7S", "1 take")
     refused(state, "0 done", "say «Пас», not «Бито»")
@@ -81,7 +81,7 @@ def test_refusal_after_a_take_changes_nothing():
     refused(state, "0 t 7C", "already said it adds nothing more")
 
 
-def test_refusal_after_the_game_is_over():
+def test_refusal_after_the_game_is_over() -> None:
     state = game(["7S", "8S"])
     play(state, "0 a 7S", "1 d 8S>7S")
     assert state.is_over
@@ -89,7 +89,7 @@ def test_refusal_after_the_game_is_over():
     refused(state, "1 a 8S", "the game is over")
 
 
-def test_throw_in_action_with_two_cards_is_refused():
+def test_throw_in_action_with_two_cards_is_refused() -> None:
     state = game(["7S 7C 9D JD", "8S 8C AS", "10S JS QS KS"], stock=STOCK)
     act(state, "0 a 7S")
     before = state.to_dict()

@@ -16,6 +16,7 @@ from service.series import pogony_pairs, series_after, series_score, series_star
 from service.tables import Tables, rules_for
 from storage.records import SeatKind, Series
 from storage.repos import Seat, StatsRepo, TableSettings
+from tests.helpers import outcome_of, turn_of
 from tests.service_helpers import ANNA, BORIS, VIKA, refused
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
@@ -185,14 +186,14 @@ async def test_a_second_game_starts_from_the_series_and_rebuilds_from_its_log(
     await tables.join(table.id, ANNA)
     await tables.join(table.id, BORIS)
     first = await tables.start(table.id, ANNA)
-    seat = first.state.turn().seats[0]
+    seat = turn_of(first.state).seats[0]
     for _ in range(2):  # «Сдаться»: the game is over, Аня or Борис is the fool
         update = await tables.games.act(
             first.game_id, Action.from_text(seat, "quit"), len(first.state.history)
         )
         if update.state.is_over:
             break
-    fool = update.state.outcome.fools[0]
+    fool = outcome_of(update.state).fools[0]
     table = await tables.get(table.id)
     winner = f"u{2 - fool}"  # the one who did not surrender
     assert table.series == Series(("u1", "u2"), f"u{fool + 1}", {}, {winner: 1})

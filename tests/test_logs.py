@@ -17,7 +17,7 @@ from aiogram.types import CallbackQuery, Message, User
 from aiohttp import ClientOSError
 
 from bot import logs
-from bot.callbacks import CardCb, CheatCb, MoveCb, PageCb
+from bot.callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName
 from bot.outbox_jobs import why
 from service import FakeClock
 from service.logctx import log_scope
@@ -103,7 +103,7 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
             assert answer.text == "Что-то пошло не так. Попробуйте ещё раз."
             await tg.send_text(anna, group, "сломайся")
             await tg.send_text(anna, group, "правила")  # the next update is still handled
-            await tg.wait_for_message(group, lambda m: "Правила" in m.text)
+            await tg.wait_for_message(group, lambda m: "Правила" in (m.text or ""))
     lines = stream.getvalue().splitlines()
     assert TOKEN not in stream.getvalue() and TOKEN not in caplog.text
     assert TOKEN.split(":")[1] not in caplog.text
@@ -123,7 +123,7 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
     [
         CardCb(game=7, card="6S", k="0123abcd").pack(),
         MoveCb(game=7, a="take", k="0123abcd").pack(),
-        PageCb(game=7, page="cheat", k="0123abcd").pack(),
+        PageCb(game=7, page=PageName.CHEAT, k="0123abcd").pack(),
         CheatCb(game=7, a="d 7S>9H", k="0123abcd").pack(),
     ],
 )

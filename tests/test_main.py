@@ -66,7 +66,7 @@ async def test_the_bot_process_runs_logs_without_the_token_and_stops_on_sigterm(
         try:
             await wait_until_polling(tg, process, stderr)
             tg.start_private(anna)
-            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=30)
+            await tg.wait_for_message(anna, lambda m: "Привет" in (m.text or ""), timeout=30)
             process.send_signal(signal.SIGTERM)
             await asyncio.wait_for(process.wait(), 30)
         finally:
@@ -121,7 +121,7 @@ async def test_a_second_bot_on_the_same_database_exits_and_the_first_goes_on(
             second, second_log = await spawn(tmp_path, tg.base_url, "second.log")
             await asyncio.wait_for(second.wait(), STARTUP)  # before: it polled too
             tg.start_private(anna)  # the first one still answers
-            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=30)
+            await tg.wait_for_message(anna, lambda m: "Привет" in (m.text or ""), timeout=30)
             assert first.returncode is None
         finally:
             await stop(first)
@@ -146,7 +146,7 @@ async def test_a_failing_set_my_commands_is_a_warning_not_a_failed_start(
         try:
             await wait_until_polling(tg, process, stderr)  # before: exit 1 at start
             tg.start_private(anna)
-            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=30)
+            await tg.wait_for_message(anna, lambda m: "Привет" in (m.text or ""), timeout=30)
         finally:
             await stop(process)
     log = stderr.read_text()

@@ -15,7 +15,7 @@ from service import FakeClock, GameService
 from storage.connect import open_database
 from storage.repos import GameRepo
 from tests.backends import PgDatabases
-from tests.service_helpers import Heard, humans, new_table, next_move, open_service, start
+from tests.service_helpers import Heard, held, humans, new_table, next_move, open_service, start
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -60,7 +60,7 @@ async def test_a_deadline_both_processes_hold_fires_once(
     for game in games:
         log = await GameRepo(a.db).actions(game)
         assert [r.auto for r in log] == [True]  # one timeout each, never two
-        assert a.live(game).state == b.live(game).state
+        assert held(a, game).state == held(b, game).state
     # A process whose row was claimed by the other looks again a second later, and
     # finds the deadline moved on: nothing fires twice.
     clock.advance(1.0)
@@ -79,19 +79,19 @@ async def test_a_process_that_did_not_make_the_move_fires_its_deadline(
     game = (await start(a, RULES, 8, humans(2))).game_id
     await a.idle()
     await b.follower.sync()
-    seat, text = next_move(a.live(game).state)
-    await a.act(game, Action.from_text(seat, text), len(a.live(game).state.history))
+    seat, text = next_move(held(a, game).state)
+    await a.act(game, Action.from_text(seat, text), len(held(a, game).state.history))
     await a.idle()
-    version = len(a.live(game).state.history)
+    version = len(held(a, game).state.history)
     await a.stop()  # a dies: its timers with it
     await b.follower.sync()  # b hears of the move (here: reads it)
-    assert len(b.live(game).state.history) == version and b.deadline(game) is not None
+    assert len(held(b, game).state.history) == version and b.deadline(game) is not None
     clock.advance(RULES.move_seconds)
     assert await b.fire_due() == 1
     await b.idle()  # the words said for a player after it, if any
     log = await GameRepo(b.db).actions(game)
     assert len(log) > version and log[version].auto
-    assert len(b.live(game).state.history) == len(log)
+    assert len(held(b, game).state.history) == len(log)
 
 
 async def test_a_deadline_locked_by_another_process_is_skipped_not_waited_for(
@@ -136,18 +136,18 @@ async def test_a_step_reaches_another_process_by_notification(
         game = (await start(a, RULES, 12, humans(2))).game_id
         for _ in range(2):
             await a.idle()
-            state = a.live(game).state
+            state = held(a, game).state
             seat, text = next_move(state)
             await a.act(game, Action.from_text(seat, text), len(state.history))
             await a.idle()
-            want = a.live(game).state
+            want = held(a, game).state
             for _ in range(100):
-                live = b.live(game)
+                live = held(b, game)
                 if live is not None and live.state == want:
                     break
                 await asyncio.sleep(0.05)
-            assert b.live(game) is not None and b.live(game).state == want
-        await a.end_table(a.live(game).table_id)
+            assert b.live(game) is not None and held(b, game).state == want
+        await a.end_table(held(a, game).table_id)
         for _ in range(100):
             if b.live(game) is None:
                 break

@@ -14,7 +14,7 @@ from service import FakeClock, GameService, Update
 from storage.connect import open_database
 from storage.repos import GameRepo
 from tests.backends import PgDatabases
-from tests.service_helpers import humans, new_table, next_move, start
+from tests.service_helpers import held, humans, new_table, next_move, start
 
 pytestmark = pytest.mark.sqlite_only  # the test's own PostgreSQL database below
 
@@ -63,12 +63,12 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
         assert now and now != pids  # listening again, on a new connection
         b.follower.poll = 3600.0  # from here on only what it hears
         await asyncio.sleep(0.3)  # the loop's last short sleep
-        state = a.live(game).state
+        state = held(a, game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), len(state.history))
         await a.idle()
-        want = a.live(game).state
-        await until(lambda: b.live(game) is not None and b.live(game).state == want, "heard")
+        want = held(a, game).state
+        await until(lambda: b.live(game) is not None and held(b, game).state == want, "heard")
     finally:
         for service in (a, b):
             await service.stop()
@@ -93,20 +93,20 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
             reads += 1
             loaded = await real(game_id)
             if reads == 1:
-                state = a.live(game).state
+                state = held(a, game).state
                 seat, text = next_move(state)
                 await a.act(game, Action.from_text(seat, text), len(state.history))
-                b.follower.heard(game, len(a.live(game).state.history))
+                b.follower.heard(game, len(held(a, game).state.history))
             return loaded
 
         b.follower.catch_up = slow  # type: ignore[method-assign]
-        state = a.live(game).state
+        state = held(a, game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), len(state.history))
-        b.follower.heard(game, len(a.live(game).state.history))
+        b.follower.heard(game, len(held(a, game).state.history))
         await until(lambda: reads >= 2 and not b.follower._pending, "the second read")
         await a.idle()
-        assert b.live(game) is not None and b.live(game).state == a.live(game).state
+        assert b.live(game) is not None and held(b, game).state == held(a, game).state
     finally:
         for service in (a, b):
             await service.stop()
@@ -143,18 +143,18 @@ async def test_a_deadline_an_outage_moved_elsewhere_is_heard_at_once(
         assert await b.catch_up(game)
         b.follow()
         await asyncio.sleep(0.3)  # listening
-        deadline, version = a.deadline(game), len(a.live(game).state.history)
+        deadline, version = a.deadline(game), len(held(a, game).state.history)
         assert deadline is not None and b.deadline(game) == deadline
         shown.games.clear()
         async with a.db.tx() as c:
             assert await GameRepo.move_deadline(c, game, version, deadline, deadline + 20)
         await until(lambda: b.deadline(game) == deadline + 20, "the deadline heard")
-        assert b.live(game).time_added == 20 and shown.games == [game]
-        state = a.live(game).state
+        assert held(b, game).time_added == 20 and shown.games == [game]
+        state = held(a, game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), version)  # the next step: none added
-        await until(lambda: len(b.live(game).state.history) > version, "the step heard")
-        assert b.live(game).time_added is None
+        await until(lambda: len(held(b, game).state.history) > version, "the step heard")
+        assert held(b, game).time_added is None
     finally:
         for service in (a, b):
             await service.stop()

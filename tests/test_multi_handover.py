@@ -15,11 +15,13 @@ from tests.backends import PgDatabases
 from tests.e2e_helpers import (
     GAME_OVER,
     hand_buttons,
+    latest,
     open_table,
     seat_everyone,
     two_friends,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram
+from tests.service_helpers import held
 from tests.test_sending_role import (
     Process,
     delivering,
@@ -78,7 +80,7 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
             first = other.app.service.game_ids()[0]
             await tg.wait_for(lambda: first in heir.app.service.game_ids())
             await heir.app.service.follower.stop()  # it hears of the game's end late
-            live = other.app.service.live(first)
+            live = held(other.app.service, first)
             assert live is not None
             await other.app.service.act(first, Action.from_text(0, "quit"), len(live.state.history))
             await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
@@ -154,7 +156,7 @@ async def test_stop_through_another_process_takes_the_hands_in_the_group_away(
             await open_table(tg, other.app, group, anna)
             await seat_everyone(tg, other.app, group, [anna, boris])
             await settled(holder.app, other.app)
-            table = tg.latest_message(group)
+            table = latest(tg, group)
             assert table is not None and "Козырь" in (table.text or "")
             assert (await (await tg.press(boris, table, cards))).text  # shown to him there
             await tg.wait_for(lambda: len(tg.ephemerals(group, boris)) == 1)
@@ -178,7 +180,7 @@ async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
     holder.app.bot.session.middleware(seen)
 
     async def surrender(app: Any, game: int) -> None:
-        live = app.service.live(game)
+        live = held(app.service, game)
         assert live is not None
         await app.service.act(game, Action.from_text(0, "quit"), len(live.state.history))
 

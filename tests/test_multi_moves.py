@@ -14,7 +14,7 @@ from engine import Action, Rules
 from service import GameService, Refused, Update
 from service.tables import Tables
 from storage.repos import GameRepo, TableRepo
-from tests.service_helpers import humans, next_move, open_service, play_moves, start
+from tests.service_helpers import held, humans, next_move, open_service, play_moves, start
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -36,7 +36,7 @@ async def started(a: GameService, b: GameService) -> int:
     game = (await start(a, RULES, 7, humans(2))).game_id
     await a.idle()
     assert await b.catch_up(game)
-    assert b.live(game).state == a.live(game).state
+    assert held(b, game).state == held(a, game).state
     return game
 
 
@@ -49,8 +49,8 @@ async def test_a_move_made_by_two_processes_at_once_is_applied_once(
 ) -> None:
     a, b = pair
     game = await started(a, b)
-    version = len(a.live(game).state.history)
-    seat, text = next_move(a.live(game).state)
+    version = len(held(a, game).state.history)
+    seat, text = next_move(held(a, game).state)
     results = await asyncio.gather(
         a.act(game, Action.from_text(seat, text), version),
         b.act(game, Action.from_text(seat, text), version),
@@ -63,7 +63,7 @@ async def test_a_move_made_by_two_processes_at_once_is_applied_once(
     log = await logged(a, game)
     assert log[version] == f"{seat} {text}" and log.count(f"{seat} {text}") == 1
     loser = b if made[0] is results[0] else a
-    assert [str(x) for x in loser.live(game).state.history][: version + 1] == log[: version + 1]
+    assert [str(x) for x in held(loser, game).state.history][: version + 1] == log[: version + 1]
 
 
 async def test_a_process_whose_cache_is_behind_refuses_as_stale_and_catches_up(
@@ -71,19 +71,19 @@ async def test_a_process_whose_cache_is_behind_refuses_as_stale_and_catches_up(
 ) -> None:
     a, b = pair
     game = await started(a, b)
-    version = len(a.live(game).state.history)
-    seat, text = next_move(a.live(game).state)
+    version = len(held(a, game).state.history)
+    seat, text = next_move(held(a, game).state)
     await a.act(game, Action.from_text(seat, text), version)
     await a.idle()
-    assert len(b.live(game).state.history) == version  # b has not heard of it
+    assert len(held(b, game).state.history) == version  # b has not heard of it
     with pytest.raises(Refused) as info:
         await b.act(game, Action.from_text(seat, text), version)  # the same press, reaching b
     assert info.value.reason == "stale"
-    assert b.live(game).state == a.live(game).state  # b reloaded the game
+    assert held(b, game).state == held(a, game).state  # b reloaded the game
     assert b.deadline(game) == a.deadline(game) is not None  # and armed its new deadline
-    assert await logged(b, game) == [str(x) for x in a.live(game).state.history]
-    seat, text = next_move(b.live(game).state)  # now b may move, and a is behind
-    await b.act(game, Action.from_text(seat, text), len(b.live(game).state.history))
+    assert await logged(b, game) == [str(x) for x in held(a, game).state.history]
+    seat, text = next_move(held(b, game).state)  # now b may move, and a is behind
+    await b.act(game, Action.from_text(seat, text), len(held(b, game).state.history))
 
 
 async def test_a_computer_move_decided_twice_is_made_once(
@@ -91,7 +91,7 @@ async def test_a_computer_move_decided_twice_is_made_once(
 ) -> None:
     a, b = pair
     game = await started(a, b)
-    live_a, live_b = a.live(game), b.live(game)
+    live_a, live_b = held(a, game), held(b, game)
     version = len(live_a.state.history)
     seat, text = next_move(live_a.state)
     action = Action.from_text(seat, text)
@@ -109,7 +109,7 @@ async def test_a_game_started_by_another_process_takes_a_move_here(
     a, b = pair
     game = (await start(a, RULES, 7, humans(2))).game_id
     await a.idle()
-    state = a.live(game).state
+    state = held(a, game).state
     seat, text = next_move(state)
     update = await b.act(game, Action.from_text(seat, text), len(state.history))  # b loads it first
     assert update.version == len(state.history) + 1 and game in b.game_ids()
@@ -120,9 +120,9 @@ async def test_a_game_ended_elsewhere_leaves_the_cache_at_the_next_move(
 ) -> None:
     a, b = pair
     game = await started(a, b)
-    table = a.live(game).table_id
+    table = held(a, game).table_id
     await a.end_table(table)  # its table was closed in a
-    state = b.live(game).state
+    state = held(b, game).state
     seat, text = next_move(state)
     with pytest.raises(Refused, match="moved on"):
         await b.act(game, Action.from_text(seat, text), len(state.history))
@@ -135,10 +135,10 @@ async def test_a_table_s_next_game_started_elsewhere_replaces_the_finished_one_h
 ) -> None:
     a, b = pair
     game = await started(a, b)
-    table = a.live(game).table_id
+    table = held(a, game).table_id
     await play_moves(a, game, 1000)
-    assert await b.catch_up(game) is False and b.live(game).state.is_over  # the summary
-    seats = a.live(game).seats
+    assert await b.catch_up(game) is False and held(b, game).state.is_over  # the summary
+    seats = held(a, game).seats
     following = (await a.create_game(table, RULES, seats, 8)).game_id
     assert await b.catch_up(following)
     assert b.games_of(table) == [following] and b.game_of(table) == following
@@ -149,17 +149,17 @@ async def test_a_press_from_a_hand_newer_than_the_cache_is_made_after_catching_u
 ) -> None:
     a, b = pair
     game = await started(a, b)
-    seat, text = next_move(a.live(game).state)
-    await a.act(game, Action.from_text(seat, text), len(a.live(game).state.history))
+    seat, text = next_move(held(a, game).state)
+    await a.act(game, Action.from_text(seat, text), len(held(a, game).state.history))
     await a.idle()
-    behind = len(b.live(game).state.history)
-    state = a.live(game).state  # the hand the next press comes from was drawn by a
+    behind = len(held(b, game).state.history)
+    state = held(a, game).state  # the hand the next press comes from was drawn by a
     seat, text = next_move(state)
     update = await b.act(
         game, Action.from_text(seat, text), len(state.history)
     )  # b has not heard of a's move
     assert update.version == len(state.history) + 1 == behind + 2
-    assert await logged(a, game) == [str(x) for x in b.live(game).state.history]
+    assert await logged(a, game) == [str(x) for x in held(b, game).state.history]
 
 
 async def test_a_table_closed_elsewhere_stays_closed_while_its_game_was_being_played(
@@ -168,9 +168,9 @@ async def test_a_table_closed_elsewhere_stays_closed_while_its_game_was_being_pl
     a, b = pair
     game = (await start(a, RULES, 7, humans(2))).game_id
     await a.idle()
-    table = a.live(game).table_id
+    table = held(a, game).table_id
     await Tables(b.db, b).close(table)  # closed in b, which never held the game
-    state = a.live(game).state
+    state = held(a, game).state
     seat, text = next_move(state)
     with pytest.raises(Refused):
         await a.act(game, Action.from_text(seat, text), len(state.history))

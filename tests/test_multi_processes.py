@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from storage.connect import open_database
 from storage.db import Database, migrations
 from storage.lock import Locked
@@ -113,8 +113,8 @@ async def test_two_webhook_processes_on_one_database_each_take_updates(
             tg.start_private(anna)
             await tg.send_text(anna, group, "/durak")
             assert await tg.deliver_to_webhook(one) == [200, 200]  # the first takes these
-            lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
-            press = await tg.press(anna, lobby, LobbyCb(table=1, op="join").pack())
+            lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
+            press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
             assert await tg.deliver_to_webhook(two) == [200]  # the second, this one
             assert (await press).text == "Вы за столом!"  # it found the table in the database
         finally:

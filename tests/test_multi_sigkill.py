@@ -20,10 +20,18 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from storage.connect import open_database
 from tests.backends import PgDatabases
-from tests.e2e_helpers import TOKEN, choose, game_over, hand_buttons, hand_message, two_friends
+from tests.e2e_helpers import (
+    TOKEN,
+    choose,
+    game_over,
+    hand_buttons,
+    hand_message,
+    latest,
+    two_friends,
+)
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser, RateLimits
 from tests.test_main import STARTUP, stop
 from tests.test_multi_processes import webhook_bot
@@ -138,10 +146,10 @@ def shows_the_games(upstream: Upstream) -> bool:
 async def lobby_press(
     tg: FakeTelegram, user: FakeUser, group: FakeChat, op: str, arg: str = ""
 ) -> str:
-    lobby = tg.latest_message(group)
+    lobby = latest(tg, group)
     assert lobby is not None
     answer = await (
-        await tg.press(user, lobby, LobbyCb(table=1, op=op, arg=arg).pack())
+        await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack())
     ).wait_answer(WAIT)
     await tg.wait_quiet(0.2, WAIT)
     return answer.text or ""
@@ -218,7 +226,7 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
             await tg.wait_for(lambda: any(map(shows_the_games, running)), WAIT)
             async with proxy.running():
                 await tg.send_text(anna, group, "/durak")
-                await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text, WAIT)
+                await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""), WAIT)
                 await tg.wait_quiet(0.2, WAIT)
                 for seats in (3, 4):  # 2 seats, then 3, then 4
                     answer = await lobby_press(tg, anna, group, "set", "seats")
@@ -298,7 +306,7 @@ async def test_a_game_goes_on_through_a_killed_process_and_loses_no_move(
     summaries = [m for m in tg.messages(group) if any(":again" in d for d in m.button_data())]
     assert len(summaries) == 1, summaries
     (shown,) = [m for m in tg.messages(group) if m.message_id == table[0]]
-    assert TABLE_OVER in shown.text and not shown.keyboard, shown.text
+    assert TABLE_OVER in (shown.text or "") and not shown.keyboard, shown.text
     for user in people:
         assert over_in_hand(tg, user)
     assert first.got and second.got and again.got, (first.got, second.got, again.got)
@@ -315,6 +323,7 @@ def over_in_hand(tg: FakeTelegram, user: FakeUser) -> bool:
     hands = [
         m
         for m in tg.messages(tg.private(user))
-        if m.from_user is tg.bot_user and ("Козырь" in m.text or HAND_OVER in m.text)
+        if m.from_user is tg.bot_user
+        and ("Козырь" in (m.text or "") or HAND_OVER in (m.text or ""))
     ]
-    return bool(hands) and HAND_OVER in hands[-1].text and not hands[-1].keyboard
+    return bool(hands) and HAND_OVER in (hands[-1].text or "") and not hands[-1].keyboard

@@ -15,7 +15,7 @@ import pytest
 
 from bot import webhook
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from storage.handled import HandledRepo
 from tests.backends import db_target
@@ -70,9 +70,9 @@ async def test_a_webhook_update_is_answered_once_its_change_is_committed(
         assert await tg.deliver_to_webhook(address) == [200]
         # before: answered at once, the table written later in the background
         assert await app.tables.in_chat(group.id) is not None
-        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
         tg.inject_fault("timeout", methods=["answerCallbackQuery"], delay=1.0)
-        press = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="seats").pack())
         assert await tg.deliver_to_webhook(address) == [200]
         assert press.answered  # (its answer, tried again, came before the 200)
         assert (await press).text == "Теперь: 3 места."
@@ -83,8 +83,8 @@ async def test_a_webhook_update_sent_again_acts_once(tg: FakeTelegram, tmp_path:
     async with webhook_app(tg, str(tmp_path / "db.sqlite3")) as (app, address):
         await tg.send_text(anna, group, "/durak")
         assert await tg.deliver_to_webhook(address) == [200, 200, 200]
-        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
-        press = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
+        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="seats").pack())
         assert await tg.deliver_to_webhook(address) == [200]
         assert (await press).text == "Теперь: 3 места."
         for update in tg.updates[-2:]:  # Telegram did not get the answers: it sends both again
@@ -93,7 +93,7 @@ async def test_a_webhook_update_sent_again_acts_once(tg: FakeTelegram, tmp_path:
         await tg.wait_quiet(0.3)
         table = await app.tables.in_chat(group.id)
         assert table is not None and table.settings.seats == 3  # not 4
-        lobbies = [m for m in tg.messages(group) if "Стол для игры" in m.text]
+        lobbies = [m for m in tg.messages(group) if "Стол для игры" in (m.text or "")]
         assert lobbies == [lobby]  # not a second lobby either
         assert app.once.repeats == 2
         assert tg.count("answerCallbackQuery") == 2  # the second refused: answered already
@@ -137,7 +137,7 @@ async def a_lobby(tg: FakeTelegram, address: str) -> tuple[FakeUser, FakeMessage
     anna, _, group = two_friends(tg)
     await tg.send_text(anna, group, "/durak")
     assert await tg.deliver_to_webhook(address) == [200, 200, 200]
-    return anna, await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+    return anna, await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
 
 
 async def test_a_slow_update_is_answered_once_its_change_is_committed(
@@ -147,7 +147,7 @@ async def test_a_slow_update_is_answered_once_its_change_is_committed(
     async with webhook_app(tg, db, patience=0.5, limit=30) as (app, address):
         anna, lobby = await a_lobby(tg, address)
         tg.inject_fault("timeout", count=3, methods=["answerCallbackQuery"], delay=30)
-        await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
+        await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="seats").pack())
         began = time.monotonic()
         assert await tg.deliver_to_webhook(address) == [200]
         assert time.monotonic() - began < 5  # its answer is still being tried
@@ -163,7 +163,7 @@ async def test_an_update_that_commits_nothing_in_time_is_given_back_and_acts_onc
         anna, lobby = await a_lobby(tg, address)
         holder = sqlite3.connect(db, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")  # the database busy: nothing commits
-        press = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="seats").pack())
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="seats").pack())
         assert await tg.deliver_to_webhook(address) == [503]  # Telegram will send it again
         holder.execute("ROLLBACK")  # the first handling goes on, and commits
         holder.close()

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from service.outage import LEAST, moved_deadline
 from storage.outage import Outage, Reach
 from tests.backends import PgDatabases
@@ -26,6 +26,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeChat, FakeTelegram
+from tests.service_helpers import held
 
 MOVE = 15  # seconds a move has at a fast table
 DOWN = MOVE + 5  # seconds the database is away: longer than a move's time
@@ -133,7 +134,7 @@ async def test_a_deadline_in_an_outage_of_the_database_is_moved_on_and_said(
         running_bot(tg, url) as app,
     ):
         lobby = await open_table(tg, app, group, anna)
-        speed = await tg.press(anna, lobby, LobbyCb(table=1, op="set", arg="speed").pack())
+        speed = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="speed").pack())
         assert (await speed).text == "Теперь: ⏱ Быстрая игра: 15 с на ход, 5 с на подкидывание."
         await seat_everyone(tg, app, group, [anna, boris])
         (game,) = app.service.game_ids()
@@ -144,7 +145,7 @@ async def test_a_deadline_in_an_outage_of_the_database_is_moved_on_and_said(
         await asyncio.sleep(DOWN)  # the deadline comes and goes meanwhile
         cable.mend()
         await tg.wait_for(lambda: ADDED in table_text(tg, group), 30, what="the time added")
-        assert app.service.live(game).state.history == []  # nobody's turn was lost
+        assert held(app.service, game).state.history == []  # nobody's turn was lost
         later = app.service.deadline(game)
         assert later is not None and later >= deadline + DOWN - 3  # the outage's length on
         assert later - time.time() >= LEAST - 2
@@ -152,10 +153,10 @@ async def test_a_deadline_in_an_outage_of_the_database_is_moved_on_and_said(
         user, hand, data = next(
             (u, h, d) for u in (anna, boris) if (h := hand_message(tg, u)) and (d := choose(tg, h))
         )
-        waited = lambda: "Ход продлён на" in (hand_message(tg, user).text or "")  # noqa: E731
+        waited = lambda: "Ход продлён на" in ((hand_message(tg, user) or hand).text or "")  # noqa: E731
         await tg.wait_for(waited, what="the mover's hand saying so")
         assert (await (await tg.press(user, hand, data))).text is None  # the move is made
         await settle(app)
-        assert len(app.service.live(game).state.history) >= 1
+        assert len(held(app.service, game).state.history) >= 1
         await tg.wait_for(lambda: ADDED not in table_text(tg, group), what="the next move's table")
     assert time.time() - cut >= DOWN

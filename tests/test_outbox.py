@@ -11,6 +11,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.outbox import Limits, Outbox
 from bot.outbox_jobs import seen
 from bot.session import JsonSession
+from tests.e2e_helpers import latest
 from tests.fakes import FakeTelegram, RateLimits
 
 
@@ -34,7 +35,7 @@ async def test_edits_are_coalesced_and_not_modified_counts_as_done(tg: FakeTeleg
     assert first is not None
     futures = [outbox.edit(anna.id, first.message_id, f"версия {i}") for i in range(1, 11)]
     await asyncio.gather(*futures)
-    assert tg.latest_message(tg.private(anna)).text == "версия 10"
+    assert latest(tg, tg.private(anna)).text == "версия 10"
     assert tg.count("editMessageText") <= 2  # ten states, at most two edits
     edits = tg.count("editMessageText")
     await outbox.edit(anna.id, first.message_id, "версия 10")  # the same text again
@@ -87,7 +88,7 @@ async def test_default_limits_never_draw_a_429_from_an_enforcing_server(tg: Fake
     for i in range(30):  # a burst of table updates
         outbox.edit(group.id, message.message_id, f"ход {i}")
     await outbox.drain()
-    assert tg.latest_message(group).text == "ход 29"
+    assert latest(tg, group).text == "ход 29"
     assert tg.rate_limited == 0 and outbox.retries == 0
     await outbox.close()
     await bot.session.close()

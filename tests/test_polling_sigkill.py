@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from storage.connect import open_database
 from tests.e2e_helpers import TOKEN, choose, hand_message, two_friends
 from tests.fakes import FakeTelegram, FakeUser
@@ -26,9 +26,9 @@ async def a_game(tg: FakeTelegram) -> tuple[FakeUser, str]:
     """Аня and Борис sit down at a table of two: who opens, and the card they play."""
     anna, boris, group = two_friends(tg)
     await tg.send_text(anna, group, "/durak")
-    lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text, WAIT)
+    lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""), WAIT)
     for user in (anna, boris):
-        press = await tg.press(user, lobby, LobbyCb(table=1, op="join").pack())
+        press = await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         assert (await press.wait_answer(WAIT)).text == "Вы за столом!"
     await tg.wait_for(lambda: hand_message(tg, anna) and hand_message(tg, boris), WAIT)
     await tg.wait_quiet(0.3, WAIT)

@@ -36,7 +36,7 @@ async def test_one_bot_per_postgresql_database_and_no_password_in_its_log(
             second, second_log = await spawn(tmp_path, tg.base_url, "second.log", db=url)
             await asyncio.wait_for(second.wait(), STARTUP)
             tg.start_private(anna)  # the first one answers, from the server's database
-            await tg.wait_for_message(anna, lambda m: "Привет" in m.text, timeout=30)
+            await tg.wait_for_message(anna, lambda m: "Привет" in (m.text or ""), timeout=30)
         finally:
             await stop(first)
             if second is not None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine import Action, BoutEnded, Card, Drew, IllegalAction, Rules, State, replay
 from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT, SHOW, THROW, TRANSFER
 from engine.cards import CARDS, SUIT_MASK, deck_mask, lowest
+from engine.rules import Mode, ThrowIn
 from engine.state import FIELDS
 
 MAX_ACTIONS = 3000
@@ -22,7 +23,12 @@ def _rules(table: tuple[int, int, str, str, bool], options: dict[str, Any]) -> R
     players, deck, mode, throw_in, teams = table
     try:
         return Rules(
-            players=players, deck=deck, mode=mode, throw_in=throw_in, teams=teams, **options
+            players=players,
+            deck=deck,
+            mode=Mode(mode),
+            throw_in=ThrowIn(throw_in),
+            teams=teams,
+            **options,
         )
     except ValueError:
         return None

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot import render, render_hand
-from bot.callbacks import CardCb, LobbyCb, MoveCb
+from bot.callbacks import CardCb, LobbyCb, LobbyOp, MoveCb
 from bot.card_labels import card_label
 from bot.config import ConfigError, zone_from_env
 from bot.i18n import lang_of, t
@@ -20,7 +20,7 @@ from engine.cards import CARDS
 from engine.rules import ThrowOrder
 from service import Seat, TableSettings
 from storage.records import SeatKind
-from tests.helpers import act, game
+from tests.helpers import act, game, outcome_of, turn_of
 
 NAMES = ["Аня", "Борис", "Вика"]
 
@@ -162,7 +162,7 @@ def test_bots_are_named_by_strength_and_number_in_the_table_language() -> None:
 def test_the_table_message_starts_with_whose_move_and_until_when() -> None:
     state = State(Rules(players=2, deck=36), 3)
     names = ["Аня", "Борис"]
-    mover = names[state.turn().seats[0]]
+    mover = names[turn_of(state).seats[0]]
     deadline = datetime(2024, 5, 1, 21, 4, 35, 600_000, tzinfo=ZoneInfo("Europe/Moscow"))
     view = state.view()
     text = render.table_message("ru", view, names, [False, False], deadline)
@@ -197,7 +197,7 @@ def test_a_player_out_of_cards_may_leave_the_table_while_the_others_play() -> No
     text, markup, *_ = render_hand.hand("ru", state.view(0), 5, leave=3)
     assert "не осталось карт" in text and "выйти из-за стола" in text
     assert [(label, LobbyCb.unpack(d)) for label, d in buttons(markup)] == [
-        ("Выйти из-за стола", LobbyCb(table=3, op="leave"))
+        ("Выйти из-за стола", LobbyCb(table=3, op=LobbyOp.LEAVE))
     ]
     text, markup, *_ = render_hand.hand("ru", state.view(0), 5)  # they left: nothing to press
     assert markup is None and "Итоги будут в группе" in text
@@ -207,7 +207,7 @@ def test_the_fool_is_not_congratulated() -> None:
     state = game(["7S", "8S 9S"], trump="6H", stock="", players=2)
     act(state, "0 a 7S")
     act(state, "1 d 8S>7S")
-    assert state.is_over and state.outcome.fools == (1,)
+    assert state.is_over and outcome_of(state).fools == (1,)
     for seat in (0, 1):
         text, markup, *_ = render_hand.hand("ru", state.view(seat), 5, leave=3)
         assert "Партия окончена" in text and "оздравля" not in text and markup is None

@@ -7,7 +7,7 @@ import random
 from types import SimpleNamespace
 
 from bot import render, render_hand, rules_text
-from bot.callbacks import DRAFT, CheatCb, MoveCb, PageCb
+from bot.callbacks import DRAFT, CheatCb, MoveCb, PageCb, PageName
 from bot.render_cheating import accusation_exposed
 from engine import Accused, Action, Card, State
 from engine.presets import transfer_cheating
@@ -48,7 +48,7 @@ def hand(state: State, seat: int, game_id: int = 5, **kw: object):
 def test_the_defender_has_a_cheat_toggle_and_everyone_an_accusation() -> None:
     state = opened(cheating=True)
     defender = dict(buttons(hand(state, 1)[1]))
-    assert PageCb.unpack(defender["🤫 Мухлёж"]) == PageCb(game=5, page="cheat", k=DRAFT)
+    assert PageCb.unpack(defender["🤫 Мухлёж"]) == PageCb(game=5, page=PageName.CHEAT, k=DRAFT)
     assert MoveCb.unpack(defender["🕵 Антимухлёж: Аня"]).a == "accuse 0"
     attacker = buttons(hand(state, 0)[1])
     assert ("🕵 Антимухлёж: Борис", MoveCb(game=5, a="accuse 1", k=DRAFT).pack()) in attacker
@@ -67,7 +67,7 @@ def test_the_cheat_page_offers_every_card_marked_as_a_cheat() -> None:
     text, markup, *_ = hand(state, 1, page="cheat")
     assert "эти кнопки видите только вы" in text
     pressed = buttons(markup)
-    assert pressed[-1] == ("Назад", PageCb(game=5, page="hand", k=DRAFT).pack())
+    assert pressed[-1] == ("Назад", PageCb(game=5, page=PageName.HAND, k=DRAFT).pack())
     assert [t for t, _ in pressed[:-1]] == ["🤫 7♠…", "🤫 8♣…", "🤫 10♥ на 9♠"]
     assert CheatCb.unpack(pressed[2][1]) == CheatCb(game=5, a="d 10H>9S", k=DRAFT)
     seven = PageCb.unpack(pressed[0][1])
@@ -81,7 +81,7 @@ def test_a_card_with_several_cheats_asks_for_the_target() -> None:
     assert buttons(markup) == [
         ("🤫 7♠ на 9♠", CheatCb(game=5, a="d 7S>9S", k=DRAFT).pack()),
         ("🤫 7♠ на 9♥", CheatCb(game=5, a="d 7S>9H", k=DRAFT).pack()),
-        ("Назад", PageCb(game=5, page="cheat", k=DRAFT).pack()),
+        ("Назад", PageCb(game=5, page=PageName.CHEAT, k=DRAFT).pack()),
     ]
 
 
@@ -118,13 +118,13 @@ def test_several_players_to_accuse_open_their_own_page() -> None:
     state = game(["9H 10S", "7S 8C", "6C 7C"], trump="6D", cheating=True)
     act(state, "0 a 9H")
     row = [b for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]]
-    assert row == [("🕵 Антимухлёж…", PageCb(game=5, page="accuse", k=DRAFT).pack())]
+    assert row == [("🕵 Антимухлёж…", PageCb(game=5, page=PageName.ACCUSE, k=DRAFT).pack())]
     text, markup, *_ = hand(state, 2, page="accuse")
     assert "Кого поймать на мухлеже?" in text
     assert buttons(markup) == [
         ("🕵 Антимухлёж: Аня", MoveCb(game=5, a="accuse 0", k=DRAFT).pack()),
         ("🕵 Антимухлёж: Борис", MoveCb(game=5, a="accuse 1", k=DRAFT).pack()),
-        ("Назад", PageCb(game=5, page="hand", k=DRAFT).pack()),
+        ("Назад", PageCb(game=5, page=PageName.HAND, k=DRAFT).pack()),
     ]
     act(state, "2 accuse 1")  # wrong: Вика may accuse only Аня in this bout
     assert [b[0] for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]] == ["🕵 Антимухлёж: Аня"]

@@ -19,6 +19,7 @@ from bot.render_hand import PLAYABLE, hand, markable, retimed, tap_kinds
 from engine import Card, Rules, State
 from engine.actions import BEAT
 from engine.cards import sort_for_hand
+from engine.rules import Mode
 from tests.helpers import act, game
 
 NAMES = ["Аня", "Борис", "Вика", "Гена", "Дина", "Егор"]
@@ -44,7 +45,7 @@ def positions(games: int, seed: int) -> Iterator[tuple[State, int]]:
         players = rng.randint(2, 6)
         deck = rng.choice([d for d in (24, 36, 52) if d >= 6 * players])
         mode = rng.choice(["podkidnoy", "perevodnoy"])
-        rules = Rules(players=players, deck=deck, mode=mode, cheating=rng.random() < 0.3)
+        rules = Rules(players=players, deck=deck, mode=Mode(mode), cheating=rng.random() < 0.3)
         state = State(rules, rng.randrange(10**9))
         while not state.is_over:
             yield state, rng.randrange(players)

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot import render, render_hand, rules_text
-from bot.callbacks import LobbyCb, MoveCb
+from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.i18n import LANGS, t
 from engine import Action, Outcome, State
 from engine.presets import durak_online
@@ -70,7 +70,7 @@ def lobby_table(settings: TableSettings | None = None, **changes) -> SimpleNames
 def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> None:
     text, markup = render.lobby("ru", lobby_table(ONLINE), "Аня")
     assert "Правила: Дурак онлайн — подкидывают по кругу" in text
-    assert ("Правила…", LobbyCb(table=123456789, op="rules").pack()) in buttons(markup)
+    assert ("Правила…", LobbyCb(table=123456789, op=LobbyOp.RULES).pack()) in buttons(markup)
     seen = set()
     for settings in (ONLINE, replace(ONLINE, mode="perevodnoy")):
         for page in ("rules", "house"):

@@ -18,7 +18,7 @@ from engine.rules import DECK_PLAYERS
 from service import TableSettings
 from service.lobby_rules import with_preset
 from storage.records import Seat, SeatKind
-from tests.helpers import act, game
+from tests.helpers import act, game, outcome_of
 
 NAMES = ["Аня", "Борис", "Вика", "Гена"]
 
@@ -30,7 +30,7 @@ def finished(rules: Rules, seed: int, *, want_draw: bool = False) -> State:
         state, rng = State(rules, s), random.Random(s)
         while state.outcome is None:
             state.apply(rng.choice(state.all_legal_actions()))
-        if state.outcome.draw == want_draw:
+        if outcome_of(state).draw == want_draw:
             return state
     raise AssertionError  # pragma: no cover
 
@@ -41,12 +41,12 @@ def seat_lines(text: str, names: list[str]) -> dict[str, str]:
 
 def test_the_fool_is_the_fool_and_only_those_without_cards_are_without_cards() -> None:
     state = finished(Rules(players=3), 1)
-    fool = state.outcome.fools[0]
+    fool = outcome_of(state).fools[0]
     lines = seat_lines(render.table_message("ru", state.view(), NAMES[:3], [False] * 3), NAMES)
     assert lines[NAMES[fool]].endswith("— 🃏 дурак") and "без карт" not in lines[NAMES[fool]]
     assert f"{state.view().hand_sizes[fool]} карт" in lines[NAMES[fool]]
     for seat in set(range(3)) - {fool}:
-        place = state.outcome.places[seat]
+        place = outcome_of(state).places[seat]
         assert lines[NAMES[seat]] == f"<b>{NAMES[seat]}</b> — без карт, {place}-е место"
     summary = render.outcome_text("ru", state.outcome, NAMES[:3])
     assert summary.startswith(f"🃏 Партия окончена. Дурак — {NAMES[fool]}!")
@@ -88,7 +88,7 @@ def test_a_draw_is_a_draw_for_everyone() -> None:
 
 def test_teams_are_shown_at_the_table_and_the_result_names_the_winning_team() -> None:
     state = finished(Rules(players=4, teams=True), 3)
-    fools = state.outcome.fools
+    fools = outcome_of(state).fools
     text = render.table_message("ru", state.view(), NAMES, [False] * 4)
     assert "Команды: Аня + Вика против Борис + Гена" in text
     lines = seat_lines(text, NAMES)
@@ -102,7 +102,7 @@ def test_teams_are_shown_at_the_table_and_the_result_names_the_winning_team() ->
 
 def test_the_summary_shows_the_series_score_and_names_givers_with_and() -> None:
     state = finished(Rules(players=3), 1)
-    pogony = [(s, state.outcome.fools[0]) for s in range(3) if s != state.outcome.fools[0]]
+    pogony = [(s, outcome_of(state).fools[0]) for s in range(3) if s != outcome_of(state).fools[0]]
     text = render.outcome_text("ru", state.outcome, NAMES[:3], pogony, [3, 1, 0])
     assert text.endswith("Счёт: Аня — <b>3</b> · Борис — <b>1</b> · Вика — <b>0</b>")
     with_bots = ["Аня", "Опытный 1", "Опытный 2"]

@@ -11,9 +11,9 @@ import pytest
 from engine import Rules, SnapshotError, State
 from service import GameService
 from storage.repos import GameRepo, TableRepo
-from tests.e2e_helpers import open_table, running_bot, seat_everyone, settle
+from tests.e2e_helpers import latest, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram
-from tests.service_helpers import humans, new_table, open_service, play_moves
+from tests.service_helpers import held, humans, new_table, open_service, play_moves
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -48,7 +48,7 @@ def test_a_snapshot_without_its_seed_raises_a_snapshot_error_saying_so() -> None
 async def test_each_game_is_restored_on_its_own(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite3"
     first, (lost_seed, stale, hopeless) = await three_games(path)
-    before = {g: first.live(g).state for g in (lost_seed, stale, hopeless)}
+    before = {g: held(first, g).state for g in (lost_seed, stale, hopeless)}
     record = await GameRepo(first.db).get(lost_seed)
     assert record is not None
     snapshot = dict(record.snapshot)
@@ -63,8 +63,8 @@ async def test_each_game_is_restored_on_its_own(tmp_path: Path) -> None:
 
     second = await open_service(path)
     assert await second.restore() == 2
-    assert second.live(lost_seed).state == before[lost_seed]  # rebuilt from the log
-    assert second.live(stale).state == before[stale]
+    assert held(second, lost_seed).state == before[lost_seed]  # rebuilt from the log
+    assert held(second, stale).state == before[stale]
     assert hopeless not in second.game_ids()
     assert [(b.game_id, b.user_ids) for b in second.broken] == [(hopeless, ())]
     record = await GameRepo(second.db).get(lost_seed)
@@ -74,7 +74,7 @@ async def test_each_game_is_restored_on_its_own(tmp_path: Path) -> None:
     table = await TableRepo(second.db).open_in_chat(-1003)
     assert table is not None and table.status == "lobby"  # a new game can start there
     await play_moves(second, stale, 1000)  # the others play on
-    assert second.live(stale).state.is_over
+    assert held(second, stale).state.is_over
     await second.db.close()
 
 
@@ -93,7 +93,7 @@ async def test_a_game_whose_log_cannot_be_replayed_ends_and_its_players_are_told
         for group, users, table in ((broken, [anna, boris], 1), (fine, [vika, gleb], 2)):
             await open_table(tg, app, group, users[0])
             await seat_everyone(tg, app, group, users, table=table)
-        games = {app.service.live(g).table_id: g for g in app.service.game_ids()}
+        games = {held(app.service, g).table_id: g for g in app.service.game_ids()}
         await damage(app.service, "UPDATE games SET snapshot = '{}' WHERE id = ?", games[1])
         await damage(
             app.service,
@@ -106,9 +106,9 @@ async def test_a_game_whose_log_cannot_be_replayed_ends_and_its_players_are_told
         await settle(app)
         assert games[1] not in app.service.game_ids() and games[2] in app.service.game_ids()
         said = "Партию не удалось восстановить"
-        assert said in tg.latest_message(broken).text
+        assert said in (latest(tg, broken).text or "")
         for user in (anna, boris):
-            assert said in tg.latest_message(tg.private(user)).text
-        assert all(said not in m.text for m in tg.messages(fine))
+            assert said in (latest(tg, tg.private(user)).text or "")
+        assert all(said not in (m.text or "") for m in tg.messages(fine))
         table = await app.tables.get(1)
         assert table.status == "lobby"

@@ -11,7 +11,7 @@ from engine import Accused, Action, Rules
 from engine.presets import transfer_cheating
 from service import GameService, Refused
 from storage.repos import GameRepo
-from tests.service_helpers import humans, open_service, start
+from tests.service_helpers import held, humans, open_service, start
 
 
 async def opened(path: Path, rules: Rules) -> tuple[GameService, int, int]:
@@ -23,12 +23,12 @@ async def opened(path: Path, rules: Rules) -> tuple[GameService, int, int]:
     await service.act(
         update.game_id, Action.from_text(state.attacker, opening.text), len(state.history)
     )
-    return service, update.game_id, service.live(update.game_id).state.defender
+    return service, update.game_id, held(service, update.game_id).state.defender
 
 
 async def test_a_cheat_is_made_only_as_a_cheat(tmp_path: Path) -> None:
     service, game_id, defender = await opened(tmp_path / "c.sqlite3", transfer_cheating(players=2))
-    state = service.live(game_id).state
+    state = held(service, game_id).state
     cheat = state.cheat_actions(defender)[0].text
     version = len(state.history)
     with pytest.raises(Refused, match="a cheat, not an honest move"):
@@ -37,7 +37,7 @@ async def test_a_cheat_is_made_only_as_a_cheat(tmp_path: Path) -> None:
         await service.act(game_id, Action.from_text(defender, "take"), version, cheat=True)
     with pytest.raises(Refused, match="not one of the defender's cheats"):
         await service.act(game_id, Action.from_text(state.attacker, cheat), version, cheat=True)
-    assert service.live(game_id).state is state  # nothing was applied
+    assert held(service, game_id).state is state  # nothing was applied
     update = await service.act(game_id, Action.from_text(defender, cheat), version, cheat=True)
     assert update.state.history[version].text == cheat
     assert update.state.cheats >> defender & 1
@@ -46,7 +46,7 @@ async def test_a_cheat_is_made_only_as_a_cheat(tmp_path: Path) -> None:
 
 async def test_without_the_option_there_is_no_cheat_to_make(tmp_path: Path) -> None:
     service, game_id, defender = await opened(tmp_path / "h.sqlite3", Rules(players=2))
-    state = service.live(game_id).state
+    state = held(service, game_id).state
     attack = state.table[0][0]
     for card in state.view(defender).hand:  # not even a card that does beat
         with pytest.raises(Refused, match="not one of the defender's cheats"):
@@ -56,17 +56,17 @@ async def test_without_the_option_there_is_no_cheat_to_make(tmp_path: Path) -> N
                 len(state.history),
                 cheat=True,
             )
-    assert service.live(game_id).state is state
+    assert held(service, game_id).state is state
     await service.db.close()
 
 
 async def test_an_accusation_is_committed_and_replays(tmp_path: Path) -> None:
     service, game_id, defender = await opened(tmp_path / "a.sqlite3", transfer_cheating(players=2))
-    state = service.live(game_id).state
+    state = held(service, game_id).state
     accuser = state.attacker
     cheat = state.cheat_actions(defender)[0].text
     await service.act(game_id, Action.from_text(defender, cheat), len(state.history), cheat=True)
-    state = service.live(game_id).state
+    state = held(service, game_id).state
     update = await service.act(
         game_id, Action.from_text(accuser, f"accuse {defender}"), len(state.history)
     )

@@ -24,6 +24,7 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeTelegram
+from tests.service_helpers import held
 
 
 async def test_a_press_in_hand_at_shutdown_is_finished_first(
@@ -41,7 +42,7 @@ async def test_a_press_in_hand_at_shutdown_is_finished_first(
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
             game = app.service.game_of(1)
-            live = app.service.live(game) if game is not None else None
+            live = held(app.service, game) if game is not None else None
             assert game is not None and live is not None
             attacker = (anna, boris)[live.seats[live.state.attacker].user_id == boris.id]
             message = hand_message(tg, attacker)

@@ -21,7 +21,7 @@ from storage.db import Database, is_url
 from storage.outgoing import HandPageRepo, OutgoingRepo
 from storage.repos import ChatRepo, GameRepo, TableRepo, UserRepo
 from tests.backends import db_target
-from tests.service_helpers import humans, new_table, open_service, start
+from tests.service_helpers import held, humans, new_table, open_service, start
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -151,12 +151,12 @@ async def test_a_games_pages_go_in_the_transaction_that_ends_it(tmp_path: Path) 
             for user in (1, 2):
                 await repo.put(game, user, '{"opened": 0}')
         assert await pages_of(db) == [(played, 1), (played, 2), (closed, 1), (closed, 2)]
-        state = service.live(played).state
+        state = held(service, played).state
         update = await service.act(
             played, Action.from_text(0, "quit"), len(state.history)
         )  # surrendered: over
         assert update.state.is_over and await pages_of(db) == [(closed, 1), (closed, 2)]
-        await Tables(db, service).close(service.live(closed).table_id)  # ended unfinished
+        await Tables(db, service).close(held(service, closed).table_id)  # ended unfinished
         assert await pages_of(db) == []
         await repo.put(played, 1, '{"opened": 9}')  # a page opened as the game ended: dropped
         assert await repo.get(played, 1) is None and await pages_of(db) == []

@@ -10,7 +10,7 @@ from engine.bots import MonteCarloBot
 from service import Seat, Update
 from service.tables import Person, TableError, Tables
 from storage.records import SeatKind
-from tests.service_helpers import ANNA, BORIS, VIKA, play_moves, refused
+from tests.service_helpers import ANNA, BORIS, VIKA, held, play_moves, refused
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -70,7 +70,7 @@ async def test_a_game_starts_with_the_seated_players(tables: Tables) -> None:
         await tables.start(table.id, BORIS)
     update = await tables.start(table.id, ANNA)
     assert update.state.rules.players == 2
-    assert [s.kind for s in tables.games.live(update.game_id).seats] == ["human", "bot"]
+    assert [s.kind for s in held(tables.games, update.game_id).seats] == ["human", "bot"]
     assert (await tables.get(table.id)).status == "playing"
     with refused("cannot_leave"):
         await tables.leave(table.id, ANNA)
@@ -165,7 +165,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tables: Table
     people = {p.id: p for p in (ANNA, BORIS, VIKA)}
     for _ in range(20):  # deals are random: play games until one ends with a player out first
         game_id = (await tables.start(table.id, ANNA)).game_id
-        live = tables.games.live(game_id)
+        live = held(tables.games, game_id)
         before = live.state.to_dict()
         for seat in range(3):
             with refused("cannot_leave"):

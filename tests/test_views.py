@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, game, play
 
 from engine import Rules, State
 from engine.cards import cards_of
+from engine.rules import Mode
+from tests.helpers import act, game, play
 
 
 def hidden_cards(state: State, seat: int) -> set[int]:
@@ -32,7 +33,7 @@ def assert_views_match_state(state: State) -> None:
         assert view.hand_sizes == tuple(h.bit_count() for h in state.hands)
 
 
-def test_view_holds_own_hand_and_only_sizes_of_others():
+def test_view_holds_own_hand_and_only_sizes_of_others() -> None:
     state = game(["7S 9D", "8S 10S JC", "7C JD QH KH"], trump="6H", stock="AS KS")
     view = state.view(1)
     assert view.seat == 1
@@ -44,7 +45,7 @@ def test_view_holds_own_hand_and_only_sizes_of_others():
     assert_no_leak(state)
 
 
-def test_partners_hand_is_hidden_too():
+def test_partners_hand_is_hidden_too() -> None:
     state = game(["7S 9D", "8S 10S", "7C JD", "6C QC"], teams=True, stock="KS AS")
     view = state.view(0)
     assert view.known[2] == ()
@@ -53,7 +54,7 @@ def test_partners_hand_is_hidden_too():
     assert_no_leak(state)
 
 
-def test_spectator_view_has_no_hand_and_no_moves():
+def test_spectator_view_has_no_hand_and_no_moves() -> None:
     state = game(["7S 9D", "8S 10S"], stock="KS AS")
     act(state, "0 a 7S")
     view = state.view(None)
@@ -64,13 +65,13 @@ def test_spectator_view_has_no_hand_and_no_moves():
     assert_no_leak(state)
 
 
-def test_view_of_an_unknown_seat_is_refused():
+def test_view_of_an_unknown_seat_is_refused() -> None:
     state = game(["7S 9D", "8S 10S"], stock="KS AS")
     with pytest.raises(ValueError, match="no seat 2"):
         state.view(2)
 
 
-def test_legal_in_the_view_matches_legal_actions_through_a_bout():
+def test_legal_in_the_view_matches_legal_actions_through_a_bout() -> None:
     state = game(["7S 7C 9D", "8S 10C JC", "7D 8D QS"], trump="6H", stock="KS AS KC AC")
     # The third attack card reaches the limit (three): the take completes at once.
     steps = ["0 a 7S", "2 t 7D", "1 d 8S>7S", "1 take", "0 t 7C", "2 a 8D"]
@@ -81,7 +82,7 @@ def test_legal_in_the_view_matches_legal_actions_through_a_bout():
         assert_no_leak(state)
 
 
-def test_public_facts_are_in_every_view():
+def test_public_facts_are_in_every_view() -> None:
     state = game(["7S 7C 9D", "8S 10C JC", "7D 8D QS"], trump="6H", stock="KS")
     play(state, "0 a 7S 7C", "1 d 8S>7S", "1 take", "0 pass", "2 pass")
     for viewer in [None, 0, 1, 2]:
@@ -97,10 +98,10 @@ def test_public_facts_are_in_every_view():
         assert view.places == (0, 0, 0)
 
 
-def test_views_do_not_leak_in_seeded_games():
+def test_views_do_not_leak_in_seeded_games() -> None:
     for players, deck in [(2, 36), (4, 24), (6, 36)]:
         for seed in range(3):
-            state = State(Rules(players=players, deck=deck, mode="perevodnoy"), seed)
+            state = State(Rules(players=players, deck=deck, mode=Mode.PEREVODNOY), seed)
             for _ in range(30):
                 if state.is_over:
                     break

@@ -10,9 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
-from tests.e2e_helpers import TOKEN, running_bot
+from tests.e2e_helpers import TOKEN, latest, running_bot
 from tests.fakes import FakeTelegram
 
 URL = "https://durak.example.org/tg/updates"
@@ -67,11 +67,11 @@ async def test_webhook_mode_answers_only_requests_with_the_secret(
         assert len(tg.pending_updates) == 2  # Telegram would retry them
 
         assert await tg.deliver_to_webhook(address) == [200, 200]
-        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
-        press = await tg.press(anna, lobby, LobbyCb(table=1, op="join").pack())
+        lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         assert await tg.deliver_to_webhook(address) == [200]
         assert (await press).text == "Вы за столом!"
-        await tg.wait_for(lambda: "Аня" in tg.latest_message(group).text)
+        await tg.wait_for(lambda: "Аня" in (latest(tg, group).text or ""))
     finally:
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)

@@ -18,7 +18,7 @@ import aiohttp
 import asyncpg
 import pytest
 
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from storage.connect import open_database
 from storage.db import is_url
 from tests.backends import db_target
@@ -74,9 +74,9 @@ async def a_game(tg: FakeTelegram, bot: Bot) -> tuple[FakeUser, str]:
     anna, boris, group = two_friends(tg)
     await tg.send_text(anna, group, "/durak")
     await deliver(tg, bot)
-    lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text, WAIT)
+    lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""), WAIT)
     for user in (anna, boris):
-        press = await tg.press(user, lobby, LobbyCb(table=1, op="join").pack())
+        press = await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         await deliver(tg, bot)
         assert (await press.wait_answer(WAIT)).text == "Вы за столом!"
     await tg.wait_for(lambda: hand_message(tg, anna) and hand_message(tg, boris), WAIT)
