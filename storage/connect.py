@@ -34,7 +34,6 @@ async def open_database(
     try:
         if exclusive or shared:
             await db.hold_lock(shared=shared)
-        db.shared = shared
         await db.migrate(upto)
     except BaseException:
         await db.close()

@@ -91,7 +91,7 @@ class Database:
     the backend)."""
 
     target: str
-    shared = False  # opened as one of several bots: their steps are notified (``notify``)
+    shared = False  # one of several bots (``hold_lock``): their steps are notified (``notify``)
     handling: Handling  # which update each task handles, recorded with its change
     reach: Reach  # when the database could not be reached
 
@@ -152,6 +152,7 @@ class Database:
         raise ``storage.lock.Locked``. A SQLite file is locked apart, before the process
         starts its loop, and always for one process (see ``storage.lock``); a server
         takes the lock on a connection of its own."""
+        self.shared = shared
 
     async def close(self) -> None:
         raise NotImplementedError

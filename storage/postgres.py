@@ -150,7 +150,6 @@ class PostgresDatabase(Database):
         self.handling = Handling()
         self.reach = Reach()
         self._lock: asyncpg.Connection | None = None
-        self._shared = False
         self._relock: asyncio.Task[None] | None = None
 
     @classmethod
@@ -191,7 +190,7 @@ class PostgresDatabase(Database):
                 else "used by another bot process"
             )
             raise Locked(f"the database {redacted(self.target)} is {why} (server session {pids})")
-        self._lock, self._shared = conn, shared
+        self._lock, self.shared = conn, shared
         conn.add_termination_listener(self._lock_lost)
 
     def _lock_lost(self, _conn: object) -> None:
@@ -206,7 +205,7 @@ class PostgresDatabase(Database):
     async def _take_again(self) -> None:
         for tries in itertools.count(1):
             try:
-                await self.hold_lock(shared=self._shared)
+                await self.hold_lock(shared=self.shared)
             except (Locked, OSError, asyncpg.PostgresError) as e:
                 delay = RELOCK[min(tries, len(RELOCK)) - 1]
                 log.error("the database lock was not taken again (%s): again in %s s", e, delay)
