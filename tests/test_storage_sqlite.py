@@ -89,7 +89,8 @@ async def test_the_log_starts_over_under_steady_writes(
         if i % 10 == 0:
             await asyncio.sleep(0)  # the loop turns: checkpoints run beside the writes
             largest = max(largest, os.path.getsize(f"{db.path}-wal"))
-    assert largest < 12 * 2**20  # seen: 1-5 MB (and 55 MB before the fix)
+    # seen: 1-5 MB, 21 MB on a machine busy with other work (and 55 MB before the fix)
+    assert largest < 28 * 2**20
     await db.close()
 
 
