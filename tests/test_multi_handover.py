@@ -86,9 +86,9 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
             await tg.wait_for(lambda: len(summaries(tg, group)) == 1, what="the result")
             summary = summaries(tg, group)[0]
             await (await tg.press(boris, summary, AGAIN))  # «Ещё партию»: a new game
-            await tg.wait_for(lambda: len(other.app.service.game_ids()) == 1)
-            second = other.app.service.game_ids()[0]
-            assert second != first
+            ids = other.app.service.game_ids
+            await tg.wait_for(lambda: len(ids()) == 1 and ids()[0] != first, what="a new game")
+            second = ids()[0]
             await settled(holder.app, other.app)
             table = await other.app.tables.record(1)
             assert table is not None and table.table_message_id is not None
