@@ -72,7 +72,7 @@ class Health:
         server.router.add_get("/readyz", self.readyz)
 
     async def metrics(self, _request: web.Request) -> web.Response:
-        body = generate_latest(self.registry)  # (a few dozen series: well under 1 ms)
+        body = generate_latest(self.registry)  # (a few dozen series: about 1 ms)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def healthz(self, _request: web.Request) -> web.Response:
