@@ -134,7 +134,7 @@ class App:
             presenter=self.presenter,
             hands=Hands(self.service, self.presenter, pages, self.delivery),
         )
-        Readings(
+        Readings(  # (in the registry from now on: read at each scrape)
             registry, service=self.service, games=games, outbox=self.outbox, thinker=thinker,
             inflight=self.inflight, delivery=self.delivery,
         )  # fmt: skip
