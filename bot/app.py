@@ -17,6 +17,7 @@ from aiogram.types import (
     BotCommandScopeAllPrivateChats,
     ErrorEvent,
 )
+from prometheus_client import CollectorRegistry
 
 from service import Clock, GameService, LiveGames, SystemClock
 from service.logctx import log_scope
@@ -32,9 +33,11 @@ from .delivery import Alone, Delivery, Poster, Shared
 from .hand_pages import HandPages, SharedPages
 from .handlers import routers
 from .handlers.play import Hands
+from .health import Health
 from .i18n import LANGS, lang_of, t
 from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
+from .metrics import Arrivals, Calls, Readings
 from .once import Once
 from .outbox import Outbox
 from .polling import Polling
@@ -84,6 +87,8 @@ class App:
         if config.api_base:
             api = TelegramAPIServer.from_base(config.api_base)
             session = JsonSession(api=api, limit=CONNECTIONS)
+        registry = CollectorRegistry()  # this process's metrics (never the global one)
+        session.middleware(Calls(registry))  # (inside the session's Patience: every try)
         self.bot = Bot(
             config.token, session=session, default=DefaultBotProperties(parse_mode="HTML")
         )
@@ -101,12 +106,13 @@ class App:
             if lease is None
             else Shared(db, lease, poster, self.presenter)
         )
+        thinker = Thinker(config.bot_workers)
         self.service = GameService(
             db,
             games=games,
             clock=clock,
             listener=self.delivery,
-            thinker=Thinker(config.bot_workers),
+            thinker=thinker,
             pause=config.bot_pause,
         )
         self.tables = Tables(db, self.service, lobbies=self.delivery, records=records)
@@ -114,6 +120,7 @@ class App:
         self.dp.include_routers(*routers())
         self.dp.errors.register(self._error)
         self.inflight = InFlight()
+        self.dp.update.outer_middleware(Arrivals(registry))  # (first: when an update came)
         self.dp.update.outer_middleware(self.inflight)
         self.once = Once(db)  # each update acts once, however often Telegram sends it
         self.dp.update.outer_middleware(self.once)
@@ -128,6 +135,12 @@ class App:
             presenter=self.presenter,
             hands=Hands(self.service, self.presenter, pages, self.delivery),
         )
+        Readings(  # (in the registry from now on: read at each scrape)
+            registry, service=self.service, games=games, outbox=self.outbox, thinker=thinker,
+            inflight=self.inflight, delivery=self.delivery,
+        )  # fmt: skip
+        port = config.metrics_port  # /metrics, /healthz, /readyz (and on the webhook's)
+        self.health = Health(db, registry, None if port is None else (config.metrics_host, port))
 
     @classmethod
     async def create(cls, config: Config, clock: Clock | None = None) -> App:
@@ -137,6 +150,7 @@ class App:
     async def start(self) -> None:
         """Raises when Telegram does not say who the bot is (after a few tries): the token
         is wrong, or Telegram unreachable. Nothing else Telegram says stops a start."""
+        await self.health.open()  # (/readyz: 503 until the end of the start)
         me = await self.bot.me()  # (kept: the handlers' deep links need no call)
         log.info("the bot is @%s", me.username)
         restored = await self.service.restore()
@@ -157,13 +171,14 @@ class App:
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        self.health.started()
 
     async def run(self) -> None:
         """Receive updates until cancelled: by webhook when configured, else by long polling."""
         try:
             await self.start()
             if self.config.webhook_url:
-                async with webhook.listening(self.config, self.dp, self.bot):
+                async with webhook.listening(self.config, self.dp, self.bot, health=self.health):
                     await asyncio.Event().wait()
             else:
                 await Polling(self.dp, self.bot).run()
@@ -173,6 +188,7 @@ class App:
     async def stop(self) -> None:
         """Safe after a partial start; the database (whose thread keeps the process
         alive) is closed whatever fails before."""
+        self.health.stopping()
         try:
             if not await self.inflight.settle(SHUTDOWN_WAIT):
                 log.warning("stopping with %s updates still in hand", self.inflight.count)
@@ -191,7 +207,10 @@ class App:
             await self.outbox.close()
             await self.bot.session.close()
         finally:
-            await self.db.close()
+            try:
+                await self.db.close()
+            finally:
+                await self.health.close()
 
     async def set_commands(self) -> None:
         """The command menus, each on its own; they are cosmetic, so failures are one

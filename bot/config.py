@@ -58,6 +58,8 @@ class Config:
     zone: tzinfo = field(default_factory=zone_from_env)  # DURAK_TZ
     bot_workers: int = field(default_factory=default_workers)  # DURAK_BOT_WORKERS
     bot_pause: tuple[float, float] = (0.7, 1.2)  # DURAK_BOT_PAUSE: seconds, low and high
+    metrics_host: str = "127.0.0.1"  # DURAK_METRICS_HOST
+    metrics_port: int | None = None  # DURAK_METRICS_PORT: /metrics, /healthz, /readyz there
 
     @property
     def shared(self) -> bool:
@@ -109,6 +111,8 @@ class Config:
             zone=zone_from_env(env),
             bot_workers=_whole(env, "DURAK_BOT_WORKERS", str(default_workers()), 1, None),
             bot_pause=_pause(env),
+            metrics_host=env.get("DURAK_METRICS_HOST", "").strip() or "127.0.0.1",
+            metrics_port=_port(env, "DURAK_METRICS_PORT"),
         )
 
 
@@ -176,6 +180,11 @@ def _whole(env: dict[str, str], name: str, default: str, low: int, high: int | N
         what = f"{low}-{high}" if high is not None else f"{low} or more"
         raise ConfigError(f"{name} must be a whole number ({what}), not {raw!r}")
     return value
+
+
+def _port(env: dict[str, str], name: str) -> int | None:
+    """A port (0-65535), or None when the variable is not set."""
+    return _whole(env, name, "", 0, 65535) if _raw(env, name, "") else None
 
 
 def _pause(env: dict[str, str]) -> tuple[float, float]:

@@ -190,6 +190,11 @@ class Outbox:
             await self._drained.wait()
 
     @property
+    def pending(self) -> int:
+        """Messages queued or being sent, in every chat."""
+        return self._pending
+
+    @property
     def workers(self) -> int:
         """Chats with a worker (each ends after ``Limits.idle`` quiet seconds)."""
         return len(self._chats)

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from storage.handling import Handled
 
 from .config import Config
+from .health import Health
 from .once import MARK
 
 log = logging.getLogger(__name__)
@@ -99,13 +100,22 @@ class Receiver:
 
 @asynccontextmanager
 async def listening(
-    config: Config, dp: Dispatcher, bot: Bot, *, patience: float = PATIENCE, limit: float = LIMIT
+    config: Config,
+    dp: Dispatcher,
+    bot: Bot,
+    *,
+    health: Health | None = None,
+    patience: float = PATIENCE,
+    limit: float = LIMIT,
 ) -> AsyncIterator[int]:
-    """Serve the webhook route, then point Telegram at it; yields the local port."""
+    """Serve the webhook route (and ``health``'s endpoints), then point Telegram at it;
+    yields the local port."""
     assert config.webhook_url is not None
     receiver = Receiver(dp, bot, config.webhook_secret, patience=patience, limit=limit)
     server = web.Application()
     server.router.add_post(config.webhook_path, receiver.handle)
+    if health is not None:
+        health.add_routes(server)
     runner = web.AppRunner(server, access_log=None)
     await runner.setup()
     try:

@@ -91,6 +91,7 @@ class GameService:
         self._listener = listener
         self._held = LiveGames() if games is None else games
         self.broken: list[Broken] = []  # games ``restore`` could not load
+        self.moves = 0  # moves committed here (people's, timeouts', computer players')
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)  # tests fix the deal
         self._timers = Timers(self.clock, self._on_timer)
         # outages of the database: known to within seconds, and deadlines fired at its end
@@ -422,6 +423,7 @@ class GameService:
             await self.follower.reload(game_id, live)
             raise
         live.state = state  # only now: what is in memory was committed
+        self.moves += len(done)
         live.moved_at = asyncio.get_running_loop().time()
         live.time_added = None
         if timeout:  # claimed and committed here: it fires nowhere else

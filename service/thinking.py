@@ -119,6 +119,11 @@ class Thinker:
         finally:
             self._running.release()
 
+    @property
+    def queued(self) -> int:
+        """Decisions waiting for a worker."""
+        return self._queued
+
     def share(self) -> float:
         """The share of its work the next decision may spend: all of it, unless
         decisions queue behind it. Then the bots think less (``engine.bots.decide``

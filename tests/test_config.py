@@ -106,6 +106,8 @@ BAD_VALUES = [
     ("DURAK_WEBHOOK_PORT", "nan", "a whole number (0-65535)"),  # before: a traceback
     ("DURAK_WEBHOOK_PORT", "80.5", "a whole number (0-65535)"),
     ("DURAK_WEBHOOK_PORT", "-1", "a whole number (0-65535)"),
+    ("DURAK_METRICS_PORT", "metrics", "a whole number (0-65535)"),
+    ("DURAK_METRICS_PORT", "65536", "a whole number (0-65535)"),
     ("DURAK_CHAT_INTERVAL", "nan", "a number of seconds, 0 or more"),  # before: accepted
     ("DURAK_CHAT_INTERVAL", "-1", "a number of seconds, 0 or more"),
     ("DURAK_CHAT_INTERVAL", "inf", "a number of seconds, 0 or more"),
@@ -160,3 +162,11 @@ def test_computer_players_workers_and_pause() -> None:
     paced = Config.from_env({**base, "DURAK_CHAT_BURST": "1", "DURAK_GROUP_PER_MINUTE": "30"})
     assert (paced.limits.chat_burst, paced.limits.group_per_minute) == (1, 30)
     assert (default.limits.chat_burst, default.limits.group_per_minute) == (3, 20)
+
+
+def test_the_health_endpoints_have_a_port_of_their_own_only_when_asked() -> None:
+    base = {"BOT_TOKEN": TOKEN}
+    default = Config.from_env(base)
+    assert (default.metrics_host, default.metrics_port) == ("127.0.0.1", None)
+    config = Config.from_env({**base, "DURAK_METRICS_PORT": "9108", "DURAK_METRICS_HOST": "::"})
+    assert (config.metrics_host, config.metrics_port) == ("::", 9108)

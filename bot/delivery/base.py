@@ -116,6 +116,11 @@ class Delivery(ABC):
 
     # --- running -----------------------------------------------------------------------
 
+    @property
+    def showing(self) -> bool:
+        """Whether this process shows the games now (one alone always does)."""
+        return True
+
     @abstractmethod
     def start(self, games: Following) -> None:
         """Show from now on (the restored games first)."""

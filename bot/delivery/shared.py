@@ -64,6 +64,11 @@ class Shared(Delivery):
         self._listener: Listener | None = None
         self._task: asyncio.Task[None] | None = None
 
+    @property
+    def showing(self) -> bool:
+        """Whether this process holds the sending lease."""
+        return self.holder.held
+
     # --- what this process asks for -----------------------------------------------
 
     async def post(self, post: Post) -> None:
