@@ -15,7 +15,7 @@ import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import App
-from bot.callbacks import LobbyCb
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from bot.outbox import Limits
 from tests.backends import PgDatabases, db_target
@@ -24,11 +24,13 @@ from tests.e2e_helpers import (
     TOKEN,
     open_table,
     play_round,
+    polling,
     seat_everyone,
     settle,
     two_friends,
 )
-from tests.fakes import FakeTelegram, run_polling
+from tests.fakes import FakeTelegram
+from tests.service_helpers import held
 from tests.test_webhook import free_port
 
 FAST = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
@@ -82,7 +84,7 @@ async def polling_bot(tg: FakeTelegram, db: str) -> AsyncIterator[tuple[App, str
     await app.start()
     try:
         assert app.health.port is not None
-        async with run_polling(app.dp, app.bot, tg):
+        async with polling(app, tg):
             yield app, f"http://127.0.0.1:{app.health.port}"
     finally:
         await app.stop()
@@ -123,7 +125,7 @@ async def test_polling_bot_serves_metrics_and_health_on_its_port(
         await settle(app)
         samples = await scrape(base)
         pressed_a_game(samples)
-        assert value(samples, "durak_moves_total") == len(app.service.live(1).state.history)
+        assert value(samples, "durak_moves_total") == len(held(app.service, 1).state.history)
 
         await app.db.close()  # (the stop closes it again: a second close is harmless)
         status, reason = await readiness(base)
@@ -171,9 +173,9 @@ async def test_webhook_processes_serve_metrics_and_health_on_the_webhook_server(
             assert await becomes(base, 200) == "ready"
             await tg.send_text(anna, group, "/durak")
             assert await tg.deliver_to_webhook(address) == [200] * 3  # (/start twice first)
-            lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in m.text)
+            lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
             for user in (anna, boris):
-                press = await tg.press(user, lobby, LobbyCb(table=1, op="join").pack())
+                press = await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
                 assert await tg.deliver_to_webhook(address) == [200]
                 assert (await press).text == "Вы за столом!"
             await tg.wait_for(lambda: app.delivery.showing, what="the sending lease")

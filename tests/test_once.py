@@ -36,9 +36,11 @@ URL = "https://durak.example.org/tg"
 
 
 @asynccontextmanager
-async def webhook_app(tg: FakeTelegram, db: str, **waits: float) -> AsyncIterator[tuple[App, str]]:
-    """The bot in webhook mode on ``db``, and the address of its route; ``waits``: the
-    route's ``patience`` and ``limit`` (``bot.webhook``)."""
+async def webhook_app(
+    tg: FakeTelegram, db: str, patience: float = webhook.PATIENCE, limit: float = webhook.LIMIT
+) -> AsyncIterator[tuple[App, str]]:
+    """The bot in webhook mode on ``db``, and the address of its route, with the route's
+    ``patience`` and ``limit`` (``bot.webhook``)."""
     port = free_port()
     config = Config.from_env(
         {
@@ -54,7 +56,7 @@ async def webhook_app(tg: FakeTelegram, db: str, **waits: float) -> AsyncIterato
     app = await App.create(replace(config, limits=limits, bot_pause=(0.0, 0.0)))
     await app.start()
     try:
-        async with webhook.listening(app.config, app.dp, app.bot, **waits):
+        async with webhook.listening(app.config, app.dp, app.bot, patience=patience, limit=limit):
             yield app, f"http://127.0.0.1:{port}/tg"
     finally:
         await app.stop()
