@@ -154,6 +154,20 @@ async def test_a_closed_table_says_so_and_its_reply_follows(rig: Rig) -> None:
     assert "Стол для игры" not in texts(rig, rig.group)[0]  # the lobby says it is closed
 
 
+async def test_a_table_closed_while_its_lobby_is_on_its_way_says_so_in_it(rig: Rig) -> None:
+    """/stop before the lobby message was sent (Telegram held it a second): once it is
+    there, it is edited to say the table is closed, and the reply follows."""
+    rig.tg.inject_429(1, retry_after=1, chat=rig.group, methods=["sendMessage"])
+    table, _ = await rig.app.tables.open(rig.group.id, "Друзья", ANNA)
+    held = lambda: [c for c in rig.tg.calls if c.status == 429]  # noqa: E731
+    await rig.tg.wait_for(held, what="the lobby's first try")
+    said = Said(rig.group.id, "Стол закрыт.")
+    await rig.app.tables.close(table.id, why="closed.stopped", title="Друзья", said=said)
+    closed = lambda: len(texts(rig, rig.group)) == 2  # noqa: E731
+    await rig.tg.wait_for(closed, 10, what="the lobby and the reply")
+    assert texts(rig, rig.group) == ["Стол закрыт."] * 2  # the lobby edited, then the reply
+
+
 def keys(rig: Rig, user: FakeUser) -> str:
     """The button texts of the user's newest hand."""
     messages = [m for m in rig.tg.messages(rig.tg.private(user)) if m.keyboard]

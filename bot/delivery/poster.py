@@ -57,6 +57,7 @@ class Poster:
                     return None  # (a game started from that lobby, and ended: its result shows)
                 return await self.lobby(table, page, new=new)
             case Closed(_, table_id, why, title, game_id):
+                await self._noted(table_id)  # (a lobby on its way: then it says so too)
                 table = await self.records.table(table_id)
                 if table is None:
                     return None
@@ -78,9 +79,7 @@ class Poster:
     ) -> asyncio.Future[Message | None] | None:
         """Queue the lobby message as the table is now (None: nothing to send). A new
         lobby message of the table still on its way is waited for: this one edits it."""
-        before = self._posting.get(table.id)
-        if before is not None:
-            await asyncio.wait([before])
+        await self._noted(table.id)
         lobby = table.lobby_message_id
         if table.status is TableStatus.PLAYING:  # started: a summary loses «Ещё партию» (else the
             if table.lobby_is_summary and lobby is not None:  # game shows in it now)
@@ -96,6 +95,12 @@ class Poster:
         if not (new or now.lobby_message_id is None or now.lobby_is_summary):
             return self.outbox.edit(now.chat_id, now.lobby_message_id, text, markup)
         return self._post_lobby(now, text, markup)
+
+    async def _noted(self, table_id: int) -> None:
+        """Once the table's new lobby message on its way is sent and noted."""
+        posting = self._posting.get(table_id)
+        if posting is not None:
+            await asyncio.wait([posting])
 
     def _post_lobby(
         self, table: TableRecord, text: str, markup: InlineKeyboardMarkup | None

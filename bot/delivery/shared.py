@@ -34,7 +34,7 @@ from ..presenter import Presenter
 from .base import Delivery, Following, chat_of
 from .holder import Holder
 from .poster import Poster
-from .posts import Admin, Hand, Lobby, Post, from_json, posts_of, to_json
+from .posts import Admin, Closed, Hand, Lobby, Post, from_json, posts_of, to_json
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ class Shared(Delivery):
                 continue  # (looked at again at the next turn, every ``period``)
             if post is not None and chat_of(post) in waiting:
                 continue
-            if isinstance(post, Lobby) and self.poster.posting(post.table_id):
+            if isinstance(post, Lobby | Closed) and self.poster.posting(post.table_id):
                 waiting.add(post.chat_id)  # it edits that message once noted (its
                 continue  # sending wakes this loop)
             self._taken.add(row.id)
