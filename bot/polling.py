@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from asyncio import FIRST_COMPLETED
 
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramAPIError
@@ -45,11 +46,10 @@ class Polling:
         log.info("polling for updates as @%s", me.username)
         try:
             while True:
-                in_hand = bool(self._in_hand)
                 try:
                     updates = await self.bot.get_updates(
                         offset=self._offset(),
-                        timeout=0 if in_hand else self.wait,
+                        timeout=0 if self._in_hand else self.wait,
                         allowed_updates=allowed,
                         request_timeout=self.wait + 30,
                     )
@@ -65,7 +65,8 @@ class Polling:
                 for update in updates:
                     self._take(update)
                 if self._in_hand:
-                    await asyncio.wait(self._in_hand.values(), timeout=AGAIN)
+                    in_hand = set(self._in_hand.values())
+                    await asyncio.wait(in_hand, timeout=AGAIN, return_when=FIRST_COMPLETED)
         finally:
             await self._settle()
 

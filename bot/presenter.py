@@ -370,9 +370,8 @@ class Presenter:
         ]
         view, deadline, added = state.view(), self._deadline(game_id), _rounded(live.time_added)
         text = render.table_message(
-            game.lang, view, names, idle, deadline, game.settings, unseen=unseen,
-            added=added,
-        )  # fmt: skip
+            game.lang, view, names, idle, deadline, game.settings, unseen=unseen, added=added
+        )
         return text, None if state.is_over else cards_button(game.lang, game_id)
 
     def _hand(
