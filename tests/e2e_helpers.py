@@ -27,7 +27,9 @@ __all__ = [  # with what the tests take from here: bench.playing's and the emula
     "hand_buttons",
     "hand_key",
     "hand_message",
+    "hand_of",
     "latest",
+    "message_in",
     "open_table",
     "play_round",
     "play_to_the_end",
@@ -111,6 +113,20 @@ def latest(tg: FakeTelegram, chat: ChatRef, *, from_bot: bool | None = True) -> 
     """The newest message in ``chat`` (by default the bot's), which the test knows is there."""
     message = tg.latest_message(chat, from_bot=from_bot)
     assert message is not None, f"no message in {chat}"
+    return message
+
+
+def message_in(tg: FakeTelegram, chat: ChatRef, message_id: int) -> FakeMessage:
+    """Message ``message_id`` of ``chat`` as it is now, which the test knows is there."""
+    message = tg.chat(chat).message(message_id)
+    assert message is not None, f"no message {message_id} in {chat}"
+    return message
+
+
+def hand_of(tg: FakeTelegram, user: FakeUser) -> FakeMessage:
+    """The message with ``user``'s hand, which the test knows is shown."""
+    message = hand_message(tg, user)
+    assert message is not None, f"no hand shown to {user.first_name}"
     return message
 
 
