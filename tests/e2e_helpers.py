@@ -40,6 +40,7 @@ __all__ = [  # with what the tests take from here: bench.playing's and the emula
     "three_friends",
     "three_seated",
     "two_friends",
+    "user_at",
 ]
 
 
@@ -128,6 +129,11 @@ def hand_of(tg: FakeTelegram, user: FakeUser) -> FakeMessage:
     message = hand_message(tg, user)
     assert message is not None, f"no hand shown to {user.first_name}"
     return message
+
+
+def user_at(live: LiveGame, seat: int, users: list[FakeUser]) -> FakeUser:
+    """Which of ``users`` sits in ``seat`` of the game."""
+    return next(u for u in users if u.id == live.seats[seat].user_id)
 
 
 async def open_table(tg: FakeTelegram, app: App, group: FakeChat, creator: FakeUser) -> FakeMessage:

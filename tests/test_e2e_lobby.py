@@ -14,6 +14,7 @@ from storage.records import SeatKind
 from tests.e2e_helpers import (
     PRIORITY,
     hand_message,
+    hand_of,
     latest,
     open_table,
     play_round,
@@ -92,7 +93,7 @@ async def test_the_table_message_says_whose_move_it_is_and_until_when_in_the_zon
         table = latest(tg, group)
         first = (table.text or "").split("\n")[0]  # 14:04:05 UTC and 30 s: 21:04:35 at UTC+7
         assert first == f"⏳ Ходит {attacker.first_name} · до 21:04:35 UTC+7"
-        assert "⏳ 30 с" in (hand_message(tg, attacker).text or "")  # the same moment
+        assert "⏳ 30 с" in (hand_of(tg, attacker).text or "")  # the same moment
         edits = len(tg.calls_to("editMessageText", group))
         clock.advance(12)
         app.presenter.redraw(1)  # drawn again as time goes by: the table is as it was
@@ -174,8 +175,8 @@ async def test_a_table_speaks_its_creators_language(tg: FakeTelegram, tmp_path: 
         assert await press(tg, anna, lobby, join) == "You are at the table!"
         await settle(app)
         assert "Trump:" in (latest(tg, group).text or "")
-        assert "Козырь:" in (hand_message(tg, boris).text or "")
-        assert "Trump:" in (hand_message(tg, anna).text or "")
+        assert "Козырь:" in (hand_of(tg, boris).text or "")
+        assert "Trump:" in (hand_of(tg, anna).text or "")
         await tg.send_text(boris, group, "настройки")
         playing = await tg.wait_for_message(group, lambda m: "A game is on" in (m.text or ""))
         assert "Throw-in · 36 cards · 2 seats" in (playing.text or "") and not playing.keyboard
