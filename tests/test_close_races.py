@@ -35,7 +35,7 @@ async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path)
     move = state.legal_actions(seat)[0].text
     live = held(service, game)
     async with live.lock:  # a computer move is being committed
-        closing = asyncio.create_task(tables.close(table))
+        closing = asyncio.ensure_future(tables.close(table))
         await asyncio.sleep(0.05)
         press = asyncio.create_task(service.act(game, Action.from_text(seat, move), 0))
         timer = asyncio.create_task(service._on_timer(game, 0))
@@ -60,7 +60,7 @@ async def test_a_stop_during_a_start_ends_the_new_game(tmp_path: Path) -> None:
         await tables.records.set_can_message(person.id, True)
         await tables.join(table.id, person)
     for delay in range(0, 40, 4):  # /stop at several points of the start
-        starting = asyncio.create_task(tables.start(table.id, ANNA))
+        starting = asyncio.ensure_future(tables.start(table.id, ANNA))
         for _ in range(delay):
             await asyncio.sleep(0)
         await tables.close(table.id)
