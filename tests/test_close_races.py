@@ -10,6 +10,7 @@ import pytest
 from engine import Action, Rules
 from service import FakeClock, Refused
 from service.tables import Person, Tables
+from storage.records import TableStatus
 from storage.repos import GameRepo
 from tests.helpers import turn_of
 from tests.service_helpers import held, humans, new_table, open_service
@@ -47,7 +48,8 @@ async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path)
     assert refused.value.reason == "no_game"
     assert await status(tables, game) == "over"
     assert await GameRepo(service.db).actions(game) == []
-    assert (await tables.record(table)).status == "closed"  # type: ignore[union-attr]
+    record = await tables.record(table)
+    assert record is not None and record.status == TableStatus.CLOSED
     await service.db.close()
 
 
@@ -65,7 +67,8 @@ async def test_a_stop_during_a_start_ends_the_new_game(tmp_path: Path) -> None:
             await asyncio.sleep(0)
         await tables.close(table.id)
         await asyncio.gather(starting, return_exceptions=True)
-        assert (await tables.record(table.id)).status == "closed"  # type: ignore[union-attr]
+        record = await tables.record(table.id)
+        assert record is not None and record.status == TableStatus.CLOSED
         assert service.game_of(table.id) is None
         rows = await service.db.fetch_all("SELECT status FROM games")
         assert {r[0] for r in rows} <= {"over"}

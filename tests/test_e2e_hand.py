@@ -270,7 +270,7 @@ async def test_a_notice_taken_back_as_it_arrives_is_deleted_once(
             nudges.forget(game_id)  # as a move would, deleting the notice
             on_time(game_id, user, nudge)
 
-        nudges._sent = moved_meanwhile  # type: ignore[method-assign]
+        nudges._sent = moved_meanwhile  # type: ignore[method-assign]  # a move meanwhile
         await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
         [notice] = notices(tg, attacker)
         await tg.wait_for(lambda: notice.deleted, what="the notice's deletion")

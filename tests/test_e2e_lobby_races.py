@@ -44,7 +44,7 @@ def slow_next_lobby(app: App, seconds: float) -> tuple[asyncio.Event, asyncio.Ev
             drawn.set()
         return await real(chat_id)
 
-    records.chat = chat  # type: ignore[method-assign]
+    records.chat = chat  # type: ignore[method-assign]  # a read made slow
     return slow, drawn
 
 
@@ -81,7 +81,7 @@ async def test_a_refused_automatic_start_says_why_and_keeps_the_seat(
         def refuse(table: object, person: object) -> None:
             raise TableError("bad_settings", reason="rules")
 
-        app.tables.check_start = refuse  # type: ignore[method-assign]
+        app.tables.check_start = refuse  # type: ignore[method-assign]  # a refusal made certain
         join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
         await (await tg.press(anna, lobby, join))
         answer = await (await tg.press(boris, lobby, join))

@@ -41,7 +41,7 @@ def positions(games: int, seed: int) -> Iterator[tuple[State, int]]:
             deck=deck,
             mode=Mode(rng.choice(["podkidnoy", "perevodnoy"])),
             cheating=rng.random() < 0.35,
-            **trump,  # type: ignore[arg-type]
+            **trump,  # type: ignore[arg-type]  # one trump option by name
         )
         state = State(rules, rng.randrange(10**9))
         while not state.is_over:

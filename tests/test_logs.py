@@ -132,4 +132,4 @@ async def test_every_hand_button_names_its_table_and_game(data: str) -> None:
     service = SimpleNamespace(live=games.get)
     user = User(id=1, is_bot=False, first_name="Аня")
     query = CallbackQuery(id="1", from_user=user, chat_instance="c", data=data)
-    assert await logs.ids_of(query, service) == (3, 7)  # type: ignore[arg-type]
+    assert await logs.ids_of(query, service) == (3, 7)  # type: ignore[arg-type]  # reads live() only

@@ -92,7 +92,7 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
                 b.follower.heard(game, len(held(a, game).state.history))
             return loaded
 
-        b.follower.catch_up = slow  # type: ignore[method-assign]
+        b.follower.catch_up = slow  # type: ignore[method-assign]  # a read made slow
         state = held(a, game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), len(state.history))

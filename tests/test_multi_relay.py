@@ -236,7 +236,7 @@ async def test_a_lobby_change_and_its_message_are_written_in_one_transaction(
                     raise ConnectionError("the process dies right after the commit")
                 return await real(table_id)
 
-            tables.get = dies  # type: ignore[method-assign]
+            tables.get = dies  # type: ignore[method-assign]  # the process dies there
             join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
             await (await tg.press(boris, lobby, join))
             assert len(reads) == 2
@@ -277,7 +277,7 @@ async def test_a_closed_tables_messages_are_written_with_its_closing(
             async def dies(table_id: int) -> None:  # after the close's commit
                 raise ConnectionError("the process dies right after the commit")
 
-            other.app.service.end_table = dies  # type: ignore[method-assign]
+            other.app.service.end_table = dies  # type: ignore[method-assign]  # dies there
             await tg.send_text(anna, group, "/stop")
             await tg.wait_for(  # said all the same (before: edited after the commit)
                 lambda: "закрыт" in (message_in(tg, group, table.message_id).text or ""),
@@ -313,7 +313,7 @@ async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
                 async def dies(table_id: int, *args: Any, **kwargs: Any) -> Any:
                     raise ConnectionError("the process dies before the start that follows")
 
-                other.app.tables.start = dies  # type: ignore[method-assign]
+                other.app.tables.start = dies  # type: ignore[method-assign]  # dies there
                 await tg.press(boris, lobby, join)  # the last seat: no game follows
                 await tg.wait_for(  # shown all the same (before: only if the start refused)
                     lambda: "Борис" in (message_in(tg, group, lobby.message_id).text or ""),
@@ -344,7 +344,7 @@ async def test_a_deep_links_join_and_its_reply_are_written_in_one_transaction(
                     raise ConnectionError("the process dies right after the commit")
                 return await real(table_id)
 
-            tables.get = dies  # type: ignore[method-assign]
+            tables.get = dies  # type: ignore[method-assign]  # the process dies there
             token = (await real(1)).join_token
             tg.start_private(boris, payload=f"join_{token}")
             reply = await tg.wait_for_message(  # before: sent after the commit, so lost
