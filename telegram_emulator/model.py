@@ -13,6 +13,7 @@ import json
 import re
 import time
 from collections import deque
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -270,7 +271,7 @@ class PressHandle:
                 f"callback {self.data!r} by {self.user.id} not answered in {timeout}s"
             ) from None
 
-    def __await__(self) -> Any:
+    def __await__(self) -> Generator[Any, None, CallbackAnswer]:
         return self.wait_answer().__await__()
 
 

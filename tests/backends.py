@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+
+from storage.db import Database
+from storage.sqlite import SqliteDatabase
 
 PG_URL = os.environ.get("DURAK_TEST_PG", "")
 REQUIRE_PG = bool(os.environ.get("DURAK_REQUIRE_PG"))
@@ -61,3 +65,16 @@ current: list[PgDatabases] = []  # the running test's, while it runs on PostgreS
 async def db_target(path: Path | str) -> str:
     """What to open for the database file ``path`` on the backend the test runs on."""
     return await current[-1].target(path) if current else str(path)
+
+
+async def value_of(db: Database, sql: str, args: Sequence[object] = ()) -> object:
+    """The first column of the row ``sql`` reads, which the test knows is there."""
+    row = await db.fetch_one(sql, args)
+    assert row is not None, f"no row: {sql}"
+    return row[0]
+
+
+def sqlite_file(db: Database) -> SqliteDatabase:
+    """``db`` as the SQLite database the test knows it opened (its file, its lock)."""
+    assert isinstance(db, SqliteDatabase), "a SQLite file"
+    return db

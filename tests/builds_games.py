@@ -43,7 +43,7 @@ def game(rules: Rules, seed: int) -> dict[str, object]:
         if rng.random() < 0.1:
             try:  # a plain int for a card, perhaps nobody's: both builds refuse alike
                 card = rng.randrange(60)
-                state.apply(Action(rng.randrange(rules.players), "t", (card,)))  # type: ignore[arg-type]
+                state.apply(Action(rng.randrange(rules.players), "t", (card,)))  # type: ignore[arg-type]  # an int: refused
             except IllegalAction as e:
                 refusals.append(str(e))
         if rng.random() < 0.05:

@@ -27,7 +27,9 @@ __all__ = [  # with what the tests take from here: bench.playing's and the emula
     "hand_buttons",
     "hand_key",
     "hand_message",
+    "hand_of",
     "latest",
+    "message_in",
     "open_table",
     "play_round",
     "play_to_the_end",
@@ -38,6 +40,7 @@ __all__ = [  # with what the tests take from here: bench.playing's and the emula
     "three_friends",
     "three_seated",
     "two_friends",
+    "user_at",
 ]
 
 
@@ -112,6 +115,25 @@ def latest(tg: FakeTelegram, chat: ChatRef, *, from_bot: bool | None = True) -> 
     message = tg.latest_message(chat, from_bot=from_bot)
     assert message is not None, f"no message in {chat}"
     return message
+
+
+def message_in(tg: FakeTelegram, chat: ChatRef, message_id: int) -> FakeMessage:
+    """Message ``message_id`` of ``chat`` as it is now, which the test knows is there."""
+    message = tg.chat(chat).message(message_id)
+    assert message is not None, f"no message {message_id} in {chat}"
+    return message
+
+
+def hand_of(tg: FakeTelegram, user: FakeUser) -> FakeMessage:
+    """The message with ``user``'s hand, which the test knows is shown."""
+    message = hand_message(tg, user)
+    assert message is not None, f"no hand shown to {user.first_name}"
+    return message
+
+
+def user_at(live: LiveGame, seat: int, users: list[FakeUser]) -> FakeUser:
+    """Which of ``users`` sits in ``seat`` of the game."""
+    return next(u for u in users if u.id == live.seats[seat].user_id)
 
 
 async def open_table(tg: FakeTelegram, app: App, group: FakeChat, creator: FakeUser) -> FakeMessage:

@@ -28,7 +28,7 @@ def game(
     """
     rules.setdefault("players", len(hands))
     return State.scripted(
-        Rules(**rules),  # type: ignore[arg-type]
+        Rules(**rules),  # type: ignore[arg-type]  # any Rules field, checked by Rules
         [parse_cards(h) for h in hands],
         Card.parse(trump),
         parse_cards(stock),

@@ -36,6 +36,7 @@ __all__ = [
     "refused",
     "say_forced_words",
     "start",
+    "tables_over",
 ]
 
 
@@ -123,7 +124,11 @@ ANNA, BORIS, VIKA = Person(1, "Аня"), Person(2, "Борис"), Person(3, "В�
 async def open_tables(path: Path, people: tuple[Person, ...] = (ANNA, BORIS, VIKA)) -> Tables:
     """The lobbies over the service on ``path``; ``people`` known, each with the private
     chat with the bot open."""
-    service = await open_service(path)
+    return await tables_over(await open_service(path), people)
+
+
+async def tables_over(service: GameService, people: tuple[Person, ...]) -> Tables:
+    """The lobbies over ``service``; ``people`` as ``open_tables`` has them."""
     tables = Tables(service.db, service)
     for p in people:
         await tables.remember(p)

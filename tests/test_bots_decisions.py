@@ -129,9 +129,10 @@ def test_candidates_keep_one_of_each_equivalent_move() -> None:
 
 
 def test_make_bot_names_the_three_levels() -> None:
-    assert make_bot("novice").choose.__self__.name == "Новичок"  # type: ignore[attr-defined]
-    assert make_bot("expert").name == "Опытный"  # type: ignore[attr-defined]
-    assert make_bot("master").name == "Мастер"  # type: ignore[attr-defined]
+    novice, expert, master = (make_bot(level) for level in ("novice", "expert", "master"))
+    assert isinstance(novice, NoviceBot) and novice.name == "Новичок"
+    assert isinstance(expert, MonteCarloBot) and expert.name == "Опытный"
+    assert isinstance(master, MonteCarloBot) and master.name == "Мастер"
     with pytest.raises(ValueError, match="novice"):
         make_bot("grandmaster")
 

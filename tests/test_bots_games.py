@@ -68,7 +68,7 @@ def test_bots_finish_games_under_every_optional_rule(options: dict[str, object])
         {"players": 6, "deck": 52, "throw_in": "neighbors"},
     )
     for i, table in enumerate(tables):
-        rules = Rules(**table, **options)  # type: ignore[arg-type]
+        rules = Rules(**table, **options)  # type: ignore[arg-type]  # fields by name
         for seed in range(2):
             players: list[Player] = [
                 MonteCarloBot("m", TINY, seed) if s == seed else NoviceBot()

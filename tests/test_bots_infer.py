@@ -14,7 +14,7 @@ from engine.bots.infer import RULED_OUT, Replay, lacking
 from engine.bots.pimc import candidates
 from engine.bots.tracker import Tracker
 from engine.bots.tree import Search
-from engine.bots.world import sample_hands, sample_state
+from engine.bots.world import Lacking, sample_hands, sample_state
 from engine.cards import Card, cards_of, deck_mask
 from tests.helpers import act, game, play
 from tests.test_bots_tracker import RULES, masks
@@ -126,9 +126,9 @@ def test_both_searches_sample_by_what_the_moves_tell(monkeypatch: pytest.MonkeyP
     view = state.view(0)
     moves = candidates(view)  # beat with the jack, or take
     assert len(moves) == 2
-    seen: list[object] = []
+    seen: list[Lacking] = []
 
-    def sample(view: View, tracker: Tracker, rng: random.Random, lacking: object = None) -> State:
+    def sample(view: View, tracker: Tracker, rng: random.Random, lacking: Lacking = None) -> State:
         seen.append(lacking)
         return sample_state(view, tracker, rng, lacking)
 
@@ -165,7 +165,9 @@ def test_every_clue_about_a_novice_is_true_and_every_history_replays(rules: Rule
                 lack = lacking(view, tracker, LACKS)
                 assert lack is not None, len(view.history)
                 for other, w in enumerate(lack):
-                    for c in range(52) if w is not None else ():
+                    if w is None:
+                        continue
+                    for c in range(52):
                         if w[c] <= LACKS and tracker.hidden >> c & 1:
                             clues += 1
                             assert not state.hands[other] >> c & 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import State
 from engine.bots.pimc import playout
 from engine.bots.policy import club_policy
 from tests.helpers import game, play
@@ -9,8 +10,8 @@ from tests.helpers import game, play
 STOCK = "6S 6C 6D 7S 7C 7D 8S 8C 8D 9S"  # ten cards: a long stock
 
 
-def move(state: object, seat: int) -> str:
-    action = club_policy(state, seat)  # type: ignore[arg-type]
+def move(state: State, seat: int) -> str:
+    action = club_policy(state, seat)
     assert action is not None
     return action.text
 

@@ -10,6 +10,7 @@ import pytest
 from engine import Action, Rules
 from service import FakeClock, Refused
 from service.tables import Person, Tables
+from storage.records import TableStatus
 from storage.repos import GameRepo
 from tests.helpers import turn_of
 from tests.service_helpers import held, humans, new_table, open_service
@@ -35,7 +36,7 @@ async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path)
     move = state.legal_actions(seat)[0].text
     live = held(service, game)
     async with live.lock:  # a computer move is being committed
-        closing = asyncio.create_task(tables.close(table))
+        closing = asyncio.ensure_future(tables.close(table))
         await asyncio.sleep(0.05)
         press = asyncio.create_task(service.act(game, Action.from_text(seat, move), 0))
         timer = asyncio.create_task(service._on_timer(game, 0))
@@ -47,7 +48,8 @@ async def test_a_press_waiting_while_the_table_closes_is_refused(tmp_path: Path)
     assert refused.value.reason == "no_game"
     assert await status(tables, game) == "over"
     assert await GameRepo(service.db).actions(game) == []
-    assert (await tables.record(table)).status == "closed"  # type: ignore[union-attr]
+    record = await tables.record(table)
+    assert record is not None and record.status == TableStatus.CLOSED
     await service.db.close()
 
 
@@ -60,12 +62,13 @@ async def test_a_stop_during_a_start_ends_the_new_game(tmp_path: Path) -> None:
         await tables.records.set_can_message(person.id, True)
         await tables.join(table.id, person)
     for delay in range(0, 40, 4):  # /stop at several points of the start
-        starting = asyncio.create_task(tables.start(table.id, ANNA))
+        starting = asyncio.ensure_future(tables.start(table.id, ANNA))
         for _ in range(delay):
             await asyncio.sleep(0)
         await tables.close(table.id)
         await asyncio.gather(starting, return_exceptions=True)
-        assert (await tables.record(table.id)).status == "closed"  # type: ignore[union-attr]
+        record = await tables.record(table.id)
+        assert record is not None and record.status == TableStatus.CLOSED
         assert service.game_of(table.id) is None
         rows = await service.db.fetch_all("SELECT status FROM games")
         assert {r[0] for r in rows} <= {"over"}

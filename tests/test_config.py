@@ -127,7 +127,11 @@ BAD_VALUES = [
 
 @pytest.mark.parametrize(("name", "value", "accepts"), BAD_VALUES)
 def test_a_bad_value_is_one_line_naming_the_variable_and_exit_2(
-    name: str, value: str, accepts: str, monkeypatch: pytest.MonkeyPatch, capsys
+    name: str,
+    value: str,
+    accepts: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from bot.__main__ import main
 

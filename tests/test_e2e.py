@@ -10,19 +10,20 @@ from tests.e2e_helpers import (
     choose,
     hand_key,
     hand_message,
+    hand_of,
     latest,
     open_table,
     play_round,
     running_bot,
     settle,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeChat, FakeTelegram
 from tests.service_helpers import held
 
 GAME_OVER = ("Партия окончена", "Ничья")
 
 
-def game_over(tg: FakeTelegram, group) -> bool:
+def game_over(tg: FakeTelegram, group: FakeChat) -> bool:
     return any(any(w in (m.text or "") for w in GAME_OVER) for m in tg.messages(group))
 
 
@@ -103,7 +104,7 @@ async def test_forged_and_foreign_presses_get_polite_answers_and_change_nothing(
             await (await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
         await settle(app)
         before = held(app.service, 1).state.to_dict()
-        owner, hand = next((u, h) for u in (anna, boris) if choose(tg, h := hand_message(tg, u)))
+        owner, hand = next((u, h) for u in (anna, boris) if choose(tg, h := hand_of(tg, u)))
         data = choose(tg, hand)
         assert data is not None
         table_message = latest(tg, group)  # a stranger can only forge the data

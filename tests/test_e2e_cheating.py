@@ -5,19 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from aiogram.filters.callback_data import CallbackData
+
 from bot.app import App
 from bot.callbacks import CheatCb, LobbyCb, LobbyOp, MoveCb, PageCb, PageName
 from tests.e2e_helpers import (
     hand_buttons,
     hand_key,
-    hand_message,
+    hand_of,
     latest,
     open_table,
     running_bot,
     seat_everyone,
     settle,
 )
-from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.service_helpers import held
 
 SEED = 7
@@ -34,18 +36,26 @@ def lobby(op: str, arg: str = "") -> str:
     return LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
 
 
-def labels(message) -> list[str]:
+def labels(message: FakeMessage) -> list[str]:
     return [text for row in message.keyboard for text, _ in row]
 
 
-def data_of(message, label: str) -> str:
-    found = [d for row in message.keyboard for t, d in row if t == label]
+def data_of(message: FakeMessage, label: str) -> str:
+    found = [d for row in message.keyboard for t, d in row if t == label and d]
     assert found, f"no {label!r} in {labels(message)}"
     return found[0]
 
 
-async def press(tg: FakeTelegram, app: App, user, message, data: str, **kw) -> str:
-    answer = await (await tg.press(user, message, data, **kw))
+async def press(
+    tg: FakeTelegram,
+    app: App,
+    user: FakeUser,
+    message: FakeMessage,
+    data: str,
+    *,
+    forge: bool = False,
+) -> str:
+    answer = await (await tg.press(user, message, data, forge=forge))
     await settle(app)
     return answer.text or ""
 
@@ -64,7 +74,7 @@ async def opened_bout(
     await seat_everyone(tg, app, group, users)
     state = held(app.service, 1).state
     attacker, defender = users[state.attacker], users[state.defender]
-    hand = hand_message(tg, attacker)
+    hand = hand_of(tg, attacker)
     opening = next(d for t, d in hand_buttons(hand) if t.startswith("• "))
     assert await press(tg, app, attacker, hand, opening) == ""
     return attacker, defender
@@ -92,15 +102,15 @@ async def test_a_cheat_from_the_hand_keyboard_is_caught_with_antimukhlyozh(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         attacker, defender = await opened_bout(tg, app, group, users)
         live = held(app.service, 1)
-        hand = hand_message(tg, defender)
+        hand = hand_of(tg, defender)
         assert await press(tg, app, defender, hand, data_of(hand, "🤫 Мухлёж")) == ""
-        assert hand_message(tg, defender) is hand  # the keyboard was edited in place
+        assert hand_of(tg, defender) is hand  # the keyboard was edited in place
         assert "эти кнопки видите только вы" in (hand.text or "")
-        cheats = [d for row in hand.keyboard for t, d in row if t.startswith("🤫 ")]
-        if not any((d or "").startswith("f:") for d in cheats):  # choose the card's target
+        cheats = [d for row in hand.keyboard for t, d in row if d and t.startswith("🤫 ")]
+        if not any(d.startswith("f:") for d in cheats):  # choose the card's target
             await press(tg, app, defender, hand, cheats[0])
-            cheats = [d for row in hand.keyboard for t, d in row if t.startswith("🤫 ")]
-        chosen = next(d for d in cheats if (d or "").startswith("f:"))
+            cheats = [d for row in hand.keyboard for t, d in row if d and t.startswith("🤫 ")]
+        chosen = next(d for d in cheats if d.startswith("f:"))
         cheat = CheatCb.unpack(chosen).a
         d_seat, a_seat = live.state.defender, live.state.attacker
         assert cheat in {a.text for a in live.state.cheat_actions(d_seat)}
@@ -109,7 +119,7 @@ async def test_a_cheat_from_the_hand_keyboard_is_caught_with_antimukhlyozh(
         assert not any(t.startswith("🤫 ") or t == "Назад" for t in labels(hand))
         no_cheat_in_public(tg, group, attacker)
         table_cards = {c for pair in live.state.table for c in pair if c is not None}
-        mine = hand_message(tg, attacker)
+        mine = hand_of(tg, attacker)
         cheater, accuser = defender.first_name, attacker.first_name
         caught = await press(tg, app, attacker, mine, data_of(mine, f"🕵 Антимухлёж: {cheater}"))
         assert caught == f"Поймали! {cheater} забирает карты со стола."
@@ -133,7 +143,7 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(
         tg.start_private(user)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         attacker, defender = await opened_bout(tg, app, group, users)
-        mine = hand_message(tg, attacker)
+        mine = hand_of(tg, attacker)
         accused, accuser = defender.first_name, attacker.first_name
         accuse = data_of(mine, f"🕵 Антимухлёж: {accused}")
         missed = await press(tg, app, attacker, mine, accuse)
@@ -152,7 +162,7 @@ async def test_a_wrong_accusation_bars_the_accuser_until_the_bout_ends(
         assert await press(tg, app, attacker, mine, fresh.pack(), forge=True) == (
             "Сейчас так сходить нельзя."
         )
-        theirs = hand_message(tg, defender)
+        theirs = hand_of(tg, defender)
         assert f"🕵 Антимухлёж: {accuser}" in labels(theirs)  # the defender is not barred
         assert await press(tg, app, defender, theirs, data_of(theirs, "Беру")) == ""
         while held(app.service, 1).state.table:  # the attacker lets the bout end
@@ -176,10 +186,10 @@ async def test_stale_and_forged_cheats_and_pages_change_nothing(
         before = live.state.to_dict()
         cheat = live.state.cheat_actions(live.state.defender)[0].text
         a_seat = live.state.attacker
-        theirs, mine = hand_message(tg, defender), hand_message(tg, attacker)
+        theirs, mine = hand_of(tg, defender), hand_of(tg, attacker)
         k, m, old = hand_key(theirs), hand_key(mine), "f" * 8  # the last: no hand's key
         not_now = "Сейчас так сходить нельзя."
-        forged = [
+        forged: list[tuple[FakeUser, FakeMessage, CallbackData | Raw, str]] = [
             (defender, theirs, MoveCb(game=1, a=cheat, k=k), not_now),  # not as honest
             (defender, theirs, CheatCb(game=1, a="take", k=k), not_now),  # not a cheat
             (defender, theirs, CheatCb(game=1, a=cheat, k=old), "Кнопка устарела"),
@@ -222,12 +232,12 @@ async def test_a_computer_player_catches_a_cheat_and_the_table_says_so(
         await press(tg, app, anna, latest(tg, group), lobby("bot"))
         live = held(app.service, 1)
         assert live.state.defender == 0 and live.state.table
-        hand = hand_message(tg, anna)
+        hand = hand_of(tg, anna)
         await press(tg, app, anna, hand, data_of(hand, "🤫 Мухлёж"))
-        first = next(d for row in hand.keyboard for t, d in row if t.startswith("🤫 "))
-        if not (first or "").startswith("f:"):
+        first = next(d for row in hand.keyboard for t, d in row if d and t.startswith("🤫 "))
+        if not first.startswith("f:"):
             await press(tg, app, anna, hand, first)
-            first = next(d for row in hand.keyboard for _, d in row if (d or "").startswith("f:"))
+            first = next(d for row in hand.keyboard for _, d in row if d and d.startswith("f:"))
         made = len(live.state.history)
         await press(tg, app, anna, hand, first)
         history = [str(a) for a in live.state.history[made:]]

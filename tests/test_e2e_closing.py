@@ -10,7 +10,14 @@ from pathlib import Path
 
 from bot.callbacks import LobbyCb, LobbyOp
 from engine import Action
-from tests.e2e_helpers import hand_message, latest, open_table, running_bot, seat_everyone, settle
+from tests.e2e_helpers import (
+    hand_of,
+    latest,
+    open_table,
+    running_bot,
+    seat_everyone,
+    settle,
+)
 from tests.fakes import FakeTelegram
 from tests.service_helpers import held, next_move
 
@@ -48,19 +55,19 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(
         defender = users[state.defender]
         throwers = [u for s, u in enumerate(users) if s != state.defender]
         for user in throwers:
-            hand = hand_message(tg, user)
+            hand = hand_of(tg, user)
             assert "Всё побито — кон закрывается.\nПоследний шанс: «Антимухлёж»," in (
                 hand.text or ""
             )
             assert "Подкинуть нечего" not in (hand.text or "") and (hand.text or "").endswith(" с")
-        assert "Вы отбились — кон закрывается." in (hand_message(tg, defender).text or "")
-        hand = hand_message(tg, throwers[0])
+        assert "Вы отбились — кон закрывается." in (hand_of(tg, defender).text or "")
+        hand = hand_of(tg, throwers[0])
         card = next(d for row in hand.keyboard for _, d in row if d and d.startswith("c:"))
         answer = await (await tg.press(throwers[0], hand, card))
-        assert answer.text.startswith("Всё побито, кон закрывается: ходить больше нельзя")
+        assert (answer.text or "").startswith("Всё побито, кон закрывается: ходить больше нельзя")
         bouts = state.bouts
         for user in throwers:
-            await (await tg.press(user, hand_message(tg, user), button_text="Бито"))
+            await (await tg.press(user, hand_of(tg, user), button_text="Бито"))
             await settle(app)
         assert live.state.bouts == bouts + 1 and not live.state.closing
         assert "Кон закрывается" not in (latest(tg, group).text or "")

@@ -10,7 +10,7 @@ from tests.e2e_helpers import (
     PRIORITY,
     TOKEN,
     game_over,
-    hand_message,
+    hand_of,
     latest,
     open_table,
     play_round,
@@ -20,12 +20,14 @@ from tests.e2e_helpers import (
     settle,
     two_friends,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeChat, FakeTelegram, FakeUser
 from tests.helpers import outcome_of
 from tests.service_helpers import held
 
 
-async def press_lobby(tg: FakeTelegram, user, group, op: str, arg: str = "") -> str:
+async def press_lobby(
+    tg: FakeTelegram, user: FakeUser, group: FakeChat, op: str, arg: str = ""
+) -> str | None:
     data = LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
     answer = await (await tg.press(user, latest(tg, group), data))
     return answer.text
@@ -98,13 +100,13 @@ async def test_timeouts_hand_the_seat_to_a_bot_and_back(tg: FakeTelegram, tmp_pa
         user = (anna, boris)[idle]
         assert "🤖 играет бот" in (latest(tg, group).text or "")
         assert "(время вышло)" in (latest(tg, group).text or "")
-        hand = hand_message(tg, user)
+        hand = hand_of(tg, user)
         assert "За вас играет бот" in (hand.text or "")
         back = next(d for row in tg.keyboard(hand) for t, d in row if t == "Вернуть управление")
         await (await tg.press(user, hand, back))
         await settle(app)
         assert not held(app.service, 1).state.idle(idle)
-        assert "Вернуть управление" not in str(tg.keyboard(hand_message(tg, user)))
+        assert "Вернуть управление" not in str(tg.keyboard(hand_of(tg, user)))
 
 
 async def test_a_restart_in_the_middle_of_a_game_loses_nothing(
@@ -118,17 +120,17 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(
         for _ in range(6):
             await play_round(tg, app, [anna, boris])
         before = held(app.service, 1).state.to_dict()
-        hands = {u.id: hand_message(tg, u).message_id for u in (anna, boris)}
-        drawn = {u.id: hand_message(tg, u).reply_markup for u in (anna, boris)}
+        hands = {u.id: hand_of(tg, u).message_id for u in (anna, boris)}
+        drawn = {u.id: hand_of(tg, u).reply_markup for u in (anna, boris)}
     for user in (anna, boris):  # as if an older version of the bot had drawn them
-        hand_message(tg, user).reply_markup = {"inline_keyboard": [[
+        hand_of(tg, user).reply_markup = {"inline_keyboard": [[
             {"text": "6♠", "callback_data": "c:1:0:6S"}
         ]]}  # fmt: skip
     async with running_bot(tg, db) as app:  # a new process on the same file
         assert held(app.service, 1).state.to_dict() == before
         await settle(app)
         for user in (anna, boris):  # drawn again at the start, before anyone moves
-            assert hand_message(tg, user).reply_markup == drawn[user.id]
+            assert hand_of(tg, user).reply_markup == drawn[user.id]
         await play_to_the_end(tg, app, group, [anna, boris])
         for user in (anna, boris):  # the same hand messages, edited after the restart
             shown = [m for m in tg.messages(tg.private(user)) if "Козырь" in (m.text or "")]
@@ -168,7 +170,7 @@ async def test_other_players_at_the_table_start_a_new_series(tmp_path: Path) -> 
         async with running_bot(tg, tmp_path / "db.sqlite3") as app:
             await open_table(tg, app, group, anna)
             await seat_everyone(tg, app, group, [anna, boris])
-            hand = hand_message(tg, boris)  # Борис gives up: Аня wins the first game
+            hand = hand_of(tg, boris)  # Борис gives up: Аня wins the first game
             for button in ("⋯", "Сдаться"):
                 await (await tg.press(boris, hand, button_text=button))
                 await settle(app)
@@ -181,7 +183,7 @@ async def test_other_players_at_the_table_start_a_new_series(tmp_path: Path) -> 
             await settle(app)
             live = held(app.service, 2)
             assert [s.name for s in live.seats] == ["Аня", "Новичок 1"]
-            hand = hand_message(tg, anna)  # Аня gives up in her turn: the bot wins
+            hand = hand_of(tg, anna)  # Аня gives up in her turn: the bot wins
             for button in ("⋯", "Сдаться"):
                 await (await tg.press(anna, hand, button_text=button))
                 await settle(app)

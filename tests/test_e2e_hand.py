@@ -18,7 +18,7 @@ from engine.actions import BEAT, OPEN, THROW
 from service import LiveGame
 from tests.e2e_helpers import (
     hand_key,
-    hand_message,
+    hand_of,
     open_table,
     running_bot,
     seat_everyone,
@@ -26,6 +26,7 @@ from tests.e2e_helpers import (
     three_friends,
     three_seated,
     two_friends,
+    user_at,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.helpers import turn_of
@@ -67,18 +68,17 @@ async def test_a_hand_the_move_left_as_it_was_is_not_edited_and_still_counts(
         found = quiet_opening(live.state)
         assert found is not None
         opening, beat, third = found
-        by_id = {u.id: u for u in users}
         attacker, defender, quiet = (
-            by_id[live.seats[s].user_id] for s in (opening.seat, beat.seat, third)
+            user_at(live, s, users) for s in (opening.seat, beat.seat, third)
         )
-        before = hand_message(tg, attacker)
+        before = hand_of(tg, attacker)
         other = next(c for c in live.state.view(opening.seat).hand if c != opening.cards[0])
         old_tap = card_data(before, str(other))  # it would open; now, a throw-in or nothing
-        quiet_hand = hand_message(tg, quiet)
+        quiet_hand = hand_of(tg, quiet)
         quiet_key, quiet_text = hand_key(quiet_hand), quiet_hand.text
         edits = tg.count("editMessageText", quiet)
 
-        hand = hand_message(tg, attacker)
+        hand = hand_of(tg, attacker)
         answer = await (await tg.press(attacker, hand, card_data(hand, str(opening.cards[0]))))
         assert answer.text is None
         await settle(app)
@@ -95,7 +95,7 @@ async def test_a_hand_the_move_left_as_it_was_is_not_edited_and_still_counts(
         # The attacker's keyboard from before the opening is not: a press on it is
         # refused (its card would now be a throw-in) and changes nothing; nor is the
         # defender's from before the beat, with «Беру» on it.
-        theirs = hand_message(tg, defender)
+        theirs = hand_of(tg, defender)
         before_beat = hand_key(theirs)
         answer = await (await tg.press(defender, theirs, card_data(theirs, str(beat.cards[0]))))
         assert answer.text is None
@@ -116,7 +116,7 @@ async def test_a_press_for_a_game_that_does_not_exist_says_so(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         await open_table(tg, app, group, anna)
         await seat_everyone(tg, app, group, [anna, boris])
-        hand = hand_message(tg, anna)
+        hand = hand_of(tg, anna)
         before = held(app.service, 1).state.to_dict()
         for game in (2, 10**12):
             data = MoveCb(game=game, a="take", k=hand_key(hand)).pack()
@@ -154,9 +154,8 @@ async def noticed_game(
     await open_table(tg, app, group, users[0])
     await seat_everyone(tg, app, group, users)
     live = held(app.service, 1)
-    user = {u.id: u for u in users}
     attacker, defender = (
-        user[live.seats[s].user_id] for s in (live.state.attacker, live.state.defender)
+        user_at(live, s, users) for s in (live.state.attacker, live.state.defender)
     )
     return live, attacker, defender
 
@@ -165,7 +164,7 @@ async def lead_the_pair(tg: FakeTelegram, live: LiveGame, attacker: FakeUser) ->
     """The attacker opens with the first card of the pair deal; its press's answer."""
     opening = pair_opening(live.state)
     assert opening is not None
-    hand = hand_message(tg, attacker)
+    hand = hand_of(tg, attacker)
     return await (await tg.press(attacker, hand, card_data(hand, str(opening.cards[0]))))
 
 
@@ -191,7 +190,7 @@ async def test_a_waiting_turn_is_notified_once_and_the_notice_goes_when_they_mov
         assert (theirs.text or "").startswith("⏰ Ваш ход — отбивайтесь, ")
 
         # «Беру»: the attacker may throw in more now, and is not notified of that.
-        hand = hand_message(tg, defender)
+        hand = hand_of(tg, defender)
         assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
         await settle(app)
         assert theirs.deleted and turn_of(live.state).kind == "throw"
@@ -212,10 +211,10 @@ async def test_a_player_who_just_moved_is_notified_later(tg: FakeTelegram, tmp_p
         shown = tg.calls_to("editMessageText", defender, status=200)[-1].time
         sent = [c.time for c in tg.calls_to("sendMessage", defender) if c.status == 200]
         assert sent[-1] - shown < 0.6  # he has not moved yet: 0.3 s
-        hand = hand_message(tg, defender)
+        hand = hand_of(tg, defender)
         assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
         await settle(app)
-        hand = hand_message(tg, attacker)
+        hand = hand_of(tg, attacker)
         assert (await (await tg.press(attacker, hand, button_text="Пас"))).text is None
         await settle(app)  # he took: she attacks again, having just moved
         turn = live.state.turn()
@@ -271,7 +270,7 @@ async def test_a_notice_taken_back_as_it_arrives_is_deleted_once(
             nudges.forget(game_id)  # as a move would, deleting the notice
             on_time(game_id, user, nudge)
 
-        nudges._sent = moved_meanwhile  # type: ignore[method-assign]
+        nudges._sent = moved_meanwhile  # type: ignore[method-assign]  # a move meanwhile
         await tg.wait_for(lambda: notices(tg, attacker), what="the attacker's notice")
         [notice] = notices(tg, attacker)
         await tg.wait_for(lambda: notice.deleted, what="the notice's deletion")
@@ -300,7 +299,7 @@ async def test_several_cards_of_one_rank_open_with_one_extra_tap_each(
         assert single is not None
         pair = [c for c in live.state.view(single.seat).hand if c.rank == single.cards[0].rank]
         attacker = anna if live.seats[single.seat].user_id == anna.id else boris
-        hand = hand_message(tg, attacker)
+        hand = hand_of(tg, attacker)
 
         async def press(data: str | None = None, text: str | None = None) -> str | None:
             answer = await (await tg.press(attacker, hand, data, button_text=text))
@@ -330,7 +329,7 @@ async def test_where_the_server_drops_button_styles_playable_cards_are_marked(
         await seat_everyone(tg, app, group, [anna, boris])
         live = held(app.service, 1)
         attacker = anna if live.seats[live.state.attacker].user_id == anna.id else boris
-        hand = hand_message(tg, attacker)
+        hand = hand_of(tg, attacker)
 
         def cards() -> list[str]:
             return [t for row in hand.keyboard for t, d in row if (d or "")[:2] == "c:"]

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from service import FakeClock, Seat
 from storage.records import SeatKind
 from tests.e2e_helpers import (
     PRIORITY,
     hand_message,
+    hand_of,
     latest,
     open_table,
     play_round,
@@ -23,7 +25,7 @@ from tests.e2e_helpers import (
     settle,
     two_friends,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeMessage, FakeTelegram, FakeUser
 from tests.helpers import turn_of
 from tests.service_helpers import held
 
@@ -31,7 +33,13 @@ LEAVE = LobbyCb(table=1, op=LobbyOp.LEAVE).pack()
 BOTH_LANGUAGES = ("Побить", "Beat", "• ", "Бито", "Done", "Пас", "Pass", "Беру", "Take")
 
 
-async def finish(tg: FakeTelegram, app, game_id: int, users, priority=PRIORITY) -> None:
+async def finish(
+    tg: FakeTelegram,
+    app: App,
+    game_id: int,
+    users: list[FakeUser],
+    priority: tuple[str, ...] = PRIORITY,
+) -> None:
     """Play the game to its end (whatever the group's language)."""
     for _ in range(400):
         if held(app.service, game_id).state.is_over:
@@ -41,11 +49,13 @@ async def finish(tg: FakeTelegram, app, game_id: int, users, priority=PRIORITY) 
     assert held(app.service, game_id).state.is_over
 
 
-def whose_turn(app) -> int:
+def whose_turn(app: App) -> int:
     return turn_of(held(app.service, 1).state).seats[0]
 
 
-async def press(tg: FakeTelegram, user, message, data: str, *, forge: bool = False) -> str:
+async def press(
+    tg: FakeTelegram, user: FakeUser, message: FakeMessage, data: str, *, forge: bool = False
+) -> str | None:
     return (await (await tg.press(user, message, data, forge=forge))).text
 
 
@@ -92,7 +102,7 @@ async def test_the_table_message_says_whose_move_it_is_and_until_when_in_the_zon
         table = latest(tg, group)
         first = (table.text or "").split("\n")[0]  # 14:04:05 UTC and 30 s: 21:04:35 at UTC+7
         assert first == f"⏳ Ходит {attacker.first_name} · до 21:04:35 UTC+7"
-        assert "⏳ 30 с" in (hand_message(tg, attacker).text or "")  # the same moment
+        assert "⏳ 30 с" in (hand_of(tg, attacker).text or "")  # the same moment
         edits = len(tg.calls_to("editMessageText", group))
         clock.advance(12)
         app.presenter.redraw(1)  # drawn again as time goes by: the table is as it was
@@ -120,7 +130,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(
             before = live.to_dict()
             table_message = latest(tg, group)  # its lobby keyboard is gone
             answer = await press(tg, users[0], table_message, LEAVE, forge=True)
-            assert answer.startswith("Пока у вас на руках карты, выйти из-за стола нельзя")
+            assert (answer or "").startswith("Пока у вас на руках карты, выйти из-за стола нельзя")
             assert held(app.service, attempt).state.to_dict() == before
             for _ in range(400):
                 if live.is_over or any(live.place):
@@ -136,7 +146,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(
         out_id = next(game.seats[s].user_id for s in range(3) if game.state.place[s])
         out = next(u for u in users if u.id == out_id)
         players = [u for u in users if u is not out]
-        hand = hand_message(tg, out)
+        hand = hand_of(tg, out)
         assert "Можно досмотреть партию" in (hand.text or "")
         assert await press(tg, out, hand, LEAVE) == (
             "Вы вышли из-за стола и можете сесть за другой."
@@ -174,8 +184,8 @@ async def test_a_table_speaks_its_creators_language(tg: FakeTelegram, tmp_path: 
         assert await press(tg, anna, lobby, join) == "You are at the table!"
         await settle(app)
         assert "Trump:" in (latest(tg, group).text or "")
-        assert "Козырь:" in (hand_message(tg, boris).text or "")
-        assert "Trump:" in (hand_message(tg, anna).text or "")
+        assert "Козырь:" in (hand_of(tg, boris).text or "")
+        assert "Trump:" in (hand_of(tg, anna).text or "")
         await tg.send_text(boris, group, "настройки")
         playing = await tg.wait_for_message(group, lambda m: "A game is on" in (m.text or ""))
         assert "Throw-in · 36 cards · 2 seats" in (playing.text or "") and not playing.keyboard
@@ -201,7 +211,7 @@ async def test_settings_shows_the_lobby_again_or_how_to_open_a_table(
         lobby = latest(tg, group)
         assert "Стол для игры" in (lobby.text or "") and lobby.keyboard
         deck = LobbyCb(table=1, op=LobbyOp.SET, arg="deck").pack()
-        assert (await press(tg, anna, lobby, deck)).startswith("Теперь: ")  # its new deck
+        assert ((await press(tg, anna, lobby, deck)) or "").startswith("Теперь: ")  # its new deck
         await settle(app)
         assert "52 карты" in (lobby.text or "")  # the new message is the lobby now
         await press(tg, anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="deck").pack())

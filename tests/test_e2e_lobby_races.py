@@ -44,7 +44,7 @@ def slow_next_lobby(app: App, seconds: float) -> tuple[asyncio.Event, asyncio.Ev
             drawn.set()
         return await real(chat_id)
 
-    records.chat = chat  # type: ignore[method-assign]
+    records.chat = chat  # type: ignore[method-assign]  # a read made slow
     return slow, drawn
 
 
@@ -81,7 +81,7 @@ async def test_a_refused_automatic_start_says_why_and_keeps_the_seat(
         def refuse(table: object, person: object) -> None:
             raise TableError("bad_settings", reason="rules")
 
-        app.tables.check_start = refuse  # type: ignore[method-assign]
+        app.tables.check_start = refuse  # type: ignore[method-assign]  # a refusal made certain
         join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
         await (await tg.press(anna, lobby, join))
         answer = await (await tg.press(boris, lobby, join))
@@ -204,7 +204,7 @@ async def test_a_second_table_is_refused_naming_the_chat_of_the_first(
         second = await open_table(tg, app, work, boris)
         answer = await (await tg.press(anna, second, LobbyCb(table=2, op=LobbyOp.JOIN).pack()))
         refusal = "Вы уже за другим столом — в чате «Друзья <3»."
-        assert answer.text.startswith(refusal)  # a pop-up: plain text
+        assert (answer.text or "").startswith(refusal)  # a pop-up: plain text
         token = (await app.tables.get(2)).join_token
         tg.start_private(anna, payload=f"join_{token}")  # the same by the deep link
         reply = await tg.wait_for_message(anna, lambda m: "за другим столом" in (m.text or ""))
@@ -222,7 +222,7 @@ async def test_two_durak_at_the_same_instant_open_one_table(
         await tg.send_text(boris, group, "дурак")
 
         def lobbies() -> list[str]:
-            return [m.text for m in tg.messages(group) if "Стол для игры" in (m.text or "")]
+            return [m.text for m in tg.messages(group) if m.text and "Стол для игры" in m.text]
 
         # before: the later press raised an IntegrityError and got no answer
         await tg.wait_for(lambda: len(lobbies()) == 2, what="both presses answered")

@@ -10,6 +10,7 @@ from engine import Action, Rules, State
 from engine.actions import BEAT, OPEN, THROW
 from tests.e2e_helpers import (
     hand_message,
+    hand_of,
     open_table,
     running_bot,
     seat_everyone,
@@ -77,8 +78,8 @@ async def test_the_surrender_page_stays_open_past_the_end_of_the_bout(
             assert answer.text is None
             await settle(app)
 
-        await press(attacker, tap(hand_message(tg, attacker), opening))  # type: ignore[arg-type]
-        await press(defender, tap(hand_message(tg, defender), beat))  # type: ignore[arg-type]
+        await press(attacker, tap(hand_of(tg, attacker), opening))
+        await press(defender, tap(hand_of(tg, defender), beat))
         await press(defender, text="⋯")
         page = hand_message(tg, defender)
         assert page is not None and "Сдаться?" in (page.text or "")

@@ -19,7 +19,8 @@ from tests.e2e_helpers import (
     settle,
     two_friends,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeMessage, FakeTelegram, FakeUser
+from tests.helpers import outcome_of
 from tests.service_helpers import held
 
 
@@ -27,11 +28,11 @@ def lobby(op: str, arg: str = "") -> str:
     return LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
 
 
-async def press(tg: FakeTelegram, user, message, data: str) -> str:
+async def press(tg: FakeTelegram, user: FakeUser, message: FakeMessage, data: str) -> str | None:
     return (await (await tg.press(user, message, data))).text
 
 
-def labels(tg: FakeTelegram, message) -> list[str]:
+def labels(tg: FakeTelegram, message: FakeMessage) -> list[str]:
     return [text for row in tg.keyboard(message) for text, _ in row]
 
 
@@ -133,7 +134,7 @@ async def test_the_next_game_of_durak_online_opens_against_the_last_fool(
         table_message = latest(tg, group)
         assert "Правила: Дурак онлайн — подкидывают по кругу" in (table_message.text or "")
         await play_to_the_end(tg, app, group, users)
-        first = held(app.service, 1).state.outcome
+        first = outcome_of(held(app.service, 1).state)
         assert first.fools == (2,) and first.pogony == (1,)
         summary = latest(tg, group)
         assert "Дурак — Вика" in (summary.text or "")

@@ -14,7 +14,7 @@ from engine import Action, Card, Rules, State
 from engine.actions import BEAT, OPEN, THROW, TRANSFER
 from engine.rules import Mode
 from tests.e2e_helpers import (
-    hand_message,
+    hand_of,
     open_table,
     running_bot,
     seat_everyone,
@@ -73,7 +73,7 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
         # Taps on the hands drawn before the opening: the attacker's second card of
         # the rank was an opening card then (now it would be a throw-in) and the
         # defender had nothing to play, so both will be stale.
-        first_hands = {u: hand_message(tg, u) for u in (attacker, defender)}
+        first_hands = {u: hand_of(tg, u) for u in (attacker, defender)}
         stale_taps = [
             (attacker, card_data(first_hands[attacker], throw.cards[0])),
             (defender, card_data(first_hands[defender], beat.cards[0])),
@@ -86,9 +86,9 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
             answer = await (await tg.press(who, first_hands[who], data, forge=True))
             assert answer.text == STALE
         assert live.state.history[-1] == opening
-        old_hand = hand_message(tg, defender)
+        old_hand = hand_of(tg, defender)
         old_tap = card_data(old_hand, beat.cards[0])
-        hand = hand_message(tg, attacker)
+        hand = hand_of(tg, attacker)
         assert (
             await (await tg.press(attacker, hand, card_data(hand, throw.cards[0])))
         ).text is None
@@ -105,9 +105,9 @@ async def test_a_tap_on_a_hand_drawn_before_a_throw_in_still_counts(
         await settle(app)
 
         # After «Беру» the attacker's earlier hand is stale: its cards would go to the taker.
-        before_take = hand_message(tg, attacker)
+        before_take = hand_of(tg, attacker)
         old_taps = [d for d in before_take.button_data() if d.startswith("c:")]
-        hand = hand_message(tg, defender)
+        hand = hand_of(tg, defender)
         assert (await (await tg.press(defender, hand, button_text="Беру"))).text is None
         await settle(app)
         length = len(live.state.history)

@@ -18,10 +18,13 @@ from tests.e2e_helpers import (
     settle,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.helpers import outcome_of
 from tests.service_helpers import held
 
 
-async def press(tg: FakeTelegram, user: FakeUser, group: FakeChat, op: str, arg: str = "") -> str:
+async def press(
+    tg: FakeTelegram, user: FakeUser, group: FakeChat, op: str, arg: str = ""
+) -> str | None:
     data = LobbyCb(table=1, op=LobbyOp(op), arg=arg).pack()
     return (await (await tg.press(user, latest(tg, group), data))).text
 
@@ -109,12 +112,12 @@ async def test_a_lobby_a_newcomer_by_link_and_a_three_player_game(
         await play_to_the_end(tg, app, group, [anna, boris, vika])
         await settle(app)
         table, summary = results(tg, group)
-        outcome = held(app.service, 1).state.outcome
+        outcome = outcome_of(held(app.service, 1).state)
         if not outcome.draw:
             fool = ("Аня", "Борис", "Вика")[outcome.fools[0]]
             assert f"{fool} — " in (table.text or "") and (table.text or "").count("🃏 дурак") == 1
             assert (summary.text or "").startswith(f"🃏 Партия окончена. Дурак — {fool}")
-        assert not re.search(r"(?<!\d)0 карт", table.text)  # «без карт», not «0 карт»
+        assert not re.search(r"(?<!\d)0 карт", table.text or "")  # «без карт», not «0 карт»
         assert "Места:" in (summary.text or "") or outcome.draw
         assert labels(tg, summary) == [["Ещё партию"]]
 
@@ -142,7 +145,7 @@ async def test_a_pairs_game_shows_the_teams_and_the_winning_team(
         await play_to_the_end(tg, app, group, users)
         await settle(app)
         table, summary = results(tg, group)
-        outcome = held(app.service, 1).state.outcome
+        outcome = outcome_of(held(app.service, 1).state)
         if not outcome.draw:
             won = "Борис + Гена" if 0 in outcome.fools else "Аня + Вика"
             assert (summary.text or "").startswith(f"🃏 Партия окончена. Победили {won}, в дураках")

@@ -38,7 +38,8 @@ async def test_the_table_comes_back_below_a_long_answer(tg: FakeTelegram, tmp_pa
         (table,) = tables_shown(tg, group)
         assert first.deleted and table.message_id > rules.message_id
         assert latest(tg, group) is table and table.keyboard  # «🃏 Мои карты»
-        assert (await app.tables.records.table(1)).table_message_id == table.message_id
+        record = await app.tables.records.table(1)
+        assert record is not None and record.table_message_id == table.message_id
 
         before = table.text
         await play_round(tg, app, [anna, boris])

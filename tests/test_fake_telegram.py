@@ -32,7 +32,7 @@ from aiogram.types import (
     Update,
 )
 
-from tests.fakes import FakeTelegram, RateLimits, run_polling
+from tests.fakes import FakeMessage, FakeTelegram, RateLimits, run_polling
 
 MENU = InlineKeyboardMarkup(
     inline_keyboard=[
@@ -162,7 +162,8 @@ async def test_updates_reach_handlers_and_calls_are_recorded(
     assert server.count("sendMessage") == 3
     assert server.count("sendMessage", anna) == 1
     assert server.latest_message(group) is server.messages(group)[-1]
-    assert server.latest_message(group, from_bot=False).text == "привет"
+    last = server.latest_message(group, from_bot=False)
+    assert last is not None and last.text == "привет"
     ids = [update["update_id"] for update in server.updates]
     assert ids == sorted(ids) and len(set(ids)) == 3
     await server.wait_quiet()
@@ -416,7 +417,11 @@ async def test_restarted_bot_gets_updates_queued_meanwhile(server: FakeTelegram)
         dp.include_router(make_router(log))
         async with run_polling(dp, server.make_bot(), server):
             await server.send_text(anna, anna, f"ход {round_}")
-            await server.wait_for_message(anna, lambda m, r=round_: m.text == f"Эхо: ход {r}")
+
+            def echoed(m: FakeMessage, r: int = round_) -> bool:
+                return m.text == f"Эхо: ход {r}"
+
+            await server.wait_for_message(anna, echoed)
         await server.send_text(anna, anna, f"пока бот спит {round_}")
     await asyncio.sleep(0)
     texts = [m.text for m in server.messages(anna) if m.from_user.is_bot]
@@ -483,7 +488,8 @@ async def test_plain_http_json_get_and_bad_token(server: FakeTelegram) -> None:
                 "error_code": 401,
                 "description": "Unauthorized",
             }
-    assert server.keyboard(server.latest_message(anna)) == [[("A", "a")]]
+    last = server.latest_message(anna)
+    assert last is not None and server.keyboard(last) == [[("A", "a")]]
 
 
 async def test_privacy_mode_hides_plain_group_text() -> None:

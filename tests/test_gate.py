@@ -11,6 +11,7 @@ import pytest
 
 from storage.connect import open_database
 from storage.gate import Gate
+from tests.backends import sqlite_file, value_of
 
 
 async def passes_to_drain(
@@ -128,7 +129,7 @@ async def test_sqlite_transactions_queued_behind_a_checkpoint_run_at_once(
             )
 
     try:  # (the lock the checkpoint's second pass holds while aiosqlite's thread works)
-        assert await passes_to_drain(db._lock, 100, insert) <= 2
-        assert (await db.fetch_one("SELECT COUNT(*) FROM users"))[0] == 100
+        assert await passes_to_drain(sqlite_file(db)._lock, 100, insert) <= 2
+        assert await value_of(db, "SELECT COUNT(*) FROM users") == 100
     finally:
         await db.close()

@@ -41,7 +41,7 @@ def positions(games: int, seed: int) -> Iterator[tuple[State, int]]:
             deck=deck,
             mode=Mode(rng.choice(["podkidnoy", "perevodnoy"])),
             cheating=rng.random() < 0.35,
-            **trump,  # type: ignore[arg-type]
+            **trump,  # type: ignore[arg-type]  # one trump option by name
         )
         state = State(rules, rng.randrange(10**9))
         while not state.is_over:
@@ -60,7 +60,7 @@ def test_every_status_line_fits_a_phone_in_every_position() -> None:
         view = state.view(seat)
         picks = [a.cards[0] for a in view.legal if a.kind == BEAT]
         for lang in ("ru", "en"):
-            kw = {"picking": rng.choice(picks)} if picks and rng.random() < 0.3 else {}
+            picking = rng.choice(picks) if picks and rng.random() < 0.3 else None
             drawn = hand(
                 lang,
                 view,
@@ -70,7 +70,7 @@ def test_every_status_line_fits_a_phone_in_every_position() -> None:
                 idle=rng.random() < 0.1,
                 seconds=rng.choice([None, 7, 120]),
                 styled=rng.random() < 0.8,
-                **kw,
+                picking=picking,
             )
             for line in lines(drawn.text):
                 assert width(line) <= STATUS_WIDTH, (lang, line, drawn.text)

@@ -15,6 +15,7 @@ import pytest
 from bot.callbacks import MoveCb
 from service import FakeClock
 from storage.db import Database
+from tests.backends import sqlite_file
 from tests.e2e_helpers import (
     TOKEN,
     hand_key,
@@ -89,7 +90,7 @@ def payload(rng: random.Random, token: str) -> str:
 
 async def dump(db: Database) -> dict[str, list[tuple[object, ...]]]:
     """Every row of every table, in order (users without ``updated_at``: a /start sets it)."""
-    async with aiosqlite.connect(db.path) as conn:
+    async with aiosqlite.connect(sqlite_file(db).path) as conn:
         cur = await conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         names = [r[0] for r in await cur.fetchall()]
         rows = {}

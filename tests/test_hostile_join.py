@@ -13,7 +13,7 @@ from tests.e2e_helpers import open_table, running_bot, settle
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
 
 
-async def seats(app: App) -> list[int]:
+async def seats(app: App) -> list[int | None]:
     table = await app.tables.get(1)
     return [s.user_id for s in table.seats]
 
@@ -25,7 +25,7 @@ async def start_with(tg: FakeTelegram, app: App, user: FakeUser, payload: str) -
     tg.start_private(user, payload)
     answer = await tg.wait_for_message(chat, lambda m: m in tg.messages(chat)[mark:])
     await settle(app)
-    return answer.text
+    return answer.text or ""
 
 
 def friends(tg: FakeTelegram) -> tuple[list[FakeUser], FakeChat]:

@@ -216,6 +216,7 @@ async def test_pogony_count_in_the_statistics(tables: Tables) -> None:
         await record_game(c, -1, people, outcome, False, pairs)
     stats = StatsRepo(tables.db)
     anna, boris = await stats.get(-1, ANNA.id), await stats.get(-1, BORIS.id)
+    assert anna is not None and boris is not None
     assert (anna.pogony_given, anna.pogony) == (1, 0)
     assert (boris.pogony_given, boris.pogony) == (0, 2)
 

@@ -23,7 +23,7 @@ from service import FakeClock
 from service.logctx import log_scope
 from tests.e2e_helpers import (
     TOKEN,
-    hand_message,
+    hand_of,
     open_table,
     play_round,
     running_bot,
@@ -95,7 +95,7 @@ async def test_a_game_can_be_followed_by_its_ids_and_errors_do_not_stop_the_bot(
             answer = await (
                 await tg.press(
                     anna,
-                    hand_message(tg, anna),
+                    hand_of(tg, anna),
                     CardCb(game=1, card="6S", k="0" * 8).pack(),
                     forge=True,
                 )
@@ -132,4 +132,4 @@ async def test_every_hand_button_names_its_table_and_game(data: str) -> None:
     service = SimpleNamespace(live=games.get)
     user = User(id=1, is_bot=False, first_name="Аня")
     query = CallbackQuery(id="1", from_user=user, chat_instance="c", data=data)
-    assert await logs.ids_of(query, service) == (3, 7)  # type: ignore[arg-type]
+    assert await logs.ids_of(query, service) == (3, 7)  # type: ignore[arg-type]  # reads live() only

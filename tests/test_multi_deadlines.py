@@ -14,7 +14,8 @@ from engine import Action, Rules
 from service import FakeClock, GameService
 from storage.connect import open_database
 from storage.repos import GameRepo
-from tests.backends import PgDatabases
+from tests.backends import PgDatabases, db_target
+from tests.processes import two_services
 from tests.service_helpers import Heard, held, humans, new_table, next_move, open_service, start
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
@@ -29,12 +30,9 @@ async def pair(
     """Two processes on one database, and what each one's service told its listener."""
     clock = FakeClock()  # one time for both processes, as on one machine
     heard_a, heard_b = Heard(), Heard()
-    a = await open_service(tmp_path / "shared.sqlite3", clock, listener=heard_a)
-    b = await open_service(tmp_path / "shared.sqlite3", clock, listener=heard_b)
-    yield a, b, heard_a, heard_b
-    for service in (a, b):
-        await service.stop()
-        await service.db.close()
+    target = await db_target(tmp_path / "shared.sqlite3")
+    async with two_services(target, clock=clock, listeners=(heard_a, heard_b)) as (a, b):
+        yield a, b, heard_a, heard_b
 
 
 async def test_a_deadline_both_processes_hold_fires_once(
@@ -127,10 +125,8 @@ async def test_a_step_reaches_another_process_by_notification(
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("notify")
-    a = GameService(await open_database(url, shared=True), clock=FakeClock())
-    b = GameService(await open_database(url, shared=True), clock=FakeClock())
-    b.follower.poll = 3600.0  # one read at the start, then only what it hears
-    try:
+    async with two_services(url, shared=True) as (a, b):
+        b.follower.poll = 3600.0  # one read at the start, then only what it hears
         b.follow()
         await asyncio.sleep(0.5)
         game = (await start(a, RULES, 12, humans(2))).game_id
@@ -153,7 +149,3 @@ async def test_a_step_reaches_another_process_by_notification(
                 break
             await asyncio.sleep(0.05)
         assert b.live(game) is None and b.deadline(game) is None
-    finally:
-        for service in (a, b):
-            await service.stop()
-            await service.db.close()

@@ -14,6 +14,7 @@ from service import FakeClock, GameService, Update
 from storage.connect import open_database
 from storage.repos import GameRepo
 from tests.backends import PgDatabases
+from tests.processes import two_services
 from tests.service_helpers import held, humans, new_table, next_move, start
 
 pytestmark = pytest.mark.sqlite_only  # the test's own PostgreSQL database below
@@ -36,10 +37,8 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("follow")
-    a = GameService(await open_database(url, shared=True), clock=FakeClock())
-    b = GameService(await open_database(url, shared=True), clock=FakeClock())
-    b.follower.poll = 0.2
-    try:
+    async with two_services(url, shared=True) as (a, b):
+        b.follower.poll = 0.2
         b.follow()
         pids: list[int] = []
 
@@ -69,19 +68,13 @@ async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_rea
         await a.idle()
         want = held(a, game).state
         await until(lambda: b.live(game) is not None and held(b, game).state == want, "heard")
-    finally:
-        for service in (a, b):
-            await service.stop()
-            await service.db.close()
 
 
 async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
     tmp_path: Path, pg_databases: PgDatabases
 ) -> None:
     url = await pg_databases.target("again")
-    a = GameService(await open_database(url, shared=True), clock=FakeClock())
-    b = GameService(await open_database(url, shared=True), clock=FakeClock())
-    try:
+    async with two_services(url, shared=True) as (a, b):
         game = (await start(a, RULES, 5, humans(2))).game_id
         await a.idle()
         assert await b.catch_up(game)
@@ -99,7 +92,7 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
                 b.follower.heard(game, len(held(a, game).state.history))
             return loaded
 
-        b.follower.catch_up = slow  # type: ignore[method-assign]
+        b.follower.catch_up = slow  # type: ignore[method-assign]  # a read made slow
         state = held(a, game).state
         seat, text = next_move(state)
         await a.act(game, Action.from_text(seat, text), len(state.history))
@@ -107,10 +100,6 @@ async def test_steps_heard_while_a_catch_up_reads_the_game_are_read_too(
         await until(lambda: reads >= 2 and not b.follower._pending, "the second read")
         await a.idle()
         assert b.live(game) is not None and held(b, game).state == held(a, game).state
-    finally:
-        for service in (a, b):
-            await service.stop()
-            await service.db.close()
 
 
 class Moved:
@@ -134,10 +123,8 @@ async def test_a_deadline_an_outage_moved_elsewhere_is_heard_at_once(
     step was made) and shows the new deadline with the time added."""
     url = await pg_databases.target("retimed")
     shown = Moved()
-    a = GameService(await open_database(url, shared=True), clock=FakeClock())
-    b = GameService(await open_database(url, shared=True), clock=FakeClock(), listener=shown)
-    b.follower.poll = 3600.0  # only what it hears
-    try:
+    async with two_services(url, listeners=(None, shown), shared=True) as (a, b):
+        b.follower.poll = 3600.0  # only what it hears
         game = (await start(a, RULES, 5, humans(2))).game_id
         await a.idle()
         assert await b.catch_up(game)
@@ -155,10 +142,6 @@ async def test_a_deadline_an_outage_moved_elsewhere_is_heard_at_once(
         await a.act(game, Action.from_text(seat, text), version)  # the next step: none added
         await until(lambda: len(held(b, game).state.history) > version, "the step heard")
         assert held(b, game).time_added is None
-    finally:
-        for service in (a, b):
-            await service.stop()
-            await service.db.close()
 
 
 async def test_a_process_alone_on_its_database_notifies_nobody(

@@ -5,10 +5,12 @@ table closed by /stop)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+from bot.app import App
 from bot.callbacks import CardsCb, LobbyCb, LobbyOp
-from bot.delivery import Shared
 from engine import Action
 from storage.outgoing import OutgoingRepo
 from tests.backends import PgDatabases
@@ -16,19 +18,14 @@ from tests.e2e_helpers import (
     GAME_OVER,
     hand_buttons,
     latest,
+    message_in,
     open_table,
     seat_everyone,
     two_friends,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram
+from tests.processes import Process, bot_processes, delivering, settled
 from tests.service_helpers import held
-from tests.test_sending_role import (
-    Process,
-    delivering,
-    settled,
-    start_process,
-    two_processes,
-)
 
 
 class ToChat:
@@ -52,15 +49,13 @@ def summaries(tg: FakeTelegram, group: FakeChat) -> list[FakeMessage]:
     return [m for m in tg.messages(group) if any(d == AGAIN for _, d in hand_buttons(m))]
 
 
-async def three_processes(tg: FakeTelegram, url: str) -> tuple[Process, Process, Process]:
+@asynccontextmanager
+async def three_processes(tg: FakeTelegram, url: str) -> AsyncIterator[list[Process]]:
     """The holder of the lease; one that gets the updates and never holds it; and one
     waiting to take over."""
-    holder = await start_process(tg, url)
-    await tg.wait_for(lambda: holder.app.delivery.holder.held)
-    other, heir = await start_process(tg, url), await start_process(tg, url)
-    assert isinstance(other.app.delivery, Shared)
-    await other.app.delivery.holder.stop()  # it never shows the games
-    return holder, other, heir
+    async with bot_processes(tg, url, 3) as processes:
+        await processes[1].delivery.holder.stop()  # it never shows the games
+        yield processes
 
 
 async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_runs(
@@ -69,11 +64,9 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
 ) -> None:
     url = await pg_databases.target("handover")
     anna, boris, group = two_friends(tg)
-    holder, other, heir = await three_processes(tg, url)
-    seen = ToChat(group.id)
-    heir.app.bot.session.middleware(seen)
-    running = [holder, other, heir]
-    try:
+    async with three_processes(tg, url) as (holder, other, heir):
+        seen = ToChat(group.id)
+        heir.app.bot.session.middleware(seen)
         async with delivering(tg, lambda _: other.address):  # every update to the other
             await open_table(tg, other.app, group, anna)
             await seat_everyone(tg, other.app, group, [anna, boris])
@@ -96,8 +89,7 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
             assert shown is not None and "Партия окончена" not in (shown.text or "")
 
             await holder.stop()  # the heir takes over: its cache holds both games
-            running.remove(holder)
-            await tg.wait_for(lambda: heir.app.delivery.holder.held)
+            await tg.wait_for(lambda: heir.delivery.holder.held)
             await settled(heir.app, other.app)
         again = [m for m in tg.messages(group) if m.text == summary.text]
         assert again == [summary], again  # before: posted again
@@ -105,9 +97,6 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
         assert not [c for c in seen.calls if c[0] == "SendMessage"], seen.calls
         now = tg.chat(group).message(table.table_message_id)  # the new game's: not the old
         assert now is not None and not any(w in (now.text or "") for w in GAME_OVER)
-    finally:
-        for process in running:
-            await process.stop()
     assert tg.too_many_requests_sent == 0
 
 
@@ -120,22 +109,20 @@ async def test_the_holder_learns_the_bot_was_made_an_admin_through_another_proce
 ) -> None:
     url = await pg_databases.target("admin")
     anna, boris, group = two_friends(tg)
-    holder, other = await two_processes(tg, url)
-    try:
-        async with delivering(tg, lambda _: other.address):  # every update to the other
-            lobby = await open_table(tg, other.app, group, anna)
-            assert MODE_ADMIN not in (lobby.text or "")  # asked: not an admin (for 60 s)
-            tg.add_bot_to(group, admin=True)  # made an admin: the other hears of it
-            join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
-            assert (await (await tg.press(boris, lobby, join))).text == "Вы за столом!"
-            await tg.wait_for(  # drawn by the holder, which knows it now (before: 60 s on)
-                lambda: MODE_ADMIN in (tg.chat(group).message(lobby.message_id).text or ""),
-                timeout=5,
-                what="the lobby of an admin bot",
-            )
-    finally:
-        for process in (holder, other):
-            await process.stop()
+    async with (
+        bot_processes(tg, url) as (_, other),
+        delivering(tg, lambda _: other.address),  # every update to the other
+    ):
+        lobby = await open_table(tg, other.app, group, anna)
+        assert MODE_ADMIN not in (lobby.text or "")  # asked: not an admin (for 60 s)
+        tg.add_bot_to(group, admin=True)  # made an admin: the other hears of it
+        join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
+        assert (await (await tg.press(boris, lobby, join))).text == "Вы за столом!"
+        await tg.wait_for(  # drawn by the holder, which knows it now (before: 60 s on)
+            lambda: MODE_ADMIN in (message_in(tg, group, lobby.message_id).text or ""),
+            timeout=5,
+            what="the lobby of an admin bot",
+        )
 
 
 async def test_stop_through_another_process_takes_the_hands_in_the_group_away(
@@ -145,28 +132,24 @@ async def test_stop_through_another_process_takes_the_hands_in_the_group_away(
     url = await pg_databases.target("stop")
     cards = CardsCb(game=1).pack()
     anna, boris, group = two_friends(tg)
-    holder, other = await two_processes(tg, url)
+    async with bot_processes(tg, url) as (holder, other):
 
-    def address(update: dict[str, Any]) -> str:  # «Мои карты» where the hands are shown
-        pressed = update.get("callback_query", {}).get("data")
-        return holder.address if pressed == cards else other.address
+        def address(update: dict[str, Any]) -> str:  # «Мои карты» where the hands are shown
+            pressed = update.get("callback_query", {}).get("data")
+            return holder.address if pressed == cards else other.address
 
-    try:
         async with delivering(tg, address):
             await open_table(tg, other.app, group, anna)
             await seat_everyone(tg, other.app, group, [anna, boris])
             await settled(holder.app, other.app)
             table = latest(tg, group)
-            assert table is not None and "Козырь" in (table.text or "")
+            assert "Козырь" in (table.text or "")
             assert (await (await tg.press(boris, table, cards))).text  # shown to him there
             await tg.wait_for(lambda: len(tg.ephemerals(group, boris)) == 1)
             await tg.send_text(anna, group, "/stop")  # to the other: the table closes
             await tg.wait_for(  # deleted by the holder (before: it never heard)
                 lambda: not tg.ephemerals(group), timeout=5, what="the hand to go"
             )
-    finally:
-        for process in (holder, other):
-            await process.stop()
 
 
 async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
@@ -175,16 +158,14 @@ async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
 ) -> None:
     url = await pg_databases.target("again")
     anna, boris, group = two_friends(tg)
-    holder, other = await two_processes(tg, url)
-    seen = ToChat(group.id)
-    holder.app.bot.session.middleware(seen)
 
-    async def surrender(app: Any, game: int) -> None:
+    async def surrender(app: App, game: int) -> None:
         live = held(app.service, game)
-        assert live is not None
         await app.service.act(game, Action.from_text(0, "quit"), len(live.state.history))
 
-    try:
+    async with bot_processes(tg, url) as (holder, other):
+        seen = ToChat(group.id)
+        holder.app.bot.session.middleware(seen)
         async with delivering(tg, lambda _: other.address):  # every update to the other
             await open_table(tg, other.app, group, anna)
             await seat_everyone(tg, other.app, group, [anna, boris])
@@ -204,10 +185,8 @@ async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
             await tg.wait_for(lambda: _none_waiting(holder), what="the start's row sent")
             await settled(holder.app, other.app)
         assert summaries(tg, group) == [new]  # the old result lost «Ещё партию» only
-        assert len([c for c in seen.calls if c[0] == "SendMessage"]) == posted  # before: a
-    finally:  # new lobby under the new result
-        for process in (holder, other):
-            await process.stop()
+        sends = len([c for c in seen.calls if c[0] == "SendMessage"])
+        assert sends == posted  # before: a new lobby under the new result
     assert tg.too_many_requests_sent == 0
 
 

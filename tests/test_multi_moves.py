@@ -13,8 +13,11 @@ import pytest
 from engine import Action, Rules
 from service import GameService, Refused, Update
 from service.tables import Tables
+from storage.records import GameStatus, TableStatus
 from storage.repos import GameRepo, TableRepo
-from tests.service_helpers import held, humans, next_move, open_service, play_moves, start
+from tests.backends import db_target
+from tests.processes import two_services
+from tests.service_helpers import held, humans, next_move, play_moves, start
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
@@ -23,12 +26,8 @@ RULES = Rules(players=2, deck=36)
 
 @pytest.fixture
 async def pair(tmp_path: Path, backend: str) -> AsyncIterator[tuple[GameService, GameService]]:
-    a = await open_service(tmp_path / "shared.sqlite3")
-    b = await open_service(tmp_path / "shared.sqlite3")
-    yield a, b
-    for service in (a, b):
-        await service.stop()
-        await service.db.close()
+    async with two_services(await db_target(tmp_path / "shared.sqlite3")) as both:
+        yield both
 
 
 async def started(a: GameService, b: GameService) -> int:
@@ -127,7 +126,8 @@ async def test_a_game_ended_elsewhere_leaves_the_cache_at_the_next_move(
     with pytest.raises(Refused, match="moved on"):
         await b.act(game, Action.from_text(seat, text), len(state.history))
     assert b.live(game) is None and b.deadline(game) is None
-    assert (await GameRepo(b.db).get(game)).status == "over"
+    over = await GameRepo(b.db).get(game)
+    assert over is not None and over.status == GameStatus.OVER
 
 
 async def test_a_table_s_next_game_started_elsewhere_replaces_the_finished_one_here(
@@ -175,7 +175,8 @@ async def test_a_table_closed_elsewhere_stays_closed_while_its_game_was_being_pl
     with pytest.raises(Refused):
         await a.act(game, Action.from_text(seat, text), len(state.history))
     assert a.live(game) is None  # a dropped it: its table is closed
-    assert (await GameRepo(a.db).get(game)).status == "over"
+    over = await GameRepo(a.db).get(game)
+    assert over is not None and over.status == GameStatus.OVER
     record = await TableRepo(a.db).get(table)
-    assert record is not None and record.status == "closed"
+    assert record is not None and record.status == TableStatus.CLOSED
     assert await b.catch_up(game) is False and b.live(game) is None

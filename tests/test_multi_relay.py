@@ -27,22 +27,21 @@ from bot.delivery.posts import (
 from storage.lease import PgLease
 from storage.outgoing import OutgoingRepo
 from storage.postgres import SENDING_KEY
+from storage.records import TableRecord
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
     TOKEN,
     hand_buttons,
     hand_message,
+    hand_of,
+    latest,
+    message_in,
     open_table,
     seat_everyone,
     two_friends,
 )
 from tests.fakes import FakeMessage, FakeTelegram, FakeUser
-from tests.test_sending_role import (
-    both_running,
-    delivering,
-    hands_current,
-    start_process,
-)
+from tests.processes import bot_processes, delivering, hands_current
 
 SENT = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup", "DeleteMessage")
 
@@ -65,11 +64,10 @@ async def test_the_lobby_and_replies_of_another_process_are_sent_by_the_holder(
     url = await pg_databases.target("relay")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        async with both_running(tg, url) as both:
-            holder, other = both
-            sent = {p.address: Sent() for p in both}
-            for p in both:
-                p.app.bot.session.middleware(sent[p.address])
+        async with bot_processes(tg, url) as (holder, other):
+            sent = {holder: Sent(), other: Sent()}
+            for process, its in sent.items():
+                process.app.bot.session.middleware(its)
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 await tg.send_text(anna, group, "/durak")
                 lobby = await tg.wait_for_message(
@@ -79,21 +77,21 @@ async def test_the_lobby_and_replies_of_another_process_are_sent_by_the_holder(
                     await tg.press(boris, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
                 )
                 assert answer.text == "Вы за столом!"
-                await tg.wait_for(lambda: "Борис" in (tg.latest_message(group).text or ""))
+                await tg.wait_for(lambda: "Борис" in (latest(tg, group).text or ""))
                 await tg.send_text(anna, group, "/stats")
                 await tg.wait_for_message(group, lambda m: "не доиграли" in (m.text or ""))
                 await tg.send_text(anna, group, "/settings")  # the lobby anew, the old one moved
-                await tg.wait_for(lambda: "Стол для игры" in (tg.latest_message(group).text or ""))
+                await tg.wait_for(lambda: "Стол для игры" in (latest(tg, group).text or ""))
                 await tg.wait_for(
                     lambda: any("ниже" in (m.text or "") for m in tg.messages(group)), timeout=5
                 )
-                newest = tg.latest_message(group)
+                newest = latest(tg, group)
                 table = await other.app.tables.record(1)  # noted by the holder once sent
                 assert table is not None and table.lobby_message_id == newest.message_id
                 await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
-            assert not sent[other.address].calls, sent[other.address].calls  # it sent nothing
-            assert sent[holder.address].calls["SendMessage"] >= 3  # lobby, stats, lobby
-            assert holder.app.delivery.relayed >= 5 and other.app.delivery.relayed == 0
+            assert not sent[other].calls, sent[other].calls  # it sent nothing
+            assert sent[holder].calls["SendMessage"] >= 3  # lobby, stats, lobby
+            assert holder.delivery.relayed >= 5 and other.delivery.relayed == 0
         assert tg.too_many_requests_sent == 0
 
 
@@ -109,34 +107,34 @@ async def test_what_waits_for_a_holder_is_sent_once_a_process_takes_the_lease(
         anna, _, group = two_friends(tg)
         away = PgLease(url, SENDING_KEY)  # a holder that never sends (and then dies)
         assert await away.take()
-        process = await start_process(tg, url)
         try:
-            async with delivering(tg, lambda _: process.address):
-                await tg.send_text(anna, group, "/durak")  # (after the two /start replies)
-                await tg.wait_for(lambda: _waiting(process.app.db, 3), what="the lobby waiting")
-                await tg.send_text(anna, group, "/rules")
-                await tg.wait_for(lambda: _waiting(process.app.db, 4), what="the rules waiting")
-                assert tg.count("sendMessage") == 0  # nobody sends while the lease is away
-                records = process.app.presenter.records  # (the delivery's too)
-                real, failed = records.table, []
+            async with bot_processes(tg, url, 1, holder_first=False) as (process,):
+                async with delivering(tg, lambda _: process.address):
+                    await tg.send_text(anna, group, "/durak")  # (after the two /start replies)
+                    await tg.wait_for(lambda: _waiting(process.app.db, 3), what="the lobby")
+                    await tg.send_text(anna, group, "/rules")
+                    await tg.wait_for(lambda: _waiting(process.app.db, 4), what="the rules")
+                    assert tg.count("sendMessage") == 0  # nobody sends while the lease is away
+                    records = process.app.presenter.records  # (the delivery's too)
+                    real = records.table
+                    failed: list[int] = []
 
-                async def hiccup(table_id: int) -> Any:  # the lobby's first read fails
-                    if not failed:
-                        failed.append(table_id)
-                        raise ConnectionError("the database went away for a moment")
-                    return await real(table_id)
+                    async def hiccup(table_id: int) -> TableRecord | None:  # the first read fails
+                        if not failed:
+                            failed.append(table_id)
+                            raise ConnectionError("the database went away for a moment")
+                        return await real(table_id)
 
-                records.table = hiccup  # type: ignore[method-assign]
-                await away.close()  # its holder died: this process takes the lease, and sends
-                await tg.wait_for(lambda: _waiting(process.app.db, 0), what="every row sent")
-            assert process.app.delivery.holder.held
-            sent = [m for m in tg.messages(group) if m.from_user.is_bot]
-            assert failed == [1]  # tried again, and the reply after it waited its turn:
-            assert len(sent) == 2 and "Стол для игры" in (sent[0].text or ""), sent  # in order
-            table = await process.app.tables.record(1)  # the lobby noted once it was sent
-            assert table is not None and table.lobby_message_id == sent[0].message_id
+                    records.table = hiccup  # type: ignore[method-assign]  # a read made to fail
+                    await away.close()  # its holder died: this process takes the lease, sends
+                    await tg.wait_for(lambda: _waiting(process.app.db, 0), what="every row sent")
+                assert process.delivery.holder.held
+                sent = [m for m in tg.messages(group) if m.from_user.is_bot]
+                assert failed == [1]  # tried again, and the reply after it waited its turn:
+                assert len(sent) == 2 and "Стол для игры" in (sent[0].text or ""), sent  # ordered
+                table = await process.app.tables.record(1)  # the lobby noted once it was sent
+                assert table is not None and table.lobby_message_id == sent[0].message_id
         finally:
-            await process.stop()
             await away.close()
 
 
@@ -191,8 +189,7 @@ async def test_a_hand_page_opened_through_one_process_is_pressed_through_the_oth
     url = await pg_databases.target("pages")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        async with both_running(tg, url) as both:
-            holder, other = both
+        async with bot_processes(tg, url) as (holder, other):
             sent = Sent()
             other.app.bot.session.middleware(sent)
             to = [other.address]
@@ -205,13 +202,13 @@ async def test_a_hand_page_opened_through_one_process_is_pressed_through_the_oth
                     to[0] = opened_by.address  # «⋯» through one process...
                     more = _data(hand_message(tg, anna), "more")
                     assert more is not None
-                    answer = await (await tg.press(anna, hand_message(tg, anna), more))
+                    answer = await (await tg.press(anna, hand_of(tg, anna), more))
                     assert answer.text is None, answer.text
                     await tg.wait_for(lambda: _on_page(tg, anna), what="the «⋯» page")
                     to[0] = pressed_by.address  # ...and its «Вернуть управление» through the other
                     back = _data(hand_message(tg, anna), "hand")
                     assert back is not None
-                    answer = await (await tg.press(anna, hand_message(tg, anna), back))
+                    answer = await (await tg.press(anna, hand_of(tg, anna), back))
                     assert answer.text is None, answer.text  # before: «Кнопка устарела»
                     await tg.wait_for(lambda: not _on_page(tg, anna), what="the hand again")
                     await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna]))
@@ -225,29 +222,30 @@ async def test_a_lobby_change_and_its_message_are_written_in_one_transaction(
     url = await pg_databases.target("atomic")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        async with both_running(tg, url) as both:
-            other = both[1]  # (the holder shows what it gets)
-            async with delivering(tg, lambda _: other.address):  # every update to the other
-                lobby = await open_table(tg, other.app, group, anna)
-                tables, reads = other.app.tables, []
-                real = tables.get
+        async with (
+            bot_processes(tg, url) as (_, other),  # (the holder shows what it gets)
+            delivering(tg, lambda _: other.address),  # every update to the other
+        ):
+            lobby = await open_table(tg, other.app, group, anna)
+            tables, reads = other.app.tables, []
+            real = tables.get
 
-                async def dies(table_id: int) -> Any:  # the join reads the table twice:
-                    reads.append(table_id)  # before its change, and after its commit
-                    if len(reads) == 2:
-                        raise ConnectionError("the process dies right after the commit")
-                    return await real(table_id)
+            async def dies(table_id: int) -> Any:  # the join reads the table twice:
+                reads.append(table_id)  # before its change, and after its commit
+                if len(reads) == 2:
+                    raise ConnectionError("the process dies right after the commit")
+                return await real(table_id)
 
-                tables.get = dies  # type: ignore[method-assign]
-                join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
-                await (await tg.press(boris, lobby, join))
-                assert len(reads) == 2
-                await tg.wait_for(  # shown all the same (before: its row came after the commit)
-                    lambda: "Борис" in (tg.chat(group).message(lobby.message_id).text or ""),
-                    timeout=5,
-                    what="the lobby with Борис",
-                )
-                await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
+            tables.get = dies  # type: ignore[method-assign]  # the process dies there
+            join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
+            await (await tg.press(boris, lobby, join))
+            assert len(reads) == 2
+            await tg.wait_for(  # shown all the same (before: its row came after the commit)
+                lambda: "Борис" in (message_in(tg, group, lobby.message_id).text or ""),
+                timeout=5,
+                what="the lobby with Борис",
+            )
+            await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
 
 
 async def test_a_closed_tables_messages_are_written_with_its_closing(
@@ -256,48 +254,47 @@ async def test_a_closed_tables_messages_are_written_with_its_closing(
     url = await pg_databases.target("closing")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        async with both_running(tg, url) as both:
-            holder, other = both
-            async with delivering(tg, lambda _: other.address):  # every update to the other
-                await open_table(tg, other.app, group, anna)
-                await seat_everyone(tg, other.app, group, [anna, boris])
-                game = other.app.service.game_ids()[0]
-                await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna, boris]))
+        async with (
+            bot_processes(tg, url) as (holder, other),
+            delivering(tg, lambda _: other.address),  # every update to the other
+        ):
+            await open_table(tg, other.app, group, anna)
+            await seat_everyone(tg, other.app, group, [anna, boris])
+            game = other.app.service.game_ids()[0]
+            await tg.wait_for(lambda: hands_current(tg, holder.app, game, [anna, boris]))
 
-                def table_shows_the_game() -> bool:
-                    latest = tg.latest_message(group)
-                    return latest is not None and "Козырь" in (latest.text or "")
+            def table_shows_the_game() -> bool:
+                latest = tg.latest_message(group)
+                return latest is not None and "Козырь" in (latest.text or "")
 
-                # The group's table edit is paced: it may come after the hands.
-                await tg.wait_for(table_shows_the_game, what="the game's table message")
-                table = tg.latest_message(group)
-                assert table is not None
-                hands = {u: m.message_id for u in (anna, boris) if (m := hand_message(tg, u))}
-                assert len(hands) == 2
+            # The group's table edit is paced: it may come after the hands.
+            await tg.wait_for(table_shows_the_game, what="the game's table message")
+            table = tg.latest_message(group)
+            assert table is not None
+            hands = {u: m.message_id for u in (anna, boris) if (m := hand_message(tg, u))}
+            assert len(hands) == 2
 
-                async def dies(table_id: int) -> None:  # after the close's commit
-                    raise ConnectionError("the process dies right after the commit")
+            async def dies(table_id: int) -> None:  # after the close's commit
+                raise ConnectionError("the process dies right after the commit")
 
-                other.app.service.end_table = dies  # type: ignore[method-assign]
-                await tg.send_text(anna, group, "/stop")
-                await tg.wait_for(  # said all the same (before: edited after the commit)
-                    lambda: "закрыт" in (tg.chat(group).message(table.message_id).text or ""),
-                    timeout=5,
-                    what="the table message saying it was closed",
-                )
-                for user, hand in hands.items():
-                    await tg.wait_for(
-                        lambda u=user, h=hand: (
-                            "закрыли" in (tg.chat(tg.private(u)).message(h).text or "")
-                        ),  # type: ignore[union-attr]
-                        timeout=5,
-                        what="the hand saying why",
-                    )
-                await tg.wait_for(  # and /stop's reply (before: sent after the commit)
-                    lambda: any(m.text == "Стол закрыт." for m in tg.messages(group)),
-                    timeout=5,
-                    what="the reply to /stop",
-                )
+            other.app.service.end_table = dies  # type: ignore[method-assign]  # dies there
+            await tg.send_text(anna, group, "/stop")
+            await tg.wait_for(  # said all the same (before: edited after the commit)
+                lambda: "закрыт" in (message_in(tg, group, table.message_id).text or ""),
+                timeout=5,
+                what="the table message saying it was closed",
+            )
+            for user, hand in hands.items():
+
+                def told(user: FakeUser = user, hand: int = hand) -> bool:
+                    return "закрыли" in (message_in(tg, user, hand).text or "")
+
+                await tg.wait_for(told, timeout=5, what="the hand saying why")
+            await tg.wait_for(  # and /stop's reply (before: sent after the commit)
+                lambda: any(m.text == "Стол закрыт." for m in tg.messages(group)),
+                timeout=5,
+                what="the reply to /stop",
+            )
 
 
 async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
@@ -306,8 +303,7 @@ async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
     url = await pg_databases.target("full")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        async with both_running(tg, url) as both:
-            other = both[1]
+        async with bot_processes(tg, url) as (_, other):
             async with delivering(tg, lambda _: other.address):  # every update to the other
                 lobby = await open_table(tg, other.app, group, anna)
                 join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()
@@ -317,10 +313,10 @@ async def test_a_join_taking_the_last_seat_shows_the_lobby_if_its_process_dies(
                 async def dies(table_id: int, *args: Any, **kwargs: Any) -> Any:
                     raise ConnectionError("the process dies before the start that follows")
 
-                other.app.tables.start = dies  # type: ignore[method-assign]
+                other.app.tables.start = dies  # type: ignore[method-assign]  # dies there
                 await tg.press(boris, lobby, join)  # the last seat: no game follows
                 await tg.wait_for(  # shown all the same (before: only if the start refused)
-                    lambda: "Борис" in (tg.chat(group).message(lobby.message_id).text or ""),
+                    lambda: "Борис" in (message_in(tg, group, lobby.message_id).text or ""),
                     timeout=8,
                     what="the lobby with Борис",
                 )
@@ -334,24 +330,25 @@ async def test_a_deep_links_join_and_its_reply_are_written_in_one_transaction(
     url = await pg_databases.target("link")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, boris, group = two_friends(tg)
-        async with both_running(tg, url) as both:
-            other = both[1]
-            async with delivering(tg, lambda _: other.address):  # every update to the other
-                await open_table(tg, other.app, group, anna)
-                tables, reads = other.app.tables, []
-                real = tables.get
+        async with (
+            bot_processes(tg, url) as (_, other),
+            delivering(tg, lambda _: other.address),  # every update to the other
+        ):
+            await open_table(tg, other.app, group, anna)
+            tables, reads = other.app.tables, []
+            real = tables.get
 
-                async def dies(table_id: int) -> Any:  # after the join's commit
-                    reads.append(table_id)
-                    if len(reads) == 2:
-                        raise ConnectionError("the process dies right after the commit")
-                    return await real(table_id)
+            async def dies(table_id: int) -> Any:  # after the join's commit
+                reads.append(table_id)
+                if len(reads) == 2:
+                    raise ConnectionError("the process dies right after the commit")
+                return await real(table_id)
 
-                tables.get = dies  # type: ignore[method-assign]
-                token = (await real(1)).join_token
-                tg.start_private(boris, payload=f"join_{token}")
-                reply = await tg.wait_for_message(  # before: sent after the commit, so lost
-                    boris, lambda m: "Вы за столом в группе" in (m.text or ""), timeout=5
-                )
-                assert "место 1 из 2" in (reply.text or ""), reply.text
-                await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
+            tables.get = dies  # type: ignore[method-assign]  # the process dies there
+            token = (await real(1)).join_token
+            tg.start_private(boris, payload=f"join_{token}")
+            reply = await tg.wait_for_message(  # before: sent after the commit, so lost
+                boris, lambda m: "Вы за столом в группе" in (m.text or ""), timeout=5
+            )
+            assert "место 1 из 2" in (reply.text or ""), reply.text
+            await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")

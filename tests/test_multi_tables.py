@@ -13,20 +13,17 @@ from bot.handlers.lobby import error_text
 from service.tables import Person, TableError, Tables
 from storage.records import TableRecord
 from storage.repos import GameRepo, UserRepo
-from tests.service_helpers import ANNA, BORIS, open_tables
+from tests.backends import db_target
+from tests.processes import two_services
+from tests.service_helpers import ANNA, BORIS, tables_over
 
 pytestmark = pytest.mark.usefixtures("backend")  # SQLite and PostgreSQL
 
 
 @pytest.fixture
 async def pair(tmp_path: Path, backend: str) -> AsyncIterator[tuple[Tables, Tables]]:
-    both = [
-        await open_tables(tmp_path / "shared.sqlite3", people) for people in ((ANNA, BORIS), ())
-    ]
-    yield both[0], both[1]
-    for tables in both:
-        await tables.games.stop()
-        await tables.db.close()
+    async with two_services(await db_target(tmp_path / "shared.sqlite3")) as (a, b):
+        yield await tables_over(a, (ANNA, BORIS)), await tables_over(b, ())
 
 
 def stale_once(tables: Tables, name: str, value: object) -> None:

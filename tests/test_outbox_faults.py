@@ -12,7 +12,7 @@ from aiogram.types import Message
 
 from bot.outbox import Limits, Outbox, Rendered
 from bot.session import JsonSession
-from tests.e2e_helpers import TOKEN
+from tests.e2e_helpers import TOKEN, message_in
 from tests.fakes import FakeTelegram, FakeUser
 
 FAST = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6, timeout=0.5, backoff=0.05)
@@ -42,7 +42,7 @@ async def test_a_failed_edit_is_retried_and_the_newest_state_arrives(fault: str)
         await tg.wait_for(lambda: tg.faults == 1, what="the fault")
         state["move"] = 2  # a move while the failed call waits for its retry
         await asyncio.wait_for(done, 5)
-        assert tg.private(anna).message(first.message_id).text == "ход 2"  # type: ignore[union-attr]
+        assert message_in(tg, anna, first.message_id).text == "ход 2"
         assert outbox.failures == 1
         later = await asyncio.wait_for(outbox.send(anna.id, "ещё"), 5)  # the worker lives
         assert later is not None and later.text == "ещё"

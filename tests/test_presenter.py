@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,19 +24,19 @@ from service.records import Records
 from storage.connect import open_database
 from storage.repos import UserRepo
 from tests.backends import db_target
-from tests.service_helpers import humans, new_table, next_move, play_moves
+from tests.service_helpers import held, humans, new_table, next_move, play_moves
 
 
 def presenter_with(show: Any) -> Presenter:
     presenter = Presenter(
-        records=None,  # type: ignore[arg-type]
+        records=None,  # type: ignore[arg-type]  # never read: what it shows is replaced
         games=LiveGames(),
         clock=FakeClock(),
-        outbox=None,  # type: ignore[arg-type]
+        outbox=None,  # type: ignore[arg-type]  # never used, as the records
         pages=HandPages(),
-        reach=Reach(None),  # type: ignore[arg-type]
+        reach=Reach(None),  # type: ignore[arg-type]  # never used, as the records
     )
-    presenter._show = show  # type: ignore[method-assign]
+    presenter._show = show  # type: ignore[method-assign]  # the scheduling alone, no drawing
     return presenter
 
 
@@ -106,7 +107,7 @@ class Outbox:
         self.queued: dict[tuple[int, int], Render] = {}  # (chat, message) -> newest render
         self.sent: list[tuple[str, int, InlineKeyboardMarkup | None]] = []
         self.drawn_at: list[int] = []  # per sent message: the game's version when rendered
-        self.version = lambda: 0  # the game's version now (set by ``running``)
+        self.version: Callable[[], int] = lambda: 0  # the game's version now (``running``)
         self.gate = asyncio.Event()
         self.held, self.failing = held, failing
         self._ids = itertools.count(100)
@@ -188,12 +189,12 @@ async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int, GameS
         records,
         games,
         clock,
-        outbox,
+        outbox,  # type: ignore[arg-type]  # renders at flush; Presenter wants the class
         HandPages(),
-        Reach(records),  # type: ignore[arg-type]
+        Reach(records),
     )
     service = GameService(db, games=games, clock=clock, listener=Shows(presenter))
-    outbox.version = lambda: max(len(games.live(g).state.history) for g in games.ids())  # type: ignore[union-attr]
+    outbox.version = lambda: max(len(held(games, g).state.history) for g in games.ids())
     presenter.start()
     table_id = await new_table(service)
     async with service.db.tx() as c:  # they started the bot: their hands come privately
@@ -209,13 +210,13 @@ async def test_an_edit_shows_the_state_at_its_slot_not_at_the_move(tmp_path: Pat
     await presenter.idle()
     outbox.flush()
     for _ in range(3):  # three moves before the hands' slots come
-        state = service.live(game).state
+        state = held(service, game).state
         seat, text = next_move(state)
         await service.act(game, Action.from_text(seat, text), len(state.history))
         await service.idle()  # the words said for a player with nothing to add
         await presenter.idle()
     outbox.flush()
-    version = len(service.live(game).state.history)
+    version = len(held(service, game).state.history)
     for user in (1, 2):
         assert outbox.versions(user) == [0, version]  # nothing in between, nothing twice
     await presenter.stop()
@@ -226,7 +227,7 @@ async def test_a_hand_is_sent_once_and_never_shown_older_than_before(tmp_path: P
     outbox = Outbox(held=1)
     presenter, game, service = await running(tmp_path, outbox)
     await asyncio.sleep(0.05)  # the first news waits to send the hand of user 1
-    state = service.live(game).state
+    state = held(service, game).state
     seat, text = next_move(state)
     await service.act(game, Action.from_text(seat, text), len(state.history))
     presenter.refresh(game, 1)  # a press that changes the hand's page
@@ -257,12 +258,17 @@ async def test_a_replaced_message_is_the_one_of_its_chat(tmp_path: Path) -> None
     presenter, game, service = await running(tmp_path, outbox)
     await presenter.idle()
     records = Records(service.db)
-    hands = {user: await records.hand_message(game, user) for user in (1, 2)}
-    assert None not in hands.values()
+
+    async def hand(user: int) -> int:
+        message_id = await records.hand_message(game, user)
+        assert message_id is not None
+        return message_id
+
+    hands = {user: await hand(user) for user in (1, 2)}
     outbox.lost.add((2, hands[2]))  # the second one's hand can no longer be edited
 
     async def move() -> None:
-        state = service.live(game).state
+        state = held(service, game).state
         seat, text = next_move(state)
         await service.act(game, Action.from_text(seat, text), len(state.history))
         await presenter.idle()
@@ -302,7 +308,7 @@ async def test_a_new_message_waiting_for_its_slot_holds_up_no_other_hand(tmp_pat
     outbox = Outbox(held=1)  # user 1's first hand waits, as in a 429 back-off
     presenter, game, service = await running(tmp_path, outbox)
     await asyncio.sleep(0.05)
-    state = service.live(game).state
+    state = held(service, game).state
     seat, text = next_move(state)
     await service.act(game, Action.from_text(seat, text), len(state.history))
     await asyncio.sleep(0.05)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import datetime
-from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
+from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, render_hand
 from bot.callbacks import CardCb, LobbyCb, LobbyOp, MoveCb
@@ -19,18 +20,20 @@ from engine.actions import THROW
 from engine.cards import CARDS
 from engine.rules import ThrowOrder
 from service import Seat, TableSettings
-from storage.records import SeatKind
+from storage.records import SeatKind, TableRecord
 from tests.helpers import act, game, outcome_of, turn_of
+from tests.records import lobby_record
 
 NAMES = ["Аня", "Борис", "Вика"]
 
 
-def buttons(markup) -> list[tuple[str, str]]:
+def buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, str]]:
     """(label, data) with the suits' colour selector dropped and a playable card (its
     style) marked «• »."""
+    assert markup is not None, "no buttons"
     return [
-        (("• " if b.style == "success" and b.callback_data[:2] == "c:" else "")
-         + b.text.replace("\ufe0f", ""), b.callback_data)
+        (("• " if b.style == "success" and (b.callback_data or "")[:2] == "c:" else "")
+         + b.text.replace("\ufe0f", ""), b.callback_data or "")
         for row in markup.inline_keyboard for b in row
     ]  # fmt: skip
 
@@ -47,10 +50,10 @@ def test_russian_plurals_and_language_choice() -> None:
 
 
 def test_lobby_shows_settings_seats_and_buttons() -> None:
-    table = SimpleNamespace(
-        id=7,
-        settings=TableSettings("perevodnoy", 36, 3, "neighbors", speed="fast"),
-        seats=[Seat(SeatKind.HUMAN, "Аня <3", 1), Seat(SeatKind.BOT, "Новичок 1")],
+    table = lobby_record(
+        7,
+        TableSettings("perevodnoy", 36, 3, "neighbors", speed="fast"),
+        [Seat(SeatKind.HUMAN, "Аня <3", 1), Seat(SeatKind.BOT, "Новичок 1")],
     )  # fmt: skip
     text, markup = render.lobby("ru", table, "Аня <3")
     assert "Переводной · 36 карт · 3 места\n" in text  # all three are neighbours
@@ -65,23 +68,25 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
 
 def test_the_free_seats_of_a_lobby_take_one_line_unless_they_show_teams() -> None:
     seats = [Seat(SeatKind.HUMAN, "Аня", 1)]
-    table = SimpleNamespace(id=7, settings=TableSettings(seats=6), seats=seats)
+    table = lobby_record(7, TableSettings(seats=6), seats)
     text, _ = render.lobby("ru", table, "Аня")
     assert "Места:\n1. Аня\n2–6. — свободно —\n\nСоздатель стола — Аня." in text
-    table.settings = TableSettings(seats=4, pairs=True)
+    table = replace(table, settings=TableSettings(seats=4, pairs=True))
     text, _ = render.lobby("en", table, "Anna")
     assert "1. Аня · team 1\n2. — free — · team 2\n3. — free — · team 1\n" in text
 
 
 def test_hand_keyboard_sorts_by_suit_with_trumps_last_and_marks_playable_cards() -> None:
     state = game(["7H 6S AS 8C 6H", "9S 10S 9D", "JD"], trump="6H", stock="QD KD AD", players=3)
-    text, markup, *_ = render_hand.hand("ru", state.view(0), 5)
+    drawn = render_hand.hand("ru", state.view(0), 5)
+    text, markup = drawn.text, drawn.markup
     cards = [label for label, data in buttons(markup) if data.startswith("c:")]
     assert cards == ["• 6♠", "• Т♠", "• 8♣", "• 6♥", "• 7♥"]  # any card may open
     assert "Ваш ход" in text
     act(state, "0 a 6S")
     act(state, "1 d 9S>6S")
-    text, markup, *_ = render_hand.hand("ru", state.view(0), 5)
+    drawn = render_hand.hand("ru", state.view(0), 5)
+    text, markup = drawn.text, drawn.markup
     cards = [label for label, data in buttons(markup) if data.startswith("c:")]
     assert cards == ["Т♠", "8♣", "• 6♥", "7♥"]  # only a six or a nine may be thrown in
     assert [label for label, _ in buttons(markup)][-2:] == ["Бито", "⋯"]  # «Сдаться» behind it
@@ -91,14 +96,16 @@ def test_defender_keyboard_offers_take_transfer_and_target_choice() -> None:
     state = game(["7S 7D", "8S 9S 7C 6H", "10S JS QS"], trump="6H", stock="QD KD",
                  players=3, mode="perevodnoy")  # fmt: skip
     act(state, "0 a 7S 7D")
-    text, markup, *_ = render_hand.hand("ru", state.view(1), 5)
+    drawn = render_hand.hand("ru", state.view(1), 5)
+    text, markup = drawn.text, drawn.markup
     labels = [label for label, _ in buttons(markup)]
     assert "↪ 7♣" in labels and "Беру" in labels and "⋯" in labels
     moves = {label: MoveCb.unpack(d) for label, d in buttons(markup) if d.startswith("m:")}
     assert moves["Беру"].a == "take" and moves["↪ 7♣"].a == "x 7C"
     assert "Отбивайтесь" in text
     trump = CARDS[4 * 4 + 3]  # 6♥ beats both sevens: the player chooses
-    text, markup, *_ = render_hand.hand("ru", state.view(1), 5, picking=trump)
+    drawn = render_hand.hand("ru", state.view(1), 5, picking=trump)
+    text, markup = drawn.text, drawn.markup
     assert "Какую карту побить?" in text
     targets = {label: MoveCb.unpack(d).a for label, d in buttons(markup) if d.startswith("m:")}
     assert targets == {"Побить 7♠": "d 6H>7S", "Побить 7♦": "d 6H>7D"}
@@ -133,9 +140,9 @@ def test_outcome_text_names_the_fool_and_places() -> None:
     assert "Ничья" in render.outcome_text("ru", Outcome((), (1, 1, 1), draw=True), NAMES)
 
 
-def lobby_table(**settings) -> SimpleNamespace:
+def lobby_table(bots: str) -> TableRecord:
     seats = [Seat(SeatKind.HUMAN, "Аня", 1), Seat(SeatKind.BOT, "x", level="master")]
-    return SimpleNamespace(id=3, settings=TableSettings(seats=3, **settings), seats=seats)
+    return lobby_record(3, TableSettings(seats=3, bots=bots), seats)
 
 
 def test_the_bots_button_shows_their_strength_and_goes_round_the_three() -> None:
@@ -178,7 +185,7 @@ def test_the_table_message_starts_with_whose_move_and_until_when() -> None:
     assert text.startswith(f"⏳ <b>Ходит {mover} · 30 с на ход</b>\n")
 
 
-def test_deadlines_are_shown_in_the_configured_zone(monkeypatch) -> None:
+def test_deadlines_are_shown_in_the_configured_zone(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DURAK_TZ", raising=False)
     assert zone_from_env() == ZoneInfo("Europe/Moscow")
     monkeypatch.setenv("DURAK_TZ", "Asia/Novosibirsk")
@@ -194,12 +201,14 @@ def test_a_player_out_of_cards_may_leave_the_table_while_the_others_play() -> No
     act(state, "1 d 8S>7S")
     act(state, "2 done")
     assert state.place[0] and not state.is_over
-    text, markup, *_ = render_hand.hand("ru", state.view(0), 5, leave=3)
+    drawn = render_hand.hand("ru", state.view(0), 5, leave=3)
+    text, markup = drawn.text, drawn.markup
     assert "не осталось карт" in text and "выйти из-за стола" in text
     assert [(label, LobbyCb.unpack(d)) for label, d in buttons(markup)] == [
         ("Выйти из-за стола", LobbyCb(table=3, op=LobbyOp.LEAVE))
     ]
-    text, markup, *_ = render_hand.hand("ru", state.view(0), 5)  # they left: nothing to press
+    drawn = render_hand.hand("ru", state.view(0), 5)  # they left: nothing to press
+    text, markup = drawn.text, drawn.markup
     assert markup is None and "Итоги будут в группе" in text
 
 
@@ -209,7 +218,8 @@ def test_the_fool_is_not_congratulated() -> None:
     act(state, "1 d 8S>7S")
     assert state.is_over and outcome_of(state).fools == (1,)
     for seat in (0, 1):
-        text, markup, *_ = render_hand.hand("ru", state.view(seat), 5, leave=3)
+        drawn = render_hand.hand("ru", state.view(seat), 5, leave=3)
+        text, markup = drawn.text, drawn.markup
         assert "Партия окончена" in text and "оздравля" not in text and markup is None
 
 
@@ -221,7 +231,9 @@ def test_a_thrower_is_told_when_there_is_nothing_to_throw_in() -> None:
             turn = state.turn()
             if turn is not None and turn.kind == "throw":
                 view = state.view(turn.seats[0])
-                seen[any(a.kind == THROW for a in view.legal)] = render_hand.hand("ru", view, 1)[0]
+                seen[any(a.kind == THROW for a in view.legal)] = render_hand.hand(
+                    "ru", view, 1
+                ).text
             state.apply(pick.choice(state.all_legal_actions()))
     assert "<b>Подкидывайте</b> — или «" in seen[True]
     assert "Подкинуть нечего — «" in seen[False]
@@ -231,6 +243,7 @@ def test_the_table_says_who_opens_with_the_lowest_trump_until_the_first_move() -
     state = next(s for seed in range(20) if (s := State(Rules(), seed)).shown is not None)
     text = render.table_message("ru", state.view(), NAMES[:2], [False, False])
     name = NAMES[state.attacker]
+    assert state.shown is not None
     card = card_label(state.shown, "ru")  # in colour, as everywhere
     assert f"Первым ходит тот, у кого младший козырь ({card}): {name}." in text
     state.apply(state.legal_actions(state.attacker)[0])

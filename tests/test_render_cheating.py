@@ -4,25 +4,29 @@ the words of an accusation, and no trace of a cheat anywhere else."""
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
+
+from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, render_hand, rules_text
 from bot.callbacks import DRAFT, CheatCb, MoveCb, PageCb, PageName
 from bot.render_cheating import accusation_exposed
-from engine import Accused, Action, Card, State
+from bot.render_hand import Drawn
+from engine import Accused, Action, Card, Mode, State
 from engine.presets import transfer_cheating
 from service import TableSettings
 from service.lobby_rules import option_values, with_option, with_preset
 from tests.helpers import act, game
+from tests.records import lobby_record
 
 NAMES = ["Аня", "Борис", "Вика"]
 BIG_GAME = 10**12  # callback data must fit 64 bytes even for huge ids
 
 
-def buttons(markup) -> list[tuple[str, str]]:
+def buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, str]]:
     """(label, data) with the suits' colour selector dropped and the hand's key as drafted."""
+    assert markup is not None, "no buttons"
     return [
-        (b.text.replace("\ufe0f", ""), unsealed(b.callback_data))
+        (b.text.replace("\ufe0f", ""), unsealed(b.callback_data or ""))
         for row in markup.inline_keyboard
         for b in row
     ]
@@ -32,25 +36,35 @@ def unsealed(data: str) -> str:
     return data[: -len(DRAFT)] + DRAFT if data[:2] in ("c:", "m:", "p:", "f:") else data
 
 
-def opened(**rules: object) -> State:
+def opened(*, cheating: bool = False, mode: Mode = Mode.PODKIDNOY) -> State:
     """Аня opens with both nines against Борис, who holds no honest beat for 9♥ but 8♥."""
-    state = game(["9H 9S 10S JS", "7S 8C QD 10H"], trump="6D", stock="AC AS AH", **rules)
+    hands = ["9H 9S 10S JS", "7S 8C QD 10H"]
+    state = game(hands, trump="6D", stock="AC AS AH", cheating=cheating, mode=mode)
     act(state, "0 a 9H 9S")
     return state
 
 
-def hand(state: State, seat: int, game_id: int = 5, **kw: object):
+def hand(
+    state: State,
+    seat: int,
+    game_id: int = 5,
+    *,
+    page: str | None = None,
+    cheat_card: Card | None = None,
+) -> Drawn:
+    cheats = state.cheat_actions(seat)
+    view = state.view(seat)
     return render_hand.hand(
-        "ru", state.view(seat), game_id, names=NAMES, cheats=state.cheat_actions(seat), **kw
+        "ru", view, game_id, names=NAMES, cheats=cheats, page=page, cheat_card=cheat_card
     )
 
 
 def test_the_defender_has_a_cheat_toggle_and_everyone_an_accusation() -> None:
     state = opened(cheating=True)
-    defender = dict(buttons(hand(state, 1)[1]))
+    defender = dict(buttons(hand(state, 1).markup))
     assert PageCb.unpack(defender["🤫 Мухлёж"]) == PageCb(game=5, page=PageName.CHEAT, k=DRAFT)
     assert MoveCb.unpack(defender["🕵 Антимухлёж: Аня"]).a == "accuse 0"
-    attacker = buttons(hand(state, 0)[1])
+    attacker = buttons(hand(state, 0).markup)
     assert ("🕵 Антимухлёж: Борис", MoveCb(game=5, a="accuse 1", k=DRAFT).pack()) in attacker
     assert not any("🤫" in text or data.startswith("f:") for text, data in attacker)
 
@@ -58,13 +72,14 @@ def test_the_defender_has_a_cheat_toggle_and_everyone_an_accusation() -> None:
 def test_without_the_option_the_keyboards_are_as_before() -> None:
     state = opened()
     for seat in (0, 1):
-        assert not any("🤫" in t or "🕵" in t for t, _ in buttons(hand(state, seat)[1]))
-    assert render_hand.hand("ru", state.view(1), 5)[1] == hand(state, 1)[1]
+        assert not any("🤫" in t or "🕵" in t for t, _ in buttons(hand(state, seat).markup))
+    assert render_hand.hand("ru", state.view(1), 5).markup == hand(state, 1).markup
 
 
 def test_the_cheat_page_offers_every_card_marked_as_a_cheat() -> None:
     state = opened(cheating=True)
-    text, markup, *_ = hand(state, 1, page="cheat")
+    drawn = hand(state, 1, page="cheat")
+    text, markup = drawn.text, drawn.markup
     assert "эти кнопки видите только вы" in text
     pressed = buttons(markup)
     assert pressed[-1] == ("Назад", PageCb(game=5, page=PageName.HAND, k=DRAFT).pack())
@@ -76,7 +91,8 @@ def test_the_cheat_page_offers_every_card_marked_as_a_cheat() -> None:
 
 def test_a_card_with_several_cheats_asks_for_the_target() -> None:
     state = opened(cheating=True)
-    text, markup, *_ = hand(state, 1, page="cheat", cheat_card=Card.parse("7S"))
+    drawn = hand(state, 1, page="cheat", cheat_card=Card.parse("7S"))
+    text, markup = drawn.text, drawn.markup
     assert "Куда положить 7♠️?" in text
     assert buttons(markup) == [
         ("🤫 7♠ на 9♠", CheatCb(game=5, a="d 7S>9S", k=DRAFT).pack()),
@@ -93,17 +109,19 @@ def test_a_cheating_transfer_is_offered_when_a_transfer_is_possible() -> None:
         cheating=True,
     )
     act(state, "0 a 9H")
-    labels = [t for t, _ in buttons(hand(state, 1, page="cheat", cheat_card=Card.parse("7S"))[1])]
+    labels = [
+        t for t, _ in buttons(hand(state, 1, page="cheat", cheat_card=Card.parse("7S")).markup)
+    ]
     assert labels == ["🤫 7♠ на 9♥", "🤫 Перевести 7♠", "Назад"]
 
 
 def test_every_cheat_button_is_a_cheat_of_that_seat_and_fits_callback_data() -> None:
-    state = opened(cheating=True, mode="perevodnoy")
+    state = opened(cheating=True, mode=Mode.PEREVODNOY)
     cheats = {a.text for a in state.cheat_actions(1)}
     seen = set()
     for card in (None, *state.view(1).hand):
         for page in ("cheat", "accuse", None):
-            _, markup, *_ = hand(state, 1, BIG_GAME, page=page, cheat_card=card)
+            markup = hand(state, 1, BIG_GAME, page=page, cheat_card=card).markup
             for text, data in buttons(markup):
                 assert len(data.encode()) <= 64
                 if data.startswith("f:"):
@@ -117,9 +135,10 @@ def test_every_cheat_button_is_a_cheat_of_that_seat_and_fits_callback_data() -> 
 def test_several_players_to_accuse_open_their_own_page() -> None:
     state = game(["9H 10S", "7S 8C", "6C 7C"], trump="6D", cheating=True)
     act(state, "0 a 9H")
-    row = [b for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]]
+    row = [b for b in buttons(hand(state, 2).markup) if "🕵" in b[0]]
     assert row == [("🕵 Антимухлёж…", PageCb(game=5, page=PageName.ACCUSE, k=DRAFT).pack())]
-    text, markup, *_ = hand(state, 2, page="accuse")
+    drawn = hand(state, 2, page="accuse")
+    text, markup = drawn.text, drawn.markup
     assert "Кого поймать на мухлеже?" in text
     assert buttons(markup) == [
         ("🕵 Антимухлёж: Аня", MoveCb(game=5, a="accuse 0", k=DRAFT).pack()),
@@ -127,7 +146,7 @@ def test_several_players_to_accuse_open_their_own_page() -> None:
         ("Назад", PageCb(game=5, page=PageName.HAND, k=DRAFT).pack()),
     ]
     act(state, "2 accuse 1")  # wrong: Вика may accuse only Аня in this bout
-    assert [b[0] for b in buttons(hand(state, 2)[1]) if "🕵" in b[0]] == ["🕵 Антимухлёж: Аня"]
+    assert [b[0] for b in buttons(hand(state, 2).markup) if "🕵" in b[0]] == ["🕵 Антимухлёж: Аня"]
 
 
 def test_a_page_with_nothing_to_press_falls_back_to_the_hand() -> None:
@@ -199,9 +218,7 @@ def test_the_option_has_its_lobby_button_rules_line_and_explanation() -> None:
     preset = with_preset(TableSettings(), "transfer_cheating", 0)
     assert option_values(preset)["cheating"] is True
     assert "мухлёж и «Антимухлёж»" in rules_text.lobby_rules_line("ru", preset)
-    _, markup = rules_text.rules_page(
-        "ru", SimpleNamespace(id=1, settings=preset, seats=[]), "rules"
-    )
+    _, markup = rules_text.rules_page("ru", lobby_record(1, preset), "rules")
     assert "✅ Мухлёж" in [t for t, _ in buttons(markup)]
     off = with_option(preset, "cheating")
     assert option_values(off)["cheating"] is False

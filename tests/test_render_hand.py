@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from collections.abc import Iterator
+from typing import TypedDict
 
 import pytest
 from aiogram.types import InlineKeyboardMarkup
@@ -16,7 +17,7 @@ from bot.callbacks import DRAFT, CardCb, CheatCb, LobbyCb, MoveCb, PageCb, packe
 from bot.card_labels import VS16, card_label
 from bot.hand_answers import why_not
 from bot.render_hand import PLAYABLE, hand, markable, retimed, tap_kinds
-from engine import Card, Rules, State
+from engine import Action, Card, Rules, State
 from engine.actions import BEAT
 from engine.cards import sort_for_hand
 from engine.rules import Mode
@@ -52,7 +53,18 @@ def positions(games: int, seed: int) -> Iterator[tuple[State, int]]:
             state.apply(rng.choice(state.all_legal_actions()))
 
 
-def pages(state: State, seat: int, rng: random.Random) -> Iterator[dict[str, object]]:
+class Shown(TypedDict, total=False):
+    """What a hand's keyboard shows besides the hand: ``hand``'s keyword arguments."""
+
+    page: str
+    marked: list[Card]
+    picking: Card
+    cheats: list[Action]
+    cheat_card: Card
+    idle: bool
+
+
+def pages(state: State, seat: int, rng: random.Random) -> Iterator[Shown]:
     """Every page the seat's keyboard may show in this position."""
     view = state.view(seat)
     yield {}
@@ -133,7 +145,7 @@ def test_what_would_not_pack_as_aiogram_packs_it_is_refused() -> None:
         {"game": 5, "card": "7S" * 40, "k": DRAFT},  # over 64 bytes
     ):
         with pytest.raises(ValueError):
-            packed(CardCb, **values)  # type: ignore[arg-type]
+            packed(CardCb, **values)  # type: ignore[arg-type]  # mixed values, wrong on purpose
 
 
 def test_other_seconds_left_change_only_the_line_of_seconds() -> None:

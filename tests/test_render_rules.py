@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from types import SimpleNamespace
 
 import pytest
+from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, render_hand, rules_text
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
@@ -16,14 +16,17 @@ from engine import Action, Outcome, State
 from engine.presets import durak_online
 from service import TableSettings
 from service.lobby_rules import OPTIONS, table_rules, with_option, with_preset
+from storage.records import TableRecord
 from tests.helpers import act, game
+from tests.records import lobby_record
 
 NAMES = ["Аня", "Борис", "Вика"]
 ONLINE = with_preset(TableSettings(), "durak_online", 0)
 
 
-def buttons(markup) -> list[tuple[str, str]]:
-    return [(b.text, b.callback_data) for row in markup.inline_keyboard for b in row]
+def buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, str]]:
+    assert markup is not None, "no buttons"
+    return [(b.text, b.callback_data or "") for row in markup.inline_keyboard for b in row]
 
 
 def test_the_rules_line_names_the_preset_and_the_options_in_force() -> None:
@@ -62,9 +65,8 @@ def test_rules_explains_each_option_of_the_table() -> None:
     assert "Дополнительных правил нет." in plain
 
 
-def lobby_table(settings: TableSettings | None = None, **changes) -> SimpleNamespace:
-    settings = replace(settings or TableSettings(), **changes)
-    return SimpleNamespace(id=123456789, settings=settings, seats=[])
+def lobby_table(settings: TableSettings) -> TableRecord:
+    return lobby_record(123456789, settings)
 
 
 def test_the_lobby_opens_the_rules_pages_and_every_button_does_something() -> None:
@@ -127,9 +129,9 @@ def test_a_pressed_setting_or_option_is_answered_with_its_new_value() -> None:
 
 
 def test_teams_of_three_are_named_so() -> None:
-    text, _ = render.lobby("ru", lobby_table(seats=6, pairs=True), "Аня")
+    text, _ = render.lobby("ru", lobby_table(TableSettings(seats=6, pairs=True)), "Аня")
     assert "6 мест · подкидывают все · командами по трое" in text
-    text, _ = render.lobby("ru", lobby_table(seats=4, pairs=True), "Аня")
+    text, _ = render.lobby("ru", lobby_table(TableSettings(seats=4, pairs=True)), "Аня")
     assert "4 места · подкидывают все · парами" in text
 
 
@@ -137,7 +139,8 @@ def test_the_defender_may_transfer_by_showing_a_trump() -> None:
     state = game(["7S 8D", "7H 7C 10S", "9S JS QS KS"], trump="6H", stock="QD KD",
                  players=3, mode="perevodnoy", transfer_by_trump_show=True)  # fmt: skip
     act(state, "0 a 7S")
-    text, markup, *_ = render_hand.hand("ru", state.view(1), 5)
+    drawn = render_hand.hand("ru", state.view(1), 5)
+    text, markup = drawn.text, drawn.markup
     moves = {label: MoveCb.unpack(d).a for label, d in buttons(markup) if d.startswith("m:")}
     assert moves["↪ показать 7♥️"] == "s 7H"
     assert moves["↪ 7♥️"] == "x 7H" and moves["↪ 7♣️"] == "x 7C"

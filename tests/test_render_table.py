@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from types import SimpleNamespace
+from dataclasses import replace
 
 import pytest
+from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rules_text
 from bot.i18n import LANGS
@@ -19,6 +20,7 @@ from service import TableSettings
 from service.lobby_rules import with_preset
 from storage.records import Seat, SeatKind
 from tests.helpers import act, game, outcome_of
+from tests.records import lobby_record
 
 NAMES = ["Аня", "Борис", "Вика", "Гена"]
 
@@ -48,7 +50,7 @@ def test_the_fool_is_the_fool_and_only_those_without_cards_are_without_cards() -
     for seat in set(range(3)) - {fool}:
         place = outcome_of(state).places[seat]
         assert lines[NAMES[seat]] == f"<b>{NAMES[seat]}</b> — без карт, {place}-е место"
-    summary = render.outcome_text("ru", state.outcome, NAMES[:3])
+    summary = render.outcome_text("ru", outcome_of(state), NAMES[:3])
     assert summary.startswith(f"🃏 Партия окончена. Дурак — {NAMES[fool]}!")
 
 
@@ -59,9 +61,9 @@ def test_a_surrender_is_told_as_one_and_the_others_keep_their_cards() -> None:
     lines = seat_lines(render.table_message("ru", view, NAMES[:3], [False] * 3), NAMES)
     assert lines["Борис"] == "<b>Борис</b> — 6 карт — 🏳 сдаётся"  # not «сдача»: the deal
     assert lines["Аня"] == "<b>Аня</b> — 6 карт — 1-е место"  # cards in hand: not «без карт»
-    summary = render.outcome_text("ru", state.outcome, NAMES[:3])
+    summary = render.outcome_text("ru", outcome_of(state), NAMES[:3])
     assert summary.split("\n")[0] == "🃏 Партия окончена: Борис сдаётся и остаётся в дураках."
-    assert render.outcome_text("en", state.outcome, NAMES[:3]).startswith(
+    assert render.outcome_text("en", outcome_of(state), NAMES[:3]).startswith(
         "🃏 Game over: Борис gives up and is the fool."
     )
 
@@ -72,7 +74,7 @@ def test_a_surrender_in_a_team_game_names_who_gave_up_and_the_winning_team() -> 
     lines = seat_lines(render.table_message("ru", state.view(), NAMES, [False] * 4), NAMES)
     assert lines["Гена"].endswith("— 🏳 сдаётся") and lines["Борис"].endswith("— 🃏 дурак")
     assert lines["Аня"].endswith("— победа")
-    assert render.outcome_text("ru", state.outcome, NAMES) == (
+    assert render.outcome_text("ru", outcome_of(state), NAMES) == (
         "🃏 Партия окончена: Гена сдаётся. Победили Аня + Вика, в дураках — Борис + Гена."
     )
 
@@ -82,7 +84,7 @@ def test_a_draw_is_a_draw_for_everyone() -> None:
     text = render.table_message("ru", state.view(), NAMES[:2], [False] * 2)
     assert seat_lines(text, NAMES) == {"Аня": "<b>Аня</b> — ничья", "Борис": "<b>Борис</b> — ничья"}
     assert "0 карт" not in text and text.startswith("🏁 <b>Партия окончена</b>")
-    summary = render.outcome_text("ru", state.outcome, NAMES[:2])
+    summary = render.outcome_text("ru", outcome_of(state), NAMES[:2])
     assert summary == "🤝 Ничья: дурака нет, выиграли все."
 
 
@@ -95,7 +97,7 @@ def test_teams_are_shown_at_the_table_and_the_result_names_the_winning_team() ->
     for seat, name in enumerate(NAMES):
         assert lines[name].endswith("🃏 дурак" if seat in fools else "— победа"), lines[name]
     won, lost = ("Борис + Гена", "Аня + Вика") if 0 in fools else ("Аня + Вика", "Борис + Гена")
-    summary = render.outcome_text("ru", state.outcome, NAMES)
+    summary = render.outcome_text("ru", outcome_of(state), NAMES)
     assert summary == f"🃏 Партия окончена. Победили {won}, в дураках — {lost}."
     assert "Места:" not in summary and "1." not in summary  # places mean nothing here
 
@@ -103,10 +105,10 @@ def test_teams_are_shown_at_the_table_and_the_result_names_the_winning_team() ->
 def test_the_summary_shows_the_series_score_and_names_givers_with_and() -> None:
     state = finished(Rules(players=3), 1)
     pogony = [(s, outcome_of(state).fools[0]) for s in range(3) if s != outcome_of(state).fools[0]]
-    text = render.outcome_text("ru", state.outcome, NAMES[:3], pogony, [3, 1, 0])
+    text = render.outcome_text("ru", outcome_of(state), NAMES[:3], pogony, [3, 1, 0])
     assert text.endswith("Счёт: Аня — <b>3</b> · Борис — <b>1</b> · Вика — <b>0</b>")
     with_bots = ["Аня", "Опытный 1", "Опытный 2"]
-    bots = render.outcome_text("ru", state.outcome, with_bots, (), [0, 2, 1])
+    bots = render.outcome_text("ru", outcome_of(state), with_bots, (), [0, 2, 1])
     assert bots.endswith("Опытный 1 — <b>2</b> · Опытный 2 — <b>1</b>")  # not «Опытный 1 2»
     givers = " и ".join(NAMES[g] for g, _ in pogony)
     assert f"вешают {givers}" in text
@@ -162,7 +164,7 @@ def test_only_a_real_timeout_is_labelled_time_ran_out() -> None:
 # ------------------------------------------------------------------ lobby labels
 
 
-def rows_of(markup) -> list[list[str]]:
+def rows_of(markup: InlineKeyboardMarkup) -> list[list[str]]:
     return [[b.text for b in row] for row in markup.inline_keyboard]
 
 
@@ -176,10 +178,10 @@ def test_no_lobby_or_rules_page_label_is_cut_on_a_phone(lang: str) -> None:
         if seats > DECK_PLAYERS[deck][1]:
             continue
         s = TableSettings(mode, deck, seats, throw_in, seats in (4, 6), speed, bots)
-        table = SimpleNamespace(id=2**40, settings=s, seats=[Seat(SeatKind.HUMAN, "Аня", 1)])
+        table = lobby_record(2**40, s, [Seat(SeatKind.HUMAN, "Аня", 1)])
         pages = [render.lobby(lang, table, "Аня")[1]]
         for key in PRESETS:
-            table.settings = with_preset(s, key, 0)
+            table = replace(table, settings=with_preset(s, key, 0))
             pages += [rules_text.rules_page(lang, table, p)[1] for p in ("rules", "house")]
         for markup in pages:
             for row in rows_of(markup):
@@ -190,7 +192,7 @@ def test_no_lobby_or_rules_page_label_is_cut_on_a_phone(lang: str) -> None:
 
 def test_every_setting_button_shows_its_value() -> None:
     s = TableSettings("perevodnoy", 52, 4, "neighbors", True, "fast", "master")
-    table = SimpleNamespace(id=1, settings=s, seats=[])
+    table = lobby_record(1, s)
     labels = [label for row in rows_of(render.lobby("ru", table, "Аня")[1]) for label in row]
     for label in ("Переводной", "Колода: 52", "4 места", "Пары: да", "Подкидывают соседи"):
         assert label in labels

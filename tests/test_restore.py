@@ -10,6 +10,7 @@ import pytest
 
 from engine import Rules, SnapshotError, State
 from service import GameService
+from storage.records import TableStatus
 from storage.repos import GameRepo, TableRepo
 from tests.e2e_helpers import latest, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeTelegram
@@ -110,5 +111,5 @@ async def test_a_game_whose_log_cannot_be_replayed_ends_and_its_players_are_told
         for user in (anna, boris):
             assert said in (latest(tg, tg.private(user)).text or "")
         assert all(said not in (m.text or "") for m in tg.messages(fine))
-        table = await app.tables.get(1)
-        assert table.status == "lobby"
+        record = await app.tables.get(1)
+        assert record.status == TableStatus.LOBBY

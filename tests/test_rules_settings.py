@@ -86,7 +86,7 @@ def test_timer_seconds_fast_15_and_5() -> None:
 
 def test_rules_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
-        Rules().players = 3  # type: ignore[misc]
+        Rules().players = 3  # type: ignore[misc]  # frozen: it must raise
 
 
 def test_rules_need_keyword_arguments() -> None:

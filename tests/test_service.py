@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import Action, Rules, State
+from engine import Action, Mode, Rules, Speed, State
 from service import FakeClock, Refused, Seat, Update
 from service.rating import new_stats
 from storage.records import SeatKind
 from storage.repos import GameRepo, StatsRepo
 from tests.service_helpers import (
     CHAT,
+    held,
     humans,
     next_move,
     open_service,
@@ -41,7 +42,7 @@ async def test_a_whole_game_through_the_service_equals_the_engine_game(tmp_path:
     service = await open_service(tmp_path / "g.sqlite3")
     update = await start(service, RULES, 11, humans(2))
     await play_moves(service, update.game_id, 1000)
-    state = service.live(update.game_id).state
+    state = held(service, update.game_id).state
     assert state.is_over and state == play_in_engine(RULES, 11)
     record = await GameRepo(service.db).get(update.game_id)
     assert record is not None and record.status == "over" and record.deadline is None
@@ -67,19 +68,19 @@ async def test_a_game_survives_losing_every_object_in_memory(tmp_path: Path) -> 
     second = await open_service(path)
     assert await second.restore() == 1
     await play_moves(second, update.game_id, 1000)
-    assert second.live(update.game_id).state == play_in_engine(RULES, 23)
+    assert held(second, update.game_id).state == play_in_engine(RULES, 23)
     await second.db.close()
 
 
 async def test_snapshot_and_action_log_rebuild_the_same_state(tmp_path: Path) -> None:
     service = await open_service(tmp_path / "r.sqlite3")
-    update = await start(service, Rules(players=3, deck=36, mode="perevodnoy"), 5, humans(3))
+    update = await start(service, Rules(players=3, deck=36, mode=Mode.PEREVODNOY), 5, humans(3))
     await play_moves(service, update.game_id, 40)
     fresh = await open_service(tmp_path / "r.sqlite3")
     await fresh.restore()
-    from_snapshot = fresh.live(update.game_id).state
+    from_snapshot = held(fresh, update.game_id).state
     assert from_snapshot == await fresh.rebuild_from_log(update.game_id)
-    assert from_snapshot == service.live(update.game_id).state
+    assert from_snapshot == held(service, update.game_id).state
     await service.db.close()
     await fresh.db.close()
 
@@ -90,7 +91,7 @@ async def test_stale_and_illegal_moves_are_refused_and_change_nothing(
     service = await open_service(tmp_path / "x.sqlite3")
     update = await start(service, RULES, 3, humans(2))
     game = update.game_id
-    state = service.live(game).state
+    state = held(service, game).state
     before = state.to_dict()
     seat, text = next_move(state)
     cases = [
@@ -102,7 +103,7 @@ async def test_stale_and_illegal_moves_are_refused_and_change_nothing(
         with pytest.raises(Refused) as info:
             await service.act(game, Action.from_text(who, what), version)
         assert info.value.reason == reason and str(info.value)
-    assert service.live(game).state.to_dict() == before
+    assert held(service, game).state.to_dict() == before
     assert await GameRepo(service.db).actions(game) == []
     with pytest.raises(Refused, match="not running"):
         await service.act(999, Action.from_text(0, "take"), 0)
@@ -112,7 +113,7 @@ async def test_stale_and_illegal_moves_are_refused_and_change_nothing(
 async def test_a_double_click_is_applied_once(tmp_path: Path) -> None:
     service = await open_service(tmp_path / "d.sqlite3")
     game = (await start(service, RULES, 8, humans(2))).game_id
-    seat, text = next_move(service.live(game).state)
+    seat, text = next_move(held(service, game).state)
     first = await service.act(game, Action.from_text(seat, text), 0)
     with pytest.raises(Refused) as info:
         await service.act(game, Action.from_text(seat, text), 0)
@@ -127,7 +128,7 @@ async def test_concurrent_moves_apply_one_at_a_time_in_a_consistent_order(
     service = await open_service(tmp_path / "c.sqlite3")
     rules = Rules(players=4, deck=36)
     game = (await start(service, rules, 17, humans(4))).game_id
-    state = service.live(game).state
+    state = held(service, game).state
     presses = [
         service.act(game, Action.from_text(seat, action.text), 0)
         for seat in range(4)
@@ -149,7 +150,7 @@ async def test_bot_seats_move_on_their_own_in_the_same_commit(tmp_path: Path) ->
     update = await start(service, RULES, 31, seats)
     game = update.game_id
     await play_moves(service, game, 1000)
-    state = service.live(game).state
+    state = held(service, game).state
     assert state.is_over
     assert {a.seat for a in state.history} == {0, 1}
     log = await GameRepo(service.db).actions(game)
@@ -160,19 +161,19 @@ async def test_bot_seats_move_on_their_own_in_the_same_commit(tmp_path: Path) ->
     await service.db.close()
 
 
-@pytest.mark.parametrize("speed", ["normal", "fast"])
-async def test_a_timeout_makes_the_automatic_move(tmp_path: Path, speed: str) -> None:
+@pytest.mark.parametrize("speed", list(Speed))
+async def test_a_timeout_makes_the_automatic_move(tmp_path: Path, speed: Speed) -> None:
     clock = FakeClock()
     service = await open_service(tmp_path / "t.sqlite3", clock)
     rules = Rules(players=2, deck=36, speed=speed)
     game = (await start(service, rules, 4, humans(2))).game_id
-    state = service.live(game).state
+    state = held(service, game).state
     expected = state.timeout_actions()[0]
     clock.advance(rules.move_seconds - 1)
     assert await service.fire_due() == 0
     clock.advance(1)
     assert await service.fire_due() == 1
-    state = service.live(game).state
+    state = held(service, game).state
     assert state.history == [expected] and state.auto == [True]
     record = await GameRepo(service.db).get(game)
     assert record is not None and record.deadline == clock.now() + rules.move_seconds
@@ -183,9 +184,9 @@ async def test_a_timer_made_stale_by_a_move_does_nothing(tmp_path: Path) -> None
     service = await open_service(tmp_path / "s.sqlite3")
     game = (await start(service, RULES, 6, humans(2))).game_id
     await play_moves(service, game, 1)
-    before = service.live(game).state.to_dict()
+    before = held(service, game).state.to_dict()
     await service._on_timer(game, 0)  # the timer set for version 0 fires late
-    assert service.live(game).state.to_dict() == before
+    assert held(service, game).state.to_dict() == before
     await service.db.close()
 
 
@@ -199,18 +200,18 @@ async def test_two_missed_moves_hand_the_seat_to_a_bot_until_it_comes_back(
     for _ in range(10):
         clock.advance(RULES.move_seconds)
         await service.fire_due()
-        state = service.live(game).state
+        state = held(service, game).state
         idle = [s for s in range(2) if state.idle(s)]
         if idle:
             idle_seat = idle[0]
             break
     assert idle_seat is not None
-    state = service.live(game).state
+    state = held(service, game).state
     turn = state.turn()
     assert turn is not None and idle_seat not in turn.seats  # its stand-in moved at once
     version = len(state.history)
     await service.act(game, Action.from_text(idle_seat, "back"), version)
-    assert not service.live(game).state.idle(idle_seat)
+    assert not held(service, game).state.idle(idle_seat)
     await service.db.close()
 
 
@@ -220,7 +221,7 @@ async def test_restore_rearms_deadlines_and_a_passed_one_fires_at_once(tmp_path:
     first = await open_service(path, clock)
     game = (await start(first, RULES, 12, humans(2))).game_id
     await play_moves(first, game, 3)
-    version = len(first.live(game).state.history)  # with any words said for them
+    version = len(held(first, game).state.history)  # with any words said for them
     await first.db.close()
 
     clock.advance(3600)  # the bot was down for an hour
@@ -228,8 +229,8 @@ async def test_restore_rearms_deadlines_and_a_passed_one_fires_at_once(tmp_path:
     await second.restore()
     assert second.deadline(game) is not None  # the stored one, passed an hour ago
     assert await second.fire_due() == 1
-    assert len(second.live(game).state.history) > version
-    assert second.live(game).state.auto[version] is True
+    assert len(held(second, game).state.history) > version
+    assert held(second, game).state.auto[version] is True
     await second.db.close()
 
 
@@ -241,9 +242,9 @@ async def test_the_background_timer_loop_fires_with_a_fast_clock(tmp_path: Path)
     try:
         for _ in range(100):
             await asyncio.sleep(0.02)
-            if service.live(game).state.history:
+            if held(service, game).state.history:
                 break
-        assert service.live(game).state.auto[:1] == [True]
+        assert held(service, game).state.auto[:1] == [True]
     finally:
         await service.stop()
         await service.db.close()
@@ -253,7 +254,7 @@ async def test_a_table_keeps_only_its_newest_game_in_memory(tmp_path: Path) -> N
     service = await open_service(tmp_path / "g.sqlite3")
     first = await start(service, RULES, 11, humans(2))
     await play_moves(service, first.game_id, 1000)
-    table_id = service.live(first.game_id).table_id
+    table_id = held(service, first.game_id).table_id
     second = await service.create_game(table_id, RULES, humans(2), 12)
     assert first.game_id not in service.game_ids()  # finished: only its rows remain
     assert second.game_id in service.game_ids()

@@ -22,6 +22,7 @@ from aiogram.types import (
 )
 
 from bot.session import JsonSession
+from tests.e2e_helpers import message_in
 from tests.fakes import TOKEN, FakeTelegram, FakeUser
 
 STYLED = InlineKeyboardMarkup(
@@ -96,7 +97,7 @@ async def test_the_echo_is_dropped_where_the_styles_came_back(
         "рука", chat_id=1, message_id=sent.message_id, reply_markup=PLAIN
     )
     assert not isinstance(plain, bool) and plain.reply_markup is None
-    assert tg.private(anna).message(sent.message_id).reply_markup == {  # type: ignore[union-attr]
+    assert message_in(tg, anna, sent.message_id).reply_markup == {
         "inline_keyboard": [[{"text": "Беру", "callback_data": "t"}]]
     }
     tg.button_styles = False  # a server before Bot API 9.4

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -12,7 +13,7 @@ import pytest
 
 from storage.connect import open_database
 from storage.db import Conflict, Database, configured_path, migrations
-from storage.records import SeatKind, Series, TableStatus
+from storage.records import GameRecord, SeatKind, Series, TableRecord, TableStatus
 from storage.repos import (
     ChatRepo,
     GameRepo,
@@ -23,7 +24,7 @@ from storage.repos import (
     TableSettings,
     UserRepo,
 )
-from tests.backends import db_target
+from tests.backends import db_target, sqlite_file, value_of
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -31,10 +32,22 @@ BOT = Seat(SeatKind.BOT, "Новичок 1", level="novice")
 
 
 @pytest.fixture
-async def db(tmp_path: Path, backend: str):
+async def db(tmp_path: Path, backend: str) -> AsyncIterator[Database]:
     database = await open_database(await db_target(tmp_path / "durak.sqlite3"))
     yield database
     await database.close()
+
+
+async def table_of(db: Database, table_id: int) -> TableRecord:
+    table = await TableRepo(db).get(table_id)
+    assert table is not None, f"no table {table_id}"
+    return table
+
+
+async def game_of(db: Database, game_id: int) -> GameRecord:
+    game = await GameRepo(db).get(game_id)
+    assert game is not None, f"no game {game_id}"
+    return game
 
 
 async def make_table(db: Database, chat_id: int = -100) -> int:
@@ -49,9 +62,9 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
 @pytest.mark.sqlite_only
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
     assert await db.schema_version() == len(migrations()) == 13
-    assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
-    assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
-    assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
+    assert await value_of(db, "PRAGMA journal_mode") == "wal"
+    assert await value_of(db, "PRAGMA foreign_keys") == 1
+    assert await value_of(db, "PRAGMA busy_timeout") == 5000
 
 
 @pytest.mark.sqlite_only
@@ -62,7 +75,7 @@ async def test_the_file_comes_from_durak_db_or_defaults(
     assert configured_path() == "./durak.sqlite3"
     monkeypatch.setenv("DURAK_DB", str(tmp_path / "from-env.sqlite3"))
     database = await open_database()
-    assert database.path == str(tmp_path / "from-env.sqlite3")
+    assert sqlite_file(database).path == str(tmp_path / "from-env.sqlite3")
     assert (tmp_path / "from-env.sqlite3").exists()
     await database.close()
 
@@ -178,7 +191,7 @@ async def test_chat_migration_moves_tables_and_statistics(db: Database) -> None:
 
 async def test_a_table_is_found_by_its_random_join_token_while_open(db: Database) -> None:
     first, second = await make_table(db, -100), await make_table(db, -200)
-    tokens = [(await TableRepo(db).get(t)).join_token for t in (first, second)]
+    tokens = [(await table_of(db, t)).join_token for t in (first, second)]
     assert len(set(tokens)) == 2 and all(len(t) == 22 for t in tokens)
     found = await TableRepo(db).by_join_token(tokens[1])
     assert found is not None and found.id == second
@@ -205,8 +218,8 @@ async def test_a_128_bit_seed_round_trips_and_older_games_keep_theirs(tmp_path: 
     try:
         async with db.tx() as c:
             game_id = await GameRepo.create(c, table_id, {}, [], seed, {"s": 1})
-        assert (await GameRepo(db).get(game_id)).seed == seed
-        assert (await GameRepo(db).get(1)).seed == 2**63 - 1
+        assert (await game_of(db, game_id)).seed == seed
+        assert (await game_of(db, 1)).seed == 2**63 - 1
     finally:
         await db.close()
 

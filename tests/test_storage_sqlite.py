@@ -14,6 +14,7 @@ import pytest
 from storage import sqlite
 from storage.connect import open_database
 from storage.sqlite import SqliteDatabase
+from tests.backends import sqlite_file, value_of
 
 
 async def test_every_read_sees_the_commits_before_it_across_checkpoints(
@@ -36,7 +37,7 @@ async def test_every_read_sees_the_commits_before_it_across_checkpoints(
     for batch in range(6):  # side by side, so that checkpoints run among the reads
         await asyncio.gather(*(write_then_read(batch * 100 + i) for i in range(100)))
     assert missed == []
-    assert (await db.fetch_one("SELECT COUNT(*) FROM users"))[0] == 600
+    assert await value_of(db, "SELECT COUNT(*) FROM users") == 600
     # The 600th commit started a checkpoint: the file's size waits for it, then folds
     # the whole log in (else the log would hold the users and the file stay small).
     assert await db.stored_bytes() > 16_384
@@ -88,7 +89,7 @@ async def test_the_log_starts_over_under_steady_writes(
             )
         if i % 10 == 0:
             await asyncio.sleep(0)  # the loop turns: checkpoints run beside the writes
-            largest = max(largest, os.path.getsize(f"{db.path}-wal"))
+            largest = max(largest, os.path.getsize(f"{sqlite_file(db).path}-wal"))
     # seen: 1-5 MB, 21 MB on a machine busy with other work (and 55 MB before the fix)
     assert largest < 28 * 2**20
     await db.close()
@@ -98,7 +99,7 @@ async def test_a_write_waits_for_another_process_without_stopping_the_loop(
     tmp_path: Path,
 ) -> None:
     db = await open_database(tmp_path / "durak.sqlite3")
-    other = sqlite3.connect(db.path, isolation_level=None, check_same_thread=False)
+    other = sqlite3.connect(sqlite_file(db).path, isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")  # e.g. the sqlite3 shell, mid-write
     ticks = 0
 
@@ -114,6 +115,6 @@ async def test_a_write_waits_for_another_process_without_stopping_the_loop(
         await c.execute("INSERT INTO users (id, name, lang, updated_at) VALUES (1, 'Аня', 'ru', 0)")
     ticker.cancel()
     assert ticks >= 10  # the loop ran on while the write waited for the lock
-    assert (await db.fetch_one("SELECT name FROM users WHERE id = 1"))[0] == "Аня"
+    assert await value_of(db, "SELECT name FROM users WHERE id = 1") == "Аня"
     other.close()
     await db.close()

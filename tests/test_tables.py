@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from engine.bots import MonteCarloBot
-from service import Seat, Update
+from engine.players import Player
+from service import LiveGame, Seat, Update
 from service.tables import Person, TableError, Tables
 from storage.records import SeatKind
 from tests.service_helpers import ANNA, BORIS, VIKA, held, play_moves, refused
@@ -110,7 +111,12 @@ async def test_the_creator_chooses_the_bots_strength_and_the_bots_play_at_it(
     levels: list[str | None] = []
     autoplay = tables.games.autoplay
     choose = autoplay.player_for
-    autoplay.player_for = lambda seat: (levels.append(seat.level), choose(seat))[1]
+
+    def player_for(seat: Seat) -> Player:
+        levels.append(seat.level)
+        return choose(seat)
+
+    autoplay.player_for = player_for
     update = await tables.start(table.id, ANNA)
     await play_moves(tables.games, update.game_id, 3)
     assert levels and set(levels) == {"master"}  # every bot move was the Master's
@@ -162,14 +168,17 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tables: Table
     await tables.change(table.id, ANNA, "seats", +1)
     for p in (ANNA, BORIS, VIKA):
         await tables.join(table.id, p)
-    people = {p.id: p for p in (ANNA, BORIS, VIKA)}
+
+    def person_at(live: LiveGame, seat: int) -> Person:
+        return next(p for p in (ANNA, BORIS, VIKA) if p.id == live.seats[seat].user_id)
+
     for _ in range(20):  # deals are random: play games until one ends with a player out first
         game_id = (await tables.start(table.id, ANNA)).game_id
         live = held(tables.games, game_id)
         before = live.state.to_dict()
         for seat in range(3):
             with refused("cannot_leave"):
-                await tables.leave(table.id, people[live.seats[seat].user_id])
+                await tables.leave(table.id, person_at(live, seat))
         assert live.state.to_dict() == before
         assert len((await tables.get(table.id)).seats) == 3
         while not live.state.is_over and not any(live.state.place):
@@ -178,7 +187,7 @@ async def test_only_a_player_out_of_cards_may_leave_a_running_game(tables: Table
             break
     assert not live.state.is_over
     seat = next(s for s in range(3) if live.state.place[s])
-    out = people[live.seats[seat].user_id]
+    out = person_at(live, seat)
     table = await tables.leave(table.id, out)
     assert out.id not in {s.user_id for s in table.seats} and len(table.seats) == 2
     assert table.status == "playing" and await tables.table_of(out.id) is None

@@ -13,7 +13,7 @@ from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.config import Config
 from tests.e2e_helpers import TOKEN, latest, running_bot
-from tests.fakes import FakeTelegram
+from tests.fakes import ChatRef, FakeTelegram
 
 URL = "https://durak.example.org/tg/updates"
 SECRET = "s3cret_Webhook-token"
@@ -25,7 +25,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def bot_messages(tg: FakeTelegram, chat) -> list[str]:
+def bot_messages(tg: FakeTelegram, chat: ChatRef) -> list[str | None]:
     return [m.text for m in tg.messages(chat) if m.from_user is tg.bot_user]
 
 
