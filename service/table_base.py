@@ -7,6 +7,7 @@ import asyncio
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -18,10 +19,33 @@ from .lobbies import Lobbies, Shown
 from .records import Records
 
 
-class TableError(Exception):
-    """A refused lobby request: ``code`` names the text, ``params`` fill it in."""
+class TableRefusal(StrEnum):
+    """Why a lobby request was refused (its text: ``answer.<value>``)."""
 
-    def __init__(self, code: str, **params: Any) -> None:
+    AGAIN_NOT_SEATED = "again_not_seated"  # «Ещё партию» from someone not seated at the last game
+    AGAIN_OLD = "again_old"  # «Ещё партию» under an older result
+    ALREADY_SEATED = "already_seated"  # the presser sits at this table already
+    BAD_SETTINGS = "bad_settings"  # a setting the table cannot have
+    CANNOT_LEAVE = "cannot_leave"  # a seat that may not be left now
+    NEED_PRIVATE = "need_private"  # the presser must start the bot first
+    NEED_TWO = "need_two"  # too few seated to start
+    NO_TABLE = "no_table"  # no open table there
+    NOT_FULL = "not_full"  # a start before every seat is taken
+    NOT_NOW = "not_now"  # the table changed meanwhile
+    NOT_SEATED = "not_seated"  # the presser has no seat here
+    ONLY_CREATOR = "only_creator"  # the creator's to do
+    OTHER_TABLE = "other_table"  # seated at another table
+    PLAYING = "playing"  # a game is running
+    RULES_CREATOR = "rules_creator"  # only the creator changes the rules
+    SEATS_TAKEN = "seats_taken"  # fewer seats than are taken
+    SETTINGS_MOVED = "settings_moved"  # the settings changed since the press
+    TABLE_FULL = "table_full"  # every seat is taken
+
+
+class TableError(Exception):
+    """A refused lobby request: ``code`` says why, ``params`` fill in its text."""
+
+    def __init__(self, code: TableRefusal, **params: Any) -> None:
         super().__init__(code)
         self.code = code
         self.params = params
@@ -68,7 +92,7 @@ def locked(
             try:
                 return await method(self, table_id, *args, **kwargs)
             except Moved:
-                raise TableError("not_now") from None
+                raise TableError(TableRefusal.NOT_NOW) from None
 
     return run
 
@@ -108,15 +132,15 @@ class TableBase:
     async def get(self, table_id: int) -> TableRecord:
         table = await self._repo.get(table_id)
         if table is None or table.status is TableStatus.CLOSED:
-            raise TableError("no_table")
+            raise TableError(TableRefusal.NO_TABLE)
         return table
 
     async def _as_creator(self, table_id: int, person: Person) -> TableRecord:
         table = await self.get(table_id)
         if person.id != table.creator_id:
-            raise TableError("only_creator")
+            raise TableError(TableRefusal.ONLY_CREATOR)
         if table.status is not TableStatus.LOBBY:
-            raise TableError("playing")
+            raise TableError(TableRefusal.PLAYING)
         return table
 
     async def _moved(self, table: TableRecord) -> Exception:
@@ -125,5 +149,5 @@ class TableBase:
         only the seats or the status were (``Moved``: read them again and decide again)."""
         now = await self._repo.get(table.id)
         if now is not None and now.settings_version != table.settings_version:
-            return TableError("settings_moved")
+            return TableError(TableRefusal.SETTINGS_MOVED)
         return Moved()

@@ -31,7 +31,7 @@ from .lobby_rules import (
     with_option,
     with_preset,
 )
-from .table_base import Person, TableBase, TableError, locked
+from .table_base import Person, TableBase, TableError, TableRefusal, locked
 
 # A setting's values, in the order its button cycles them.
 CYCLES: dict[str, tuple[str | int | bool, ...]] = {
@@ -55,12 +55,14 @@ def settings_problem(settings: TableSettings, players: int | None = None) -> Tab
     deck, seats = settings.deck, settings.seats if players is None else players
     low, high = DECK_PLAYERS[deck]
     if not low <= seats <= high:
-        return TableError("bad_settings", reason="deck_players", deck=deck, low=low, high=high)
+        return TableError(
+            TableRefusal.BAD_SETTINGS, reason="deck_players", deck=deck, low=low, high=high
+        )
     if settings.pairs and seats not in (4, 6):
-        return TableError("bad_settings", reason="pairs_players")
+        return TableError(TableRefusal.BAD_SETTINGS, reason="pairs_players")
     problem = rules_problem(settings, players)
     if problem is not None:
-        return TableError("bad_settings", reason=problem[0], **problem[1])
+        return TableError(TableRefusal.BAD_SETTINGS, reason=problem[0], **problem[1])
     return None
 
 
@@ -74,7 +76,7 @@ class TableSettingsOps(TableBase):
         """Choose the strength of the table's bots: the seated ones and those added later."""
         table = await self._as_creator(table_id, person)
         if level not in BOT_LEVELS:
-            raise TableError("not_now")
+            raise TableError(TableRefusal.NOT_NOW)
         settings = replace(table.settings, bots=level)
         seats, number = [], 0
         for seat in table.seats:
@@ -107,7 +109,7 @@ class TableSettingsOps(TableBase):
         says which of the table's mode, deck, seats and pairs changed with it."""
         table = await self._as_creator(table_id, person)
         if key not in PRESETS:
-            raise TableError("not_now")
+            raise TableError(TableRefusal.NOT_NOW)
         settings = with_preset(table.settings, key, len(table.seats))
         saved = await self._save_settings(table, settings, page="rules")
         return saved, changed(table.settings, saved.settings)
@@ -117,10 +119,10 @@ class TableSettingsOps(TableBase):
         """Move one optional rule to its next value."""
         table = await self._as_creator(table_id, person)
         if option not in OPTIONS:
-            raise TableError("not_now")
+            raise TableError(TableRefusal.NOT_NOW)
         settings = table.settings
         if option in TRANSFER_ONLY and settings.mode != Mode.PEREVODNOY:
-            raise TableError("bad_settings", reason="transfer_only")
+            raise TableError(TableRefusal.BAD_SETTINGS, reason="transfer_only")
         return await self._save_settings(table, with_option(settings, option), page_of(option))
 
     @locked
@@ -131,12 +133,12 @@ class TableSettingsOps(TableBase):
         if field == "seats":
             value: Any = settings.seats + step
             if value < max(2, len(table.seats)):
-                raise TableError("need_two" if value < 2 else "seats_taken")
+                raise TableError(TableRefusal.NEED_TWO if value < 2 else TableRefusal.SEATS_TAKEN)
         elif field in CYCLES:
             values = CYCLES[field]
             value = values[(values.index(getattr(settings, field)) + 1) % len(values)]
         else:
-            raise TableError("not_now")
+            raise TableError(TableRefusal.NOT_NOW)
         own = {k: v for k, v in settings.own.items() if k != field}  # the creator's choice now
         return await self._save_settings(table, replace(settings, own=own, **{field: value}))
 
@@ -151,7 +153,9 @@ class TableSettingsOps(TableBase):
             if settings_problem(replace(settings, seats=seats)) is None:
                 own = {k: v for k, v in settings.own.items() if k != "seats"}
                 return await self._save_settings(table, replace(settings, seats=seats, own=own))
-        raise settings_problem(replace(settings, seats=settings.seats + 1)) or TableError("not_now")
+        raise settings_problem(replace(settings, seats=settings.seats + 1)) or TableError(
+            TableRefusal.NOT_NOW
+        )
 
     async def _save_settings(
         self, table: TableRecord, settings: TableSettings, page: str | None = None

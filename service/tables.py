@@ -26,10 +26,10 @@ from .games import Refusal, Refused
 from .lobbies import Said, Shown
 from .news import Update
 from .series import series_start
-from .table_base import Moved, Person, TableError, locked
+from .table_base import Moved, Person, TableError, TableRefusal, locked
 from .table_settings import BOT_LEVELS, TableSettingsOps, bot_seat, rules_for, settings_problem
 
-__all__ = ["BOT_LEVELS", "Person", "TableError", "Tables", "rules_for"]
+__all__ = ["BOT_LEVELS", "Person", "TableError", "TableRefusal", "Tables", "rules_for"]
 
 
 class Tables(TableSettingsOps):
@@ -113,24 +113,24 @@ class Tables(TableSettingsOps):
     ) -> TableRecord:
         table = await self.get(table_id)
         if table.status is not TableStatus.LOBBY:
-            raise TableError("playing")
+            raise TableError(TableRefusal.PLAYING)
         if any(s.user_id == person.id for s in table.seats):
-            raise TableError("already_seated")
+            raise TableError(TableRefusal.ALREADY_SEATED)
         other = await self._other_table(person)
         if other is not None:
             raise other
         user = await self.records.user(person.id)
         if private and (user is None or not user.can_message):
-            raise TableError("need_private")
+            raise TableError(TableRefusal.NEED_PRIVATE)
         if user is None:
             await self.remember(person)
         if len(table.seats) >= table.settings.seats:
-            raise TableError("table_full")
+            raise TableError(TableRefusal.TABLE_FULL)
         seat = Seat(SeatKind.HUMAN, person.name, user_id=person.id)
         try:
             return await self._set_seats(table, [*table.seats, seat], said)
         except Conflict:  # seated meanwhile at another table, by another process
-            raise await self._other_table(person) or TableError("not_now") from None
+            raise await self._other_table(person) or TableError(TableRefusal.NOT_NOW) from None
 
     async def _other_table(self, person: Person) -> TableError | None:
         """The refusal for a person seated at another open table."""
@@ -138,7 +138,9 @@ class Tables(TableSettingsOps):
         if other is None:
             return None
         chat = await self.records.chat(other.chat_id)
-        return TableError("other_table", chat_id=other.chat_id, title=chat.title if chat else "")
+        return TableError(
+            TableRefusal.OTHER_TABLE, chat_id=other.chat_id, title=chat.title if chat else ""
+        )
 
     @locked
     async def leave(self, table_id: int, person: Person) -> TableRecord:
@@ -147,9 +149,9 @@ class Tables(TableSettingsOps):
         table = await self.get(table_id)
         seats = [s for s in table.seats if s.user_id != person.id]
         if len(seats) == len(table.seats):
-            raise TableError("not_seated")
+            raise TableError(TableRefusal.NOT_SEATED)
         if table.status is TableStatus.PLAYING and self.holds_cards(table.id, person.id):
-            raise TableError("cannot_leave")
+            raise TableError(TableRefusal.CANNOT_LEAVE)
         return await self._set_seats(table, seats)
 
     def holds_cards(self, table_id: int, user_id: int) -> bool:
@@ -160,7 +162,7 @@ class Tables(TableSettingsOps):
     async def add_bot(self, table_id: int, person: Person) -> TableRecord:
         table = await self._as_creator(table_id, person)
         if len(table.seats) >= table.settings.seats:
-            raise TableError("table_full")
+            raise TableError(TableRefusal.TABLE_FULL)
         number = sum(not s.human for s in table.seats) + 1
         level = table.settings.bots
         return await self._set_seats(table, [*table.seats, bot_seat(level, number)])
@@ -169,11 +171,11 @@ class Tables(TableSettingsOps):
         """Raise ``TableError`` when a game cannot start now (``person`` None: every seat
         was taken, or «Ещё партию» was pressed)."""
         if person is not None and person.id != table.creator_id:
-            raise TableError("only_creator")
+            raise TableError(TableRefusal.ONLY_CREATOR)
         if table.status is not TableStatus.LOBBY:
-            raise TableError("playing")
+            raise TableError(TableRefusal.PLAYING)
         if len(table.seats) < 2:
-            raise TableError("need_two")
+            raise TableError(TableRefusal.NEED_TWO)
         problem = settings_problem(table.settings, len(table.seats))
         if problem is not None:
             raise problem
@@ -190,7 +192,7 @@ class Tables(TableSettingsOps):
         so (``not_full``: a seat was added meanwhile)."""
         table = await self.get(table_id)
         if full and len(table.seats) < table.settings.seats:
-            raise TableError("not_full")
+            raise TableError(TableRefusal.NOT_FULL)
         self.check_start(table, person)
         # The lobby message becomes the table message; a summary stays, without «Ещё партию».
         message = None if table.lobby_is_summary else table.lobby_message_id
@@ -229,7 +231,7 @@ class Tables(TableSettingsOps):
         except Refused as e:  # another process started it, or changed the table, first
             if e.reason is Refusal.MOVED:
                 raise (await self._moved(table) if person else Moved()) from None
-            raise TableError("playing") from None
+            raise TableError(TableRefusal.PLAYING) from None
         await self._committed(table, shown)
         return update
 
@@ -241,11 +243,11 @@ class Tables(TableSettingsOps):
         try:
             return await self.start(table_id, None, full=True)
         except TableError as e:
-            if e.code == "playing":
+            if e.code is TableRefusal.PLAYING:
                 return None
             table = await self.get(table_id)
             await self._committed(table, Shown(table.id, table.chat_id))
-            if e.code == "not_full":
+            if e.code is TableRefusal.NOT_FULL:
                 return None
             raise
 

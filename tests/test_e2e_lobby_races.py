@@ -10,7 +10,7 @@ from pathlib import Path
 from bench.playing import hand_message
 from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
-from service.tables import TableError
+from service.tables import TableError, TableRefusal
 from storage.records import Chat
 from storage.repos import GameRepo
 from tests.e2e_helpers import latest, open_table, play_to_the_end, running_bot, settle, two_friends
@@ -79,7 +79,7 @@ async def test_a_refused_automatic_start_says_why_and_keeps_the_seat(
         lobby = await open_table(tg, app, group, anna)
 
         def refuse(table: object, person: object) -> None:
-            raise TableError("bad_settings", reason="rules")
+            raise TableError(TableRefusal.BAD_SETTINGS, reason="rules")
 
         app.tables.check_start = refuse  # type: ignore[method-assign]  # a refusal made certain
         join = LobbyCb(table=1, op=LobbyOp.JOIN).pack()

@@ -9,7 +9,7 @@ import pytest
 from bot.handlers.commands import _standing_line
 from bot.handlers.lobby import error_text
 from service.rating import new_stats, rating_points
-from service.tables import TableError
+from service.tables import TableError, TableRefusal
 from storage.repos import Standing, Stats
 from tests.locale_files import texts
 
@@ -21,13 +21,15 @@ from tests.locale_files import texts
 def test_a_deck_is_named_with_the_right_plural_form(
     deck: int, low: int, high: int, cards: str
 ) -> None:
-    e = TableError("bad_settings", reason="deck_players", deck=deck, low=low, high=high)
+    e = TableError(TableRefusal.BAD_SETTINGS, reason="deck_players", deck=deck, low=low, high=high)
     assert error_text("ru", e) == f"Так нельзя: колода в {cards} — для {low}–{high} игроков"
     assert (
         error_text("en", e)
         == f"Not possible: a deck of {deck} cards is for {low} to {high} players"
     )
-    e = TableError("bad_settings", reason="preset_deck", preset="durak_online", deck=deck)
+    e = TableError(
+        TableRefusal.BAD_SETTINGS, reason="preset_deck", preset="durak_online", deck=deck
+    )
     assert error_text("ru", e).startswith(f"Так нельзя: в «Дурак онлайн» играют колодой в {cards}.")
 
 

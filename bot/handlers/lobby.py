@@ -10,7 +10,7 @@ from aiogram import BaseMiddleware, Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message, TelegramObject
 
-from service.tables import Person, TableError, Tables
+from service.tables import Person, TableError, TableRefusal, Tables
 from storage.repos import TableRecord, TableStatus
 
 from .. import render, rules_text
@@ -27,7 +27,7 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 def error_text(lang: str, e: TableError) -> str:
     params = dict(e.params)
-    if e.code == "bad_settings":
+    if e.code is TableRefusal.BAD_SETTINGS:
         reason = params.pop("reason")
         if "preset" in params:
             params["preset"] = t(lang, f"preset.{params['preset']}")
@@ -102,7 +102,9 @@ class PressedTable(BaseMiddleware):
         try:
             return await handler(event, data)
         except TableError as e:
-            await event.answer(error_text(who.lang, e), show_alert=e.code == "bad_settings")
+            await event.answer(
+                error_text(who.lang, e), show_alert=e.code is TableRefusal.BAD_SETTINGS
+            )
             return None
 
 
@@ -118,7 +120,7 @@ async def join(
     try:
         table = await tables.join(pressed.id, who)
     except TableError as e:
-        if e.code != "need_private":
+        if e.code is not TableRefusal.NEED_PRIVATE:
             raise
         await join_from_group(query, tables, delivery, presenter, bot, pressed)
         return
@@ -186,9 +188,9 @@ async def rules_page(
     """A rules page of the lobby, or back from one: only their changer opens them."""
     table = await tables.get(pressed.id)
     if who.id != table.creator_id:
-        raise TableError("rules_creator")
+        raise TableError(TableRefusal.RULES_CREATOR)
     if table.status != TableStatus.LOBBY:
-        raise TableError("playing")
+        raise TableError(TableRefusal.PLAYING)
     page = None
     if callback_data.op is LobbyOp.RULES:
         page = "house" if callback_data.arg == "house" else "rules"
@@ -231,9 +233,9 @@ async def again(
     if shown is None or shown != table.lobby_message_id:
         if shown is not None:
             await delivery.edit(table.chat_id, shown, None)
-        raise TableError("again_old")
+        raise TableError(TableRefusal.AGAIN_OLD)
     if not any(s.user_id == who.id for s in table.seats):
-        raise TableError("again_not_seated")
+        raise TableError(TableRefusal.AGAIN_NOT_SEATED)
     await start_game(tables, table, None)
     if presenter.reach.blocked(who.id) and await hand_in_group(query, tables, presenter, table):
         return  # one who plays from the group: the hand answers the press
