@@ -10,7 +10,9 @@ handled before (its effect committed) is then answered as it was (``bot.once``).
 While an update is in hand, Telegram answers at once with it (it is not confirmed), so
 the next request waits until one in hand ends or ``AGAIN`` seconds pass; an update
 sent again while it is in hand, or after its handling and before a request confirmed
-it, is not handled twice.
+it, is not handled twice. (A request returns at most 100 updates from the oldest in
+hand: a bot that gets more than that while one update is slow, seconds at most, waits
+for it; webhook mode is the one for such a load.)
 """
 
 from __future__ import annotations
