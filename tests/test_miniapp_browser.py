@@ -65,10 +65,8 @@ async def test_the_page_draws_the_table_and_a_tap_on_a_card_plays_it(
                 choices = driver.find_elements(By.CSS_SELECTOR, "#sheet .choices button")
                 if choices and choices[0].is_displayed():  # a pair: «Пойти: 7♠» first
                     choices[0].click()
-                wait(
-                    lambda: driver.find_elements(By.CSS_SELECTOR, f'#table .card[data-card="{played}"]'),
-                    10, "the card on the table",
-                )  # fmt: skip
+                on_table = f'#table .card[data-card="{played}"]'
+                wait(lambda: driver.find_elements(By.CSS_SELECTOR, on_table), 10, "the card played")
                 left = [e.get_attribute("data-card") for e in driver.find_elements(
                     By.CSS_SELECTOR, "#hand .card")]  # fmt: skip
                 assert played not in left
