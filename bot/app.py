@@ -21,6 +21,7 @@ from prometheus_client import CollectorRegistry
 
 from service import Clock, GameService, LiveGames, SystemClock
 from service.logctx import log_scope
+from service.news import Listeners
 from service.records import Records
 from service.tables import Tables
 from service.thinking import Thinker
@@ -38,12 +39,14 @@ from .i18n import LANGS, lang_of, t
 from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
 from .metrics import Arrivals, Calls, Readings
+from .miniapp import MiniApp, Watchers
 from .once import Once
 from .outbox import Outbox
 from .polling import Polling
 from .presenter import Presenter
 from .reach import Reach
 from .session import JsonSession
+from .web import Routes, Site
 
 log = logging.getLogger(__name__)
 
@@ -107,11 +110,12 @@ class App:
             else Shared(db, lease, poster, self.presenter)
         )
         thinker = Thinker(config.bot_workers)
+        self.watchers = Watchers(games)  # the Mini App's open pages
         self.service = GameService(
             db,
             games=games,
             clock=clock,
-            listener=self.delivery,
+            listener=Listeners(self.delivery, self.watchers),
             thinker=thinker,
             pause=config.bot_pause,
         )
@@ -139,8 +143,16 @@ class App:
             registry, service=self.service, games=games, outbox=self.outbox, thinker=thinker,
             inflight=self.inflight, delivery=self.delivery,
         )  # fmt: skip
-        port = config.metrics_port  # /metrics, /healthz, /readyz (and on the webhook's)
-        self.health = Health(db, registry, None if port is None else (config.metrics_host, port))
+        self.health = Health(db, registry)  # /metrics, /healthz, /readyz
+        self.routes: list[Routes] = [self.health]  # the web server's (and the webhook's)
+        if config.miniapp_url is not None:  # /app: the table as a page in Telegram
+            miniapp = MiniApp(
+                token=config.token, tables=self.tables, games=games, mover=self.service,
+                watchers=self.watchers, clock=clock,
+            )  # fmt: skip
+            self.routes.append(miniapp)
+        port = config.metrics_port
+        self.site = None if port is None else Site(self.routes, (config.metrics_host, port))
 
     @classmethod
     async def create(cls, config: Config, clock: Clock | None = None) -> App:
@@ -150,7 +162,8 @@ class App:
     async def start(self) -> None:
         """Raises when Telegram does not say who the bot is (after a few tries): the token
         is wrong, or Telegram unreachable. Nothing else Telegram says stops a start."""
-        await self.health.open()  # (/readyz: 503 until the end of the start)
+        if self.site is not None:  # (/readyz: 503 until the end of the start)
+            await self.site.open()
         me = await self.bot.me()  # (kept: the handlers' deep links need no call)
         log.info("the bot is @%s", me.username)
         restored = await self.service.restore()
@@ -178,7 +191,7 @@ class App:
         try:
             await self.start()
             if self.config.webhook_url:
-                async with webhook.listening(self.config, self.dp, self.bot, health=self.health):
+                async with webhook.listening(self.config, self.dp, self.bot, routes=self.routes):
                     await asyncio.Event().wait()
             else:
                 await Polling(self.dp, self.bot).run()
@@ -210,7 +223,8 @@ class App:
             try:
                 await self.db.close()
             finally:
-                await self.health.close()
+                if self.site is not None:
+                    await self.site.close()
 
     async def set_commands(self) -> None:
         """The command menus, each on its own; they are cosmetic, so failures are one

@@ -22,6 +22,7 @@ from .outbox import Limits
 
 TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{30,}$")
 WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram accepts
+MINIAPP_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")  # a Mini App's short name
 DEFAULT_PAUSE = "0.7-1.2"  # seconds between two computer moves (DURAK_BOT_PAUSE)
 SANDBOX_PORT = 8080
 
@@ -59,7 +60,9 @@ class Config:
     bot_workers: int = field(default_factory=default_workers)  # DURAK_BOT_WORKERS
     bot_pause: tuple[float, float] = (0.7, 1.2)  # DURAK_BOT_PAUSE: seconds, low and high
     metrics_host: str = "127.0.0.1"  # DURAK_METRICS_HOST
-    metrics_port: int | None = None  # DURAK_METRICS_PORT: /metrics, /healthz, /readyz there
+    metrics_port: int | None = None  # DURAK_METRICS_PORT: the web server (/metrics, /app) there
+    miniapp_url: str | None = None  # DURAK_MINIAPP_URL: the Mini App page's public https URL
+    miniapp_name: str | None = None  # DURAK_MINIAPP_NAME: its short name (direct links)
 
     @property
     def shared(self) -> bool:
@@ -94,6 +97,10 @@ class Config:
         if url is not None and (urlsplit(url).scheme != "https" or not urlsplit(url).hostname):
             raise ConfigError("DURAK_WEBHOOK_URL must be a public https:// URL")
         db_path = _db_path(env)
+        metrics_port = _port(env, "DURAK_METRICS_PORT")
+        miniapp_url, miniapp_name = _miniapp(
+            env, served=url is not None or metrics_port is not None
+        )
         return cls(
             token=token,
             db_path=db_path,
@@ -112,7 +119,9 @@ class Config:
             bot_workers=_whole(env, "DURAK_BOT_WORKERS", str(default_workers()), 1, None),
             bot_pause=_pause(env),
             metrics_host=env.get("DURAK_METRICS_HOST", "").strip() or "127.0.0.1",
-            metrics_port=_port(env, "DURAK_METRICS_PORT"),
+            metrics_port=metrics_port,
+            miniapp_url=miniapp_url,
+            miniapp_name=miniapp_name,
         )
 
 
@@ -217,6 +226,34 @@ def _webhook_secret(env: dict[str, str], *, shared: bool) -> str:
             "DURAK_WEBHOOK_SECRET may hold 1-256 characters: letters, digits, _ and -"
         )
     return secret
+
+
+def _miniapp(env: dict[str, str], *, served: bool) -> tuple[str | None, str | None]:
+    """``DURAK_MINIAPP_URL`` (the page ``/app`` behind HTTPS, as Telegram opens it) and
+    ``DURAK_MINIAPP_NAME`` (the short name given at @BotFather's /newapp)."""
+    url = env.get("DURAK_MINIAPP_URL", "").strip() or None
+    name = env.get("DURAK_MINIAPP_NAME", "").strip() or None
+    if url is None:
+        if name is not None:
+            raise ConfigError("DURAK_MINIAPP_NAME needs DURAK_MINIAPP_URL (the page's URL)")
+        return None, None
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname or parts.path.rstrip("/") != "/app":
+        raise ConfigError(
+            "DURAK_MINIAPP_URL must be the public https:// URL of the bot's page /app"
+            f" (e.g. https://durak.example.org/app), not {url!r}"
+        )
+    if not served:
+        raise ConfigError(
+            "DURAK_MINIAPP_URL needs the bot's web server: set DURAK_WEBHOOK_URL, or"
+            " DURAK_METRICS_PORT for a bot that polls"
+        )
+    if name is not None and not MINIAPP_NAME.match(name):
+        raise ConfigError(
+            "DURAK_MINIAPP_NAME must be the Mini App's short name: 3-30 letters, digits"
+            f" and _, not {name!r}"
+        )
+    return url, name
 
 
 def _db_path(env: dict[str, str], name: str = "DURAK_DB") -> str:

@@ -2,8 +2,7 @@
 alive: always 200) and ``/readyz`` (200 when it is started and the database answers a
 trivial query within ``READY_WAIT`` seconds; 503 with the reason otherwise).
 
-They are served on the webhook server (``bot.webhook.listening``), and on a server of
-their own when ``DURAK_METRICS_PORT`` is set (a polling bot has no other).
+They are routes of the bot's web server (``bot.web``).
 """
 
 from __future__ import annotations
@@ -29,36 +28,12 @@ class Phase(StrEnum):
 
 
 class Health:
-    """The endpoints' answers, and their own server when given an ``address``; the app
-    says when it has started and when it stops."""
+    """The endpoints' answers; the app says when it has started and when it stops."""
 
-    def __init__(
-        self, db: Database, registry: CollectorRegistry, address: tuple[str, int] | None
-    ) -> None:
+    def __init__(self, db: Database, registry: CollectorRegistry) -> None:
         self.db = db
         self.registry = registry
-        self.address = address
         self.phase = Phase.STARTING
-        self.port: int | None = None  # where ``open`` serves (``address``'s port 0: any)
-        self._runner: web.AppRunner | None = None
-
-    async def open(self) -> None:
-        """Serve the endpoints at ``address``, if given."""
-        if self.address is None:
-            return
-        host, port = self.address
-        server = web.Application()
-        self.add_routes(server)
-        self._runner = web.AppRunner(server, access_log=None)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, host, port).start()
-        self.port = int(self._runner.addresses[0][1])
-        log.info("metrics and health on %s:%s", host, self.port)
-
-    async def close(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
 
     def started(self) -> None:
         self.phase = Phase.RUNNING

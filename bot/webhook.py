@@ -17,7 +17,7 @@ import contextlib
 import itertools
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -30,8 +30,8 @@ from pydantic import ValidationError
 from storage.handling import Handled
 
 from .config import Config
-from .health import Health
 from .once import MARK
+from .web import Routes, application
 
 log = logging.getLogger(__name__)
 
@@ -104,18 +104,16 @@ async def listening(
     dp: Dispatcher,
     bot: Bot,
     *,
-    health: Health | None = None,
+    routes: Sequence[Routes] = (),
     patience: float = PATIENCE,
     limit: float = LIMIT,
 ) -> AsyncIterator[int]:
-    """Serve the webhook route (and ``health``'s endpoints), then point Telegram at it;
-    yields the local port."""
+    """Serve the webhook route (and the bot's other ``routes``), then point Telegram at
+    it; yields the local port."""
     assert config.webhook_url is not None
     receiver = Receiver(dp, bot, config.webhook_secret, patience=patience, limit=limit)
-    server = web.Application()
+    server = application(routes)
     server.router.add_post(config.webhook_path, receiver.handle)
-    if health is not None:
-        health.add_routes(server)
     runner = web.AppRunner(server, access_log=None)
     await runner.setup()
     try:

@@ -3,10 +3,13 @@ when it is built: each step committed here, and each game whose cache moved othe
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine import Action, Event, State
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -29,3 +32,25 @@ class Listener(Protocol):
         """The game was caught up from the database at a new version (another process
         moved it), or let go (its table was closed)."""
         ...
+
+
+class Listeners:
+    """Several listeners told in turn (the delivery first, then the Mini App's pages);
+    one that fails is logged and does not keep the news from the next."""
+
+    def __init__(self, *listeners: Listener) -> None:
+        self.listeners = listeners
+
+    async def news(self, update: Update) -> None:
+        for listener in self.listeners:
+            try:
+                await listener.news(update)
+            except Exception:
+                log.exception("game %s: telling version %s failed", update.game_id, update.version)
+
+    def moved(self, game_id: int) -> None:
+        for listener in self.listeners:
+            try:
+                listener.moved(game_id)
+            except Exception:
+                log.exception("game %s: telling of its move failed", game_id)

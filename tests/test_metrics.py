@@ -83,9 +83,9 @@ async def polling_bot(tg: FakeTelegram, db: str) -> AsyncIterator[tuple[App, str
     app = await App.create(config)
     await app.start()
     try:
-        assert app.health.port is not None
+        assert app.site is not None and app.site.port is not None
         async with polling(app, tg):
-            yield app, f"http://127.0.0.1:{app.health.port}"
+            yield app, f"http://127.0.0.1:{app.site.port}"
     finally:
         await app.stop()
 

@@ -1,0 +1,41 @@
+"""How the Mini App is opened: a ``web_app`` button by the private hand (the page's URL,
+``DURAK_MINIAPP_URL``, naming the table by ``?startapp=``) and a button with the bot's
+direct link on the table message in the group (``t.me/<bot>/<app>?startapp=``, which
+works in groups, where ``web_app`` buttons do not; ``DURAK_MINIAPP_NAME``). Both carry
+the table's join token, which the page sends back with its launch (``auth``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aiogram.types import InlineKeyboardButton, WebAppInfo
+
+from ..i18n import t
+
+
+@dataclass(frozen=True)
+class Links:
+    url: str  # the page's public https URL (…/app)
+    name: str | None  # the Mini App's short name at @BotFather (None: no direct link)
+    bot: str  # the bot's username
+
+    def page(self, token: str) -> str:
+        return f"{self.url}?startapp={token}"
+
+    def direct(self, token: str) -> str | None:
+        return (
+            None if self.name is None else f"https://t.me/{self.bot}/{self.name}?startapp={token}"
+        )
+
+    def hand_button(self, lang: str, token: str) -> InlineKeyboardButton:
+        """For the private hand's keyboard."""
+        return InlineKeyboardButton(
+            text=t(lang, "miniapp.open"), web_app=WebAppInfo(url=self.page(token))
+        )
+
+    def table_button(self, lang: str, token: str) -> InlineKeyboardButton | None:
+        """For the table message's keyboard in the group (None: no short name)."""
+        link = self.direct(token)
+        return (
+            None if link is None else InlineKeyboardButton(text=t(lang, "miniapp.open"), url=link)
+        )
