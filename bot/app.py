@@ -40,6 +40,7 @@ from .inflight import InFlight
 from .logs import ScopeMiddleware, ids_of
 from .metrics import Arrivals, Calls, Readings
 from .miniapp import MiniApp, Watchers
+from .miniapp.links import Links
 from .once import Once
 from .outbox import Outbox
 from .polling import Polling
@@ -101,7 +102,12 @@ class App:
         games = LiveGames()  # held by the game service, read by the presenter
         lease = db.sending_lease() if config.shared else None
         pages = HandPages() if lease is None else SharedPages(db)
-        self.presenter = Presenter(records, games, clock, self.outbox, pages, reach, config.zone)
+        links = (
+            None if config.miniapp_url is None else Links(config.miniapp_url, config.miniapp_link)
+        )
+        self.presenter = Presenter(
+            records, games, clock, self.outbox, pages, reach, config.zone, links=links
+        )
         poster = Poster(self.outbox, records, self.presenter, pages, reach)
         # alone, or one of several processes where the holder of the lease shows
         self.delivery: Delivery = (

@@ -22,7 +22,8 @@ from .outbox import Limits
 
 TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{30,}$")
 WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram accepts
-MINIAPP_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")  # a Mini App's short name
+# a Mini App's direct link, as @BotFather gives it: t.me/<the bot>/<the app's short name>
+MINIAPP_LINK = re.compile(r"^https://t\.me/[A-Za-z0-9_]{5,32}/[A-Za-z0-9_]{3,30}$")
 DEFAULT_PAUSE = "0.7-1.2"  # seconds between two computer moves (DURAK_BOT_PAUSE)
 SANDBOX_PORT = 8080
 
@@ -62,7 +63,7 @@ class Config:
     metrics_host: str = "127.0.0.1"  # DURAK_METRICS_HOST
     metrics_port: int | None = None  # DURAK_METRICS_PORT: the web server (/metrics, /app) there
     miniapp_url: str | None = None  # DURAK_MINIAPP_URL: the Mini App page's public https URL
-    miniapp_name: str | None = None  # DURAK_MINIAPP_NAME: its short name (direct links)
+    miniapp_link: str | None = None  # DURAK_MINIAPP_LINK: its direct link (for groups)
 
     @property
     def shared(self) -> bool:
@@ -98,7 +99,7 @@ class Config:
             raise ConfigError("DURAK_WEBHOOK_URL must be a public https:// URL")
         db_path = _db_path(env)
         metrics_port = _port(env, "DURAK_METRICS_PORT")
-        miniapp_url, miniapp_name = _miniapp(
+        miniapp_url, miniapp_link = _miniapp(
             env, served=url is not None or metrics_port is not None
         )
         return cls(
@@ -121,7 +122,7 @@ class Config:
             metrics_host=env.get("DURAK_METRICS_HOST", "").strip() or "127.0.0.1",
             metrics_port=metrics_port,
             miniapp_url=miniapp_url,
-            miniapp_name=miniapp_name,
+            miniapp_link=miniapp_link,
         )
 
 
@@ -230,12 +231,12 @@ def _webhook_secret(env: dict[str, str], *, shared: bool) -> str:
 
 def _miniapp(env: dict[str, str], *, served: bool) -> tuple[str | None, str | None]:
     """``DURAK_MINIAPP_URL`` (the page ``/app`` behind HTTPS, as Telegram opens it) and
-    ``DURAK_MINIAPP_NAME`` (the short name given at @BotFather's /newapp)."""
+    ``DURAK_MINIAPP_LINK`` (its direct link, which @BotFather's /newapp gives)."""
     url = env.get("DURAK_MINIAPP_URL", "").strip() or None
-    name = env.get("DURAK_MINIAPP_NAME", "").strip() or None
+    link = env.get("DURAK_MINIAPP_LINK", "").strip().rstrip("/") or None
     if url is None:
-        if name is not None:
-            raise ConfigError("DURAK_MINIAPP_NAME needs DURAK_MINIAPP_URL (the page's URL)")
+        if link is not None:
+            raise ConfigError("DURAK_MINIAPP_LINK needs DURAK_MINIAPP_URL (the page's URL)")
         return None, None
     parts = urlsplit(url)
     if parts.scheme != "https" or not parts.hostname or parts.path.rstrip("/") != "/app":
@@ -248,12 +249,12 @@ def _miniapp(env: dict[str, str], *, served: bool) -> tuple[str | None, str | No
             "DURAK_MINIAPP_URL needs the bot's web server: set DURAK_WEBHOOK_URL, or"
             " DURAK_METRICS_PORT for a bot that polls"
         )
-    if name is not None and not MINIAPP_NAME.match(name):
+    if link is not None and not MINIAPP_LINK.match(link):
         raise ConfigError(
-            "DURAK_MINIAPP_NAME must be the Mini App's short name: 3-30 letters, digits"
-            f" and _, not {name!r}"
+            "DURAK_MINIAPP_LINK must be the Mini App's direct link from @BotFather,"
+            f" https://t.me/<bot>/<short name>, not {link!r}"
         )
-    return url, name
+    return url, link
 
 
 def _db_path(env: dict[str, str], name: str = "DURAK_DB") -> str:

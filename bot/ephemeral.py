@@ -51,12 +51,13 @@ class Mode(StrEnum):
     BUTTON = "button"  # in the group when asked («Мои карты»)
 
 
-def cards_button(lang: str, game_id: int) -> InlineKeyboardMarkup:
-    """The table message's keyboard: «🃏 Мои карты»."""
+def cards_button(
+    lang: str, game_id: int, beside: InlineKeyboardButton | None = None
+) -> InlineKeyboardMarkup:
+    """The table message's keyboard: «🃏 Мои карты» (and ``beside`` it the Mini App's)."""
     data = CardsCb(game=game_id).pack()
-    return InlineKeyboardMarkup(
-        inline_keyboard=[[InlineKeyboardButton(text=t(lang, "eph.button"), callback_data=data)]]
-    )
+    row = [InlineKeyboardButton(text=t(lang, "eph.button"), callback_data=data)]
+    return InlineKeyboardMarkup(inline_keyboard=[row if beside is None else [*row, beside]])
 
 
 class EphemeralHands:

@@ -28,6 +28,7 @@ from . import render
 from .config import zone_from_env
 from .ephemeral import EphemeralHands, cards_button
 from .hand_pages import HandPages
+from .miniapp.links import Links
 from .nudges import Nudges
 from .outbox import Outbox, Rendered
 from .reach import Reach
@@ -48,10 +49,11 @@ class Presenter:
         pages: HandPages,
         reach: Reach,
         zone: tzinfo | None = None,
+        links: Links | None = None,
     ) -> None:
         """``pages``: the hands' pages other than the hand (read here, changed by the
         handlers through their owner's verbs); ``reach``: who cannot be written to
-        privately."""
+        privately; ``links``: the Mini App's, when it is served."""
         self.records = records
         self.games = games  # the running games, as the game service holds them
         self.clock = clock
@@ -59,6 +61,7 @@ class Presenter:
         self.zone = zone or zone_from_env()
         self.hand_pages = pages
         self.reach = reach
+        self.links = links
         self.styled = True  # the server keeps button styles (else: marks in the labels)
         self._games: dict[int, Shown] = {}
         self._followed: dict[int, Shown] = {}  # games another process shows (``follow``)
@@ -372,7 +375,10 @@ class Presenter:
         text = render.table_message(
             game.lang, view, names, idle, deadline, game.settings, unseen=unseen, added=added
         )
-        return text, None if state.is_over else cards_button(game.lang, game_id)
+        if state.is_over:
+            return text, None
+        app = None if self.links is None else self.links.table_button(game.lang, game.token)
+        return text, cards_button(game.lang, game_id, app)
 
     def _hand(
         self, game_id: int, game: Shown, who: int, *, any_seconds: bool = False
@@ -456,6 +462,7 @@ class Presenter:
                 self._forget(gone)  # closed tables' games: no news comes for them
             self._games[game_id] = game
         game.settings = table.settings
+        game.token = table.join_token
         game.seated = {uid for s in table.seats if (uid := s.user_id) is not None}
         return game
 

@@ -25,6 +25,7 @@ class Shown:
     langs: dict[int, str]  # user -> the hand's language, read once per game
     ids: dict[Who, int | None]  # the messages: table (None) and hands
     settings: TableSettings = field(default_factory=TableSettings)
+    token: str = ""  # the table's join token (the Mini App's link names it)
     seated: set[int] = field(default_factory=set)  # users still at the table
     drawn: dict[int, str] = field(default_factory=dict)  # user -> the key their hand shows
     delivered: dict[int, str] = field(default_factory=dict)  # ... as Telegram confirmed

@@ -21,6 +21,7 @@ from tests.fakes import FakeTelegram, FakeUser
 
 FAST = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
 WAIT = 10.0  # seconds a page waits for a message
+LINK = "https://t.me/durak_test_bot/table"  # the Mini App's direct link (DURAK_MINIAPP_LINK)
 
 
 @asynccontextmanager
@@ -29,7 +30,7 @@ async def miniapp_bot(tg: FakeTelegram, db: Path) -> AsyncIterator[tuple[App, st
     the app and the server's base URL."""
     config = Config(
         token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=FAST, bot_pause=(0.0, 0.0),
-        metrics_port=0, miniapp_url="https://durak.example.org/app", miniapp_name="table",
+        metrics_port=0, miniapp_url="https://durak.example.org/app", miniapp_link=LINK,
     )  # fmt: skip
     app = await App.create(config)
     await app.start()

@@ -179,15 +179,19 @@ def test_the_health_endpoints_have_a_port_of_their_own_only_when_asked() -> None
 def test_the_mini_app_needs_its_https_page_and_a_server_to_serve_it() -> None:
     base = {"BOT_TOKEN": TOKEN, "DURAK_DB": "/tmp/x.sqlite3"}
     assert Config.from_env(base).miniapp_url is None  # nothing of it by default
-    page = {"DURAK_MINIAPP_URL": "https://durak.example.org/app", "DURAK_MINIAPP_NAME": "table"}
+    link = "https://t.me/durak_bot/table"
+    page = {"DURAK_MINIAPP_URL": "https://durak.example.org/app", "DURAK_MINIAPP_LINK": link}
     config = Config.from_env({**base, **page, "DURAK_METRICS_PORT": "9100"})
-    assert (config.miniapp_url, config.miniapp_name) == (page["DURAK_MINIAPP_URL"], "table")
+    assert (config.miniapp_url, config.miniapp_link) == (page["DURAK_MINIAPP_URL"], link)
     with pytest.raises(ConfigError, match="needs the bot's web server"):
         Config.from_env({**base, **page})  # polling, and no port to serve it on
     for url in ("http://durak.example.org/app", "https://durak.example.org/", "app"):
         with pytest.raises(ConfigError, match="DURAK_MINIAPP_URL must be"):
             Config.from_env({**base, "DURAK_MINIAPP_URL": url, "DURAK_METRICS_PORT": "9100"})
-    with pytest.raises(ConfigError, match="DURAK_MINIAPP_NAME must be"):
-        Config.from_env({**base, **page, "DURAK_METRICS_PORT": "0", "DURAK_MINIAPP_NAME": "a b"})
+    for wrong in ("table", "https://t.me/durak_bot", "http://t.me/durak_bot/table"):
+        with pytest.raises(ConfigError, match="DURAK_MINIAPP_LINK must be"):
+            Config.from_env(
+                {**base, **page, "DURAK_METRICS_PORT": "0", "DURAK_MINIAPP_LINK": wrong}
+            )
     with pytest.raises(ConfigError, match="needs DURAK_MINIAPP_URL"):
-        Config.from_env({**base, "DURAK_MINIAPP_NAME": "table"})
+        Config.from_env({**base, "DURAK_MINIAPP_LINK": link})

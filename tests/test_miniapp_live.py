@@ -11,7 +11,7 @@ import aiohttp
 from engine import Card, State
 from tests.e2e_helpers import hand_message, play_round, settle
 from tests.fakes import FakeTelegram
-from tests.miniapp_helpers import launch_of, miniapp_bot, page, two_playing
+from tests.miniapp_helpers import LINK, launch_of, miniapp_bot, page, two_playing
 from tests.service_helpers import held
 
 
@@ -100,6 +100,21 @@ async def test_a_player_sees_their_own_hand_and_moves_from_the_page(
             pushed = await mine.table(version + 2)  # ...reaches the page
             assert pushed["table"][0][0] == opening["cards"][0]
             assert not cards_in(pushed) & hidden_of(held(app.service, 1).state, other_seat)
+
+
+async def test_the_table_message_opens_the_page_on_its_table(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Beside «🃏 Мои карты», the Mini App's direct link with the table's join token
+    (what the page's launch then carries)."""
+    async with miniapp_bot(tg, tmp_path / "db.sqlite3") as (app, _):
+        _, _, token = await two_playing(tg, app)
+        await settle(app)
+        table = next(m for m in tg.messages(-100) if "Козырь" in (m.text or ""))
+        assert table.reply_markup is not None
+        (row,) = table.reply_markup["inline_keyboard"]
+        assert [b["text"] for b in row] == ["🃏 Мои карты", "🎴 Открыть стол"]
+        assert row[1]["url"] == f"{LINK}?startapp={token}"
 
 
 async def test_a_spectator_sees_the_table_and_no_hand(tg: FakeTelegram, tmp_path: Path) -> None:

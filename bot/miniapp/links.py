@@ -1,7 +1,7 @@
 """How the Mini App is opened: a ``web_app`` button by the private hand (the page's URL,
 ``DURAK_MINIAPP_URL``, naming the table by ``?startapp=``) and a button with the bot's
 direct link on the table message in the group (``t.me/<bot>/<app>?startapp=``, which
-works in groups, where ``web_app`` buttons do not; ``DURAK_MINIAPP_NAME``). Both carry
+works in groups, where ``web_app`` buttons do not; ``DURAK_MINIAPP_LINK``). Both carry
 the table's join token, which the page sends back with its launch (``auth``)."""
 
 from __future__ import annotations
@@ -16,16 +16,13 @@ from ..i18n import t
 @dataclass(frozen=True)
 class Links:
     url: str  # the page's public https URL (…/app)
-    name: str | None  # the Mini App's short name at @BotFather (None: no direct link)
-    bot: str  # the bot's username
+    link: str | None  # the Mini App's direct link, t.me/<bot>/<app> (None: none)
 
     def page(self, token: str) -> str:
         return f"{self.url}?startapp={token}"
 
     def direct(self, token: str) -> str | None:
-        return (
-            None if self.name is None else f"https://t.me/{self.bot}/{self.name}?startapp={token}"
-        )
+        return None if self.link is None else f"{self.link}?startapp={token}"
 
     def hand_button(self, lang: str, token: str) -> InlineKeyboardButton:
         """For the private hand's keyboard."""

@@ -52,4 +52,4 @@ miniapp-auth-expired = Ссылка устарела. Откройте стол 
 miniapp-auth-no-user = Не удалось подтвердить, что это вы. Откройте стол заново из Telegram.
 miniapp-auth-tampered = Такого стола нет. Откройте стол заново из Telegram.
 miniapp-auth-no-table = Этот стол уже закрыт.
-miniapp-open = 🃏 Стол в картах
+miniapp-open = 🎴 Открыть стол
