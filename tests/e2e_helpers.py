@@ -36,6 +36,7 @@ __all__ = [  # with what the tests take from here: bench.playing's and the emula
     "polling",
     "running_bot",
     "seat_everyone",
+    "served_bot",
     "settle",
     "three_friends",
     "three_seated",
@@ -82,6 +83,20 @@ async def polling(app: App, tg: FakeTelegram) -> AsyncIterator[None]:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+@asynccontextmanager
+async def served_bot(tg: FakeTelegram, config: Config) -> AsyncIterator[tuple[App, str]]:
+    """The bot of ``config`` polling the emulator, its web server on a port of its own
+    (``metrics_port`` 0: any free one): the app, and the server's base URL."""
+    app = await App.create(config)
+    await app.start()
+    try:
+        assert app.site is not None and app.site.port is not None
+        async with polling(app, tg):
+            yield app, f"http://127.0.0.1:{app.site.port}"
+    finally:
+        await app.stop()
 
 
 async def settle(app: App) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from bot.app import App
 from bot.config import Config
 from bot.miniapp import sign
 from bot.outbox import Limits
-from tests.e2e_helpers import TOKEN, open_table, polling, seat_everyone, settle, two_friends
+from tests.e2e_helpers import TOKEN, open_table, seat_everyone, served_bot, two_friends
 from tests.fakes import FakeTelegram, FakeUser
 
 FAST = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
@@ -24,23 +24,14 @@ WAIT = 10.0  # seconds a page waits for a message
 LINK = "https://t.me/durak_test_bot/table"  # the Mini App's direct link (DURAK_MINIAPP_LINK)
 
 
-@asynccontextmanager
-async def miniapp_bot(tg: FakeTelegram, db: Path) -> AsyncIterator[tuple[App, str]]:
+def miniapp_bot(tg: FakeTelegram, db: Path) -> AbstractAsyncContextManager[tuple[App, str]]:
     """The bot polling the emulator, its web server (with the Mini App) on a free port:
     the app and the server's base URL."""
     config = Config(
         token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=FAST, bot_pause=(0.0, 0.0),
         metrics_port=0, miniapp_url="https://durak.example.org/app", miniapp_link=LINK,
     )  # fmt: skip
-    app = await App.create(config)
-    await app.start()
-    try:
-        assert app.site is not None and app.site.port is not None
-        async with polling(app, tg):
-            yield app, f"http://127.0.0.1:{app.site.port}"
-            await settle(app)
-    finally:
-        await app.stop()
+    return served_bot(tg, config)
 
 
 async def two_playing(tg: FakeTelegram, app: App) -> tuple[FakeUser, FakeUser, str]:

@@ -6,8 +6,7 @@ which turns 503 when the database is closed or cut off; in polling mode on the p
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,8 +23,8 @@ from tests.e2e_helpers import (
     TOKEN,
     open_table,
     play_round,
-    polling,
     seat_everyone,
+    served_bot,
     settle,
     two_friends,
 )
@@ -72,22 +71,14 @@ async def becomes(base: str, status: int, seconds: float = 10.0) -> str:
     return answer[1]
 
 
-@asynccontextmanager
-async def polling_bot(tg: FakeTelegram, db: str) -> AsyncIterator[tuple[App, str]]:
+def polling_bot(tg: FakeTelegram, db: str) -> AbstractAsyncContextManager[tuple[App, str]]:
     """The bot polling the emulator, its endpoints on a port of their own (any free one):
     the app, and the endpoints' base URL."""
     config = Config(
         token=TOKEN, db_path=db, api_base=tg.base_url, limits=FAST, bot_pause=(0.0, 0.0),
         metrics_port=0,
     )  # fmt: skip
-    app = await App.create(config)
-    await app.start()
-    try:
-        assert app.site is not None and app.site.port is not None
-        async with polling(app, tg):
-            yield app, f"http://127.0.0.1:{app.site.port}"
-    finally:
-        await app.stop()
+    return served_bot(tg, config)
 
 
 def pressed_a_game(samples: Samples) -> None:

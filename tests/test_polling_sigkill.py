@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import LobbyCb, LobbyOp
-from storage.connect import open_database
 from tests.e2e_helpers import TOKEN, choose, hand_message, two_friends
 from tests.fakes import FakeTelegram, FakeUser
 from tests.test_main import spawn, stop, wait_until_polling
-from tests.test_webhook_sigkill import HELD, WAIT, database_held
+from tests.test_webhook_sigkill import HELD, WAIT, answered, database_held, human_moves
 
 pytestmark = pytest.mark.sqlite_only  # a file, one process at a time
 
@@ -73,18 +72,8 @@ async def test_a_press_held_by_a_killed_polling_process_is_made_once_and_answere
             for process in (first, second):
                 if process is not None:
                     await stop(process)
-        answers = [
-            c
-            for c in tg.calls_to("answerCallbackQuery")
-            if c.params.get("callback_query_id") == press.query_id
-        ]
-        assert [c.ok for c in answers] == ([False, True] if when == "after_commit" else [True])
-    database = await open_database(db)
-    try:
-        moves = await database.fetch_all("SELECT seq, seat, auto FROM actions ORDER BY seq")
-    finally:
-        await database.close()
-    assert len([m for m in moves if not m[2]]) == 1, moves  # the press, made once
+        assert answered(tg, press) == ([False, True] if when == "after_commit" else [True])
+    assert await human_moves(db) == [1]  # the press, made once
     said = log.read_text()
     assert ("was handled already" in said) == (when == "after_commit"), said
     assert "Traceback" not in said
