@@ -5,6 +5,7 @@ the Bot API emulator."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,6 +19,7 @@ from bot.delivery import Alone, Shared
 from bot.hand_pages import Page
 from service import Update
 from service.lobbies import Said
+from service.records import Records
 from service.tables import Person
 from storage.repos import UserRepo
 from tests.backends import PgDatabases
@@ -110,6 +112,27 @@ async def test_a_change_while_a_new_lobby_is_on_its_way_edits_it(rig: Rig) -> No
     await rig.tg.wait_for(seated, 10, what="the lobby with Аня seated")
     await settle(rig.app)
     assert len(texts(rig, rig.group)) == 1
+
+
+async def test_a_seat_taken_while_a_lobby_below_a_result_is_on_its_way_shows(rig: Rig) -> None:
+    """After a game's result (the table's message), a new lobby is on its way when Борис
+    sits down: once noted (no longer a result), it is edited to show him."""
+    table, _ = await rig.app.tables.open(rig.group.id, "Друзья", ANNA)
+    await rig.tg.wait_for(lambda: texts(rig, rig.group), what="the lobby")
+    await rig.app.delivery.drawn()
+    first = rig.tg.messages(rig.group)[0].message_id
+    await Records(rig.app.db).set_lobby_message(table.id, first, summary=True)  # a result
+    rig.tg.inject_429(1, retry_after=1, chat=rig.group, methods=["sendMessage"])
+    now = await rig.app.tables.record(table.id)
+    assert now is not None
+    posting = asyncio.create_task(rig.app.delivery.lobby(now, new=True))  # /durak below it
+    held = lambda: [c for c in rig.tg.calls if c.status == 429]  # noqa: E731
+    await rig.tg.wait_for(held, what="the new lobby's first try")
+    await rig.app.tables.join(table.id, BORIS)
+    await posting
+    shown = lambda: "Борис" in (texts(rig, rig.group) or [""])[-1]  # noqa: E731
+    await rig.tg.wait_for(shown, 10, what="the new lobby with Борис")
+    assert len(texts(rig, rig.group)) == 2  # the result, and one lobby
 
 
 async def started(rig: Rig) -> Update:

@@ -126,5 +126,6 @@ class Poster:
 
 
 def _lobby(table: TableRecord) -> tuple[object, ...]:
-    """What a lobby message is drawn from, and whether a game was played since."""
-    return table.status, table.seats, table.settings_version, table.lobby_is_summary, table.series
+    """What a lobby message is drawn from, and whether a game was played since (not
+    whether the lobby is a result: noting a new lobby changes that, not what it shows)."""
+    return table.status, table.seats, table.settings_version, table.series
