@@ -117,21 +117,19 @@ async def test_the_table_message_opens_the_page_on_its_table(
         assert row[1]["url"] == f"{LINK}?startapp={token}"
 
 
-async def test_a_spectator_sees_the_table_and_no_hand(tg: FakeTelegram, tmp_path: Path) -> None:
+async def test_a_person_not_seated_at_the_table_is_refused(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """The table's link travels with a forwarded table message: someone not seated at
+    the table (here not even in the group) sees nothing of it."""
     async with miniapp_bot(tg, tmp_path / "db.sqlite3") as (app, base):
         _, _, token = await two_playing(tg, app)
         vika = tg.add_user(3, "Вика")
-        state = held(app.service, 1).state
         async with page(base, launch_of(vika, token), token) as watching:
-            await watching.next("hello")
-            shown = await watching.table()
-            assert shown["seat"] is None and shown["hand"] == [] and shown["moves"] == []
-            assert [p["cards"] for p in shown["players"]] == [6, 6]
-            assert not cards_in(shown) & (hidden_of(state, 0) | hidden_of(state, 1))
-            move = next(a for a in state.legal_actions(state.attacker))
-            await watching.move(move.text, len(state.history), None)
-            assert (await watching.next("refused"))["reason"] == "refused.not_seated"
-            assert len(held(app.service, 1).state.history) == len(state.history)
+            answer = await watching.next()
+            assert (answer["type"], answer["reason"]) == ("refused", "auth.not_seated")
+            assert "hand" not in answer and "table" not in answer
+        assert app.watchers.count == 0
 
 
 async def test_forged_expired_and_unknown_launches_are_refused(

@@ -127,6 +127,8 @@ class MiniApp:
         table = None if launch.start is None else await self.tables.by_token(launch.start)
         if table is None:
             raise Declined("auth.no_table" if launch.start else "auth.tampered")
+        if launch.user_id not in {s.user_id for s in table.seats}:  # (the table message's
+            raise Declined("auth.not_seated")  # link is forwarded with it, out of the group)
         return launch, table
 
 

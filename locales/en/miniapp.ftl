@@ -51,4 +51,5 @@ miniapp-auth-expired = The link has expired. Open the table again from Telegram.
 miniapp-auth-no-user = Could not confirm it is you. Open the table again from Telegram.
 miniapp-auth-tampered = There is no such table. Open the table again from Telegram.
 miniapp-auth-no-table = This table is closed.
+miniapp-auth-not-seated = The table is shown only to those seated at it.
 miniapp-open = 🎴 Open the table

@@ -52,4 +52,5 @@ miniapp-auth-expired = Ссылка устарела. Откройте стол 
 miniapp-auth-no-user = Не удалось подтвердить, что это вы. Откройте стол заново из Telegram.
 miniapp-auth-tampered = Такого стола нет. Откройте стол заново из Telegram.
 miniapp-auth-no-table = Этот стол уже закрыт.
+miniapp-auth-not-seated = Стол показывается только тем, кто за ним сидит.
 miniapp-open = 🎴 Открыть стол
