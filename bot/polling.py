@@ -11,14 +11,15 @@ While an update is in hand, Telegram answers at once with it (it is not confirme
 the next request waits until one in hand ends or ``AGAIN`` seconds pass; an update
 sent again while it is in hand, or after its handling and before a request confirmed
 it, is not handled twice. (A request returns at most 100 updates from the oldest in
-hand: a bot that gets more than that while one update is slow, seconds at most, waits
-for it; webhook mode is the one for such a load.)
+hand: a bot that gets more than that while one update is slow waits for it; webhook
+mode is the one for such a load. One in hand for ``STUCK`` seconds is held no longer.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from asyncio import FIRST_COMPLETED
 
 from aiogram import Bot, Dispatcher
@@ -30,6 +31,7 @@ log = logging.getLogger(__name__)
 WAIT = 25  # seconds a request waits for news when nothing is in hand
 AGAIN = 0.5  # seconds between requests while an update is in hand
 SETTLE = 5.0  # seconds the updates in hand have to end when polling stops
+STUCK = 60.0  # seconds after which an update in hand no longer holds the offset back
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0)  # seconds before another try after failed requests
 
 
@@ -37,6 +39,7 @@ class Polling:
     def __init__(self, dp: Dispatcher, bot: Bot, *, wait: int = WAIT) -> None:
         self.dp, self.bot, self.wait = dp, bot, wait
         self._in_hand: dict[int, asyncio.Task[None]] = {}  # update id -> its handling
+        self._since: dict[int, float] = {}  # update id -> when its handling began
         self._handled: set[int] = set()  # handled, not yet confirmed
         self._next = 0  # the update id after the newest one received
 
@@ -51,7 +54,7 @@ class Polling:
                 try:
                     updates = await self.bot.get_updates(
                         offset=self._offset(),
-                        timeout=0 if self._in_hand else self.wait,
+                        timeout=0 if self._holding() else self.wait,
                         allowed_updates=allowed,
                         request_timeout=self.wait + 30,
                     )
@@ -66,7 +69,7 @@ class Polling:
                     failures = 0
                 for update in updates:
                     self._take(update)
-                if self._in_hand:
+                if self._holding():
                     in_hand = set(self._in_hand.values())
                     await asyncio.wait(in_hand, timeout=AGAIN, return_when=FIRST_COMPLETED)
         finally:
@@ -79,16 +82,22 @@ class Polling:
             return  # sent again before a request confirmed it
         task = asyncio.create_task(self._handle(update), name=f"update-{uid}")
         self._in_hand[uid] = task
+        self._since[uid] = time.monotonic()
         task.add_done_callback(lambda _: self._done(uid))
 
     def _done(self, uid: int) -> None:
-        del self._in_hand[uid]
+        del self._in_hand[uid], self._since[uid]
         self._handled.add(uid)
+
+    def _holding(self) -> list[int]:
+        """The updates in hand that hold the offset back (not stuck)."""
+        now = time.monotonic()
+        return [uid for uid, since in self._since.items() if now - since < STUCK]
 
     def _offset(self) -> int | None:
         """The oldest update in hand, else the one after the newest: those before it
         are confirmed by the request."""
-        offset = min(self._in_hand, default=self._next) or None
+        offset = min(self._holding(), default=self._next) or None
         self._handled = {uid for uid in self._handled if offset is None or uid >= offset}
         return offset
 
