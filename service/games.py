@@ -379,7 +379,7 @@ class GameService:
         if not moved:
             await self.follower.reload(game_id, live)  # (shown again if it moved)
             return
-        live.time_added = (live.time_added or 0.0) + later - deadline
+        live.time_added = (live.time_added or 0.0) + (later - deadline)  # (as the row adds it)
         self._arm(game_id, live, later)
         log.info("game %s: deadline moved on %.0f s after an outage", game_id, later - deadline)
         self._moved(game_id)  # the table and the hands say so
