@@ -10,7 +10,6 @@ from pathlib import Path
 from bot.callbacks import CardsCb, LobbyCb, LobbyOp
 from tests.e2e_helpers import game_over, latest, open_table, running_bot, seat_everyone, settle
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram
-from tests.service_helpers import held
 from tests.test_e2e_ephemeral import newcomer, play_on
 
 AGAIN = LobbyCb(table=1, op=LobbyOp.AGAIN).pack()
@@ -56,7 +55,7 @@ async def test_a_rematch_puts_the_cards_in_front_of_one_who_plays_from_the_group
         await play_on(tg, app, group, [anna, gleb], rounds=1)
         assert REMINDER not in (table.text or "")  # shown: the line goes at the next edit
         for _ in range(400):  # (play_on stops at the first game's result)
-            live = held(app.service, 2)
+            live = app.service.live(2)  # (None once the ended game is let go)
             if live is None or live.state.is_over:
                 break
             await play_on(tg, app, group, [anna, gleb], rounds=1)

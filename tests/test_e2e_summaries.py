@@ -16,7 +16,6 @@ from tests.e2e_helpers import (
     two_friends,
 )
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
-from tests.service_helpers import held
 
 AGAIN = LobbyCb(table=1, op=LobbyOp.AGAIN).pack()
 OLD = (
@@ -27,7 +26,7 @@ OLD = (
 
 async def finish(tg: FakeTelegram, app: App, game_id: int, users: list[FakeUser]) -> None:
     for _ in range(400):
-        live = held(app.service, game_id)
+        live = app.service.live(game_id)  # (None once the ended game is let go)
         if live is None or live.state.is_over or not await play_round(tg, app, users):
             break
     await settle(app)

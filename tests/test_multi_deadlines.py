@@ -138,7 +138,7 @@ async def test_a_step_reaches_another_process_by_notification(
             await a.idle()
             want = held(a, game).state
             for _ in range(100):
-                live = held(b, game)
+                live = b.live(game)  # (None until b hears of the game)
                 if live is not None and live.state == want:
                     break
                 await asyncio.sleep(0.05)
