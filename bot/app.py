@@ -31,6 +31,7 @@ from storage.db import Database
 from . import webhook
 from .config import Config
 from .delivery import Alone, Delivery, Poster, Shared
+from .ephemeral import EphemeralHands
 from .hand_pages import HandPages, SharedPages
 from .handlers import routers
 from .handlers.play import Hands
@@ -105,10 +106,11 @@ class App:
         links = (
             None if config.miniapp_url is None else Links(config.miniapp_url, config.miniapp_link)
         )
+        self.group_hands = group_hands = EphemeralHands(self.outbox)
         self.presenter = Presenter(
-            records, games, clock, self.outbox, pages, reach, config.zone, links=links
+            records, games, clock, self.outbox, pages, reach, group_hands, config.zone, links=links
         )
-        poster = Poster(self.outbox, records, self.presenter, pages, reach)
+        poster = Poster(self.outbox, records, self.presenter, pages, reach, group_hands)
         # alone, or one of several processes where the holder of the lease shows
         self.delivery: Delivery = (
             Alone(poster, self.presenter)
@@ -143,6 +145,8 @@ class App:
             outbox=self.outbox,
             delivery=self.delivery,
             presenter=self.presenter,
+            group_hands=group_hands,
+            reach=reach,
             hands=Hands(self.service, self.presenter, pages, self.delivery),
         )
         Readings(  # (in the registry from now on: read at each scrape)

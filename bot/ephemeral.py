@@ -21,6 +21,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 
 from aiogram import Bot
@@ -60,48 +61,74 @@ def cards_button(
     return InlineKeyboardMarkup(inline_keyboard=[row if beside is None else [*row, beside]])
 
 
+@dataclass
+class _Hand:
+    """One player's hand in the group: what it is and what it shows."""
+
+    message_id: int | None = None  # the ephemeral message's id (None: none there)
+    key: str | None = None  # the key of the hand it shows
+    turn: bool | None = None  # whether it was their turn at the game's last news
+    opened: bool = False  # they asked for it («Мои карты»): they play from the group
+
+
 class EphemeralHands:
+    """The hands shown in the group, and what the server and each group allow. Built by
+    the app and given to those who show or open them; its state changes by its verbs."""
+
+    def __init__(self, outbox: Outbox) -> None:
+        self.outbox = outbox
+        self._supported: bool | None = None  # whether the server knows them (asked once)
+        self._refused: set[int] = set()  # users Telegram refused one: private hands only
+        self._told: set[int] = set()  # users told so
+        self._hands: dict[Key, _Hand] = {}
+        self._chats: dict[int, int] = {}  # game -> its group
+        self._admin: dict[int, tuple[bool, float]] = {}
+        self._asking: asyncio.Lock = asyncio.Lock()
+
     @property
     def bot(self) -> Bot:
         return self.outbox.bot
 
-    def __init__(self, outbox: Outbox) -> None:
-        self.outbox = outbox
-        self.supported: bool | None = None  # whether the server knows them (asked once)
-        self._refused: set[int] = set()  # users Telegram refused one: private hands only
-        self._told: set[int] = set()  # users told so
-        self.hands: dict[Key, int] = {}  # the ephemeral hand's id
-        self.drawn: dict[Key, str] = {}  # the key it shows
-        self.players: set[Key] = set()  # who opened it: they play from the group
-        self.turns: dict[Key, bool] = {}  # whether it was their turn at the last news
-        self.chats: dict[int, int] = {}  # game -> its group
-        self._admin: dict[int, tuple[bool, float]] = {}
-        self._asking: asyncio.Lock = asyncio.Lock()
+    @property
+    def supported(self) -> bool | None:
+        """Whether the server knows ephemeral messages (None: not asked yet, or the
+        asking failed)."""
+        return self._supported
+
+    def opened(self, game_id: int, user_id: int) -> bool:
+        """Whether the user asked for their hand in the group in this game."""
+        hand = self._hands.get((game_id, user_id))
+        return hand is not None and hand.opened
+
+    def showing(self, game_id: int, user_id: int) -> bool:
+        """Whether the group shows the user their hand in this game now."""
+        hand = self._hands.get((game_id, user_id))
+        return hand is not None and hand.message_id is not None
 
     # --- what the server and the group allow ----------------------------------------
 
     async def available(self, chat_id: int, user_id: int) -> bool:
         """Whether the server knows ephemeral messages: a deletion of one that cannot
         exist is refused by a server that does (400) and unknown to one that does not."""
-        if self.supported is not None:  # (known: no queue behind the lock)
-            return self.supported
+        if self._supported is not None:  # (known: no queue behind the lock)
+            return self._supported
         async with self._asking:
-            if self.supported is None:
+            if self._supported is None:
                 try:
                     await self.bot.delete_ephemeral_message(
                         chat_id=chat_id, receiver_user_id=user_id, ephemeral_message_id=0,
                         request_timeout=PROBE_WAIT,
                     )  # fmt: skip
-                    self.supported = True
+                    self._supported = True
                 except TelegramNotFound:
-                    self.supported = False
+                    self._supported = False
                     log.warning("the Bot API server has no ephemeral messages: private hands only")
                 except TelegramBadRequest:
-                    self.supported = True
+                    self._supported = True
                 except TelegramAPIError as e:  # (a bad answer too): ask again next time
                     log.warning("chat %s: asking for ephemeral messages failed: %s", chat_id, e)
                     return False
-            return self.supported
+            return self._supported
 
     async def is_admin(self, chat_id: int) -> bool:
         """Whether the bot administers the group (asked at most once a minute)."""
@@ -154,8 +181,8 @@ class EphemeralHands:
             return False
         if draw(user_id) is None:  # not shown by this process (another holds the lease)
             return False
-        self.players.add(key)
-        self.chats[game_id] = chat_id
+        self._hands.setdefault(key, _Hand()).opened = True
+        self._chats[game_id] = chat_id
         future = self._send(game_id, chat_id, user_id, draw, query)
         try:
             sent = await asyncio.wait_for(asyncio.shield(future), OPEN_WAIT)
@@ -171,34 +198,30 @@ class EphemeralHands:
     ) -> None:  # fmt: skip
         """After the game's news: edit the ephemeral hands that show it; an administrator
         bot pushes a new one to those who play from the group when their turn comes."""
-        self.chats[game_id] = chat_id
+        self._chats[game_id] = chat_id
         turn = live.state.turn()
         for seat, info in enumerate(live.seats):
             uid = info.user_id
             if uid is None or not info.human or uid in self._refused:
                 continue
-            key = (game_id, uid)
+            hand = self._hands.setdefault((game_id, uid), _Hand())
             mine = turn is not None and seat in turn.seats
-            was, self.turns[key] = self.turns.get(key), mine
-            from_group = key in self.players or uid in private_off
-            first = was is None and uid in private_off and key not in self.hands
-            push = admin and from_group and self.supported is not False
+            was, hand.turn = hand.turn, mine
+            from_group = hand.opened or uid in private_off
+            first = was is None and uid in private_off and hand.message_id is None
+            push = admin and from_group and self._supported is not False
             if push and ((mine and not was) or first):
                 self._send(game_id, chat_id, uid, draw, None)
-            elif key in self.hands and (None in news or uid in news):
+            elif hand.message_id is not None and (None in news or uid in news):
                 self._edit(game_id, chat_id, uid, draw)
 
     def finish(self, game_id: int) -> None:
         """The game ended or its table closed: its ephemeral hands go."""
-        chat_id = self.chats.pop(game_id, None)
-        for key in [k for k in self.hands if k[0] == game_id]:
-            if chat_id is not None:
-                self.outbox.delete_ephemeral(chat_id, key[1], self.hands[key])
-            del self.hands[key]
-        for per_key in (self.drawn, self.turns):
-            for key in [k for k in per_key if k[0] == game_id]:
-                del per_key[key]
-        self.players = {k for k in self.players if k[0] != game_id}
+        chat_id = self._chats.pop(game_id, None)
+        for key in [k for k in self._hands if k[0] == game_id]:
+            message_id = self._hands.pop(key).message_id
+            if chat_id is not None and message_id is not None:
+                self.outbox.delete_ephemeral(chat_id, key[1], message_id)
 
     # --- the calls -----------------------------------------------------------------------
 
@@ -231,33 +254,34 @@ class EphemeralHands:
         if sent.ephemeral_message_id is None:  # an older server posted it for everyone
             log.warning("chat %s: a hand went to the whole group; deleting it", chat_id)
             self.outbox.delete(chat_id, sent.message_id)
-            self.supported = False
+            self._supported = False
             return False
-        old = self.hands.get(key)
-        self.hands[key] = sent.ephemeral_message_id
+        hand = self._hands.setdefault(key, _Hand())
+        old, hand.message_id = hand.message_id, sent.ephemeral_message_id
         if drawn:
-            self.drawn[key] = drawn[-1]
+            hand.key = drawn[-1]
         if old is not None and old != sent.ephemeral_message_id:
             self.outbox.delete_ephemeral(chat_id, key[1], old)
         return True
 
     def _edit(self, game_id: int, chat_id: int, user_id: int, draw: Draw) -> None:
         key = (game_id, user_id)
-        eid = self.hands[key]
+        hand = self._hands[key]
+        eid = hand.message_id
+        assert eid is not None, "an edit of a hand the group shows"
         handed: list[str] = []
 
         def render() -> tuple[str, InlineKeyboardMarkup | None] | None:
-            hand = draw(user_id)
-            if hand is None or (self.drawn.get(key) == hand.key and hand.key not in handed):
+            drawn = draw(user_id)
+            if drawn is None or (hand.key == drawn.key and drawn.key not in handed):
                 return None  # it shows this already (the seconds left aside)
-            handed.append(hand.key)
-            self.drawn[key] = hand.key
-            return hand.text, hand.markup
+            handed.append(drawn.key)
+            hand.key = drawn.key
+            return drawn.text, drawn.markup
 
         def done(future: asyncio.Future[Message | None]) -> None:
             edited = None if future.cancelled() else future.result()
-            if edited is None and handed and self.hands.get(key) == eid:
-                del self.hands[key]  # gone for the server: «Мои карты» sends a new one
-                self.drawn.pop(key, None)
+            if edited is None and handed and hand.message_id == eid:
+                hand.message_id = hand.key = None  # gone: «Мои карты» sends a new one
 
         self.outbox.ephemeral(chat_id, user_id, eid, render).add_done_callback(done)

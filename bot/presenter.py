@@ -48,12 +48,14 @@ class Presenter:
         outbox: Outbox,
         pages: HandPages,
         reach: Reach,
+        group_hands: EphemeralHands,
         zone: tzinfo | None = None,
         links: Links | None = None,
     ) -> None:
         """``pages``: the hands' pages other than the hand (read here, changed by the
         handlers through their owner's verbs); ``reach``: who cannot be written to
-        privately; ``links``: the Mini App's, when it is served."""
+        privately; ``group_hands``: the hands shown in the group (edited here, opened by
+        the handlers); ``links``: the Mini App's, when it is served."""
         self.records = records
         self.games = games  # the running games, as the game service holds them
         self.clock = clock
@@ -73,7 +75,7 @@ class Presenter:
         self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
         self.results = Results(records, outbox)
         self.nudges = Nudges(games, clock, outbox, self._lang, reach.blocked, self.hand_delivered)
-        self.ephemeral = EphemeralHands(outbox)  # hands shown in the group
+        self.group_hands = group_hands
         self._running = False
 
     async def on_update(self, update: Update) -> None:
@@ -342,8 +344,8 @@ class Presenter:
         """The hands shown in the group (``bot.ephemeral``): edited, or pushed at a turn."""
         humans = {s.user_id for s in live.seats if s.human and s.user_id is not None}
         off = {u for u in humans if self.reach.blocked(u)}  # (a 403 said so)
-        eph = self.ephemeral
-        wanted = bool(off) or any((game_id, uid) in eph.players for uid in humans)
+        eph = self.group_hands
+        wanted = bool(off) or any(eph.opened(game_id, uid) for uid in humans)
         admin = wanted and await eph.is_admin(game.chat_id)
 
         eph.update(
@@ -369,7 +371,7 @@ class Presenter:
             and s.human
             and self.reach.blocked(uid)
             and not state.place[seat]
-            and (game_id, uid) not in self.ephemeral.hands
+            and not self.group_hands.showing(game_id, uid)
         ]
         view, deadline, added = state.view(), self._deadline(game_id), _rounded(live.time_added)
         text = render.table_message(
@@ -479,7 +481,7 @@ class Presenter:
         self._news.pop(game_id, None)
         self._games.pop(game_id, None)
         self.nudges.forget(game_id)
-        self.ephemeral.finish(game_id)
+        self.group_hands.finish(game_id)
         self.hand_pages.forget_game(game_id)
 
 

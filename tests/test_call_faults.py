@@ -40,12 +40,12 @@ async def test_a_lobby_whose_probe_fails_is_drawn_and_the_probe_asked_again(
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         lobby = await open_table(tg, app, group, anna)
         assert PRIVATE in (lobby.text or "")  # no ephemeral hands for now
-        assert app.presenter.ephemeral.supported is None  # asked again next time
+        assert app.group_hands.supported is None  # asked again next time
         await tg.send_text(anna, group, "/settings")  # the lobby again: asked again
         again = await tg.wait_for_message(
             group, lambda m: m is not lobby and "Стол" in (m.text or "")
         )
-        assert HERE in (again.text or "") and app.presenter.ephemeral.supported
+        assert HERE in (again.text or "") and app.group_hands.supported
     assert tg.count("deleteEphemeralMessage") == 2 and tg.faults == 1
     assert errors(caplog) == [] and tg.internal_errors == []
 

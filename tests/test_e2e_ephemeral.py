@@ -222,8 +222,8 @@ async def test_a_hand_an_older_server_posted_for_everyone_is_deleted_at_once(
     _, boris, group = friends(tg)
     async with running_bot(tg, tmp_path / "db.sqlite3") as app:
         table = await seated_then_blocked(tg, app, group)
-        tg.ephemeral_api = False  # (the server was asked before: it said yes)
-        app.presenter.ephemeral.supported = True
+        assert app.group_hands.supported  # (the lobby asked: it said yes)
+        tg.ephemeral_api = False
         answer = await (await tg.press(boris, table, CARDS))
         await settle(app)
         assert answer.show_alert
@@ -231,7 +231,7 @@ async def test_a_hand_an_older_server_posted_for_everyone_is_deleted_at_once(
             m for m in tg.messages(group, include_deleted=True) if m.message_id > table.message_id
         ]
         assert leaked and all(m.deleted for m in leaked)
-        assert app.presenter.ephemeral.supported is False
+        assert app.group_hands.supported is False
 
 
 async def test_a_player_refused_an_ephemeral_hand_keeps_the_private_one(

@@ -101,7 +101,7 @@ async def test_a_lobby_drawn_slowly_does_not_hold_the_tables_next_press(
         await settle(app)
         hang = 6.0  # Telegram takes this long to say whether the bot is an admin
         tg.inject_fault("timeout", methods=["getChatMember"], delay=hang)
-        app.presenter.ephemeral._admin.clear()  # (asked again: the minute is over)
+        app.group_hands._admin.clear()  # (asked again: the minute is over)
         began = time.monotonic()
         presses = [
             await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg=field).pack())

@@ -14,6 +14,7 @@ from typing import Any
 from aiogram.types import Chat, InlineKeyboardMarkup, Message
 
 from bot.callbacks import PageName
+from bot.ephemeral import EphemeralHands
 from bot.hand_pages import HandPages, Page
 from bot.outbox import Render
 from bot.presenter import Presenter
@@ -35,6 +36,7 @@ def presenter_with(show: Any) -> Presenter:
         outbox=None,  # type: ignore[arg-type]  # never used, as the records
         pages=HandPages(),
         reach=Reach(None),  # type: ignore[arg-type]  # never used, as the records
+        group_hands=EphemeralHands(None),  # type: ignore[arg-type]  # never used, as the records
     )
     presenter._show = show  # type: ignore[method-assign]  # the scheduling alone, no drawing
     return presenter
@@ -192,6 +194,7 @@ async def running(tmp_path: Path, outbox: Outbox) -> tuple[Presenter, int, GameS
         outbox,  # type: ignore[arg-type]  # renders at flush; Presenter wants the class
         HandPages(),
         Reach(records),
+        EphemeralHands(outbox),  # type: ignore[arg-type]  # as the outbox above
     )
     service = GameService(db, games=games, clock=clock, listener=Shows(presenter))
     outbox.version = lambda: max(len(held(games, g).state.history) for g in games.ids())

@@ -12,6 +12,7 @@ from service.records import Records
 from storage.records import TableRecord, TableStatus
 
 from ..closing import show_closed
+from ..ephemeral import EphemeralHands
 from ..hand_pages import HandPages
 from ..lobby_message import lobby_content
 from ..outbox import Outbox
@@ -30,12 +31,14 @@ class Poster:
         presenter: Presenter,
         pages: HandPages,
         reach: Reach,
+        group_hands: EphemeralHands,
     ) -> None:
         self.outbox = outbox
         self.records = records
         self.presenter = presenter
         self.pages = pages
         self.reach = reach
+        self.group_hands = group_hands
         self._posting: dict[int, asyncio.Future[Message | None]] = {}  # table -> new lobby
 
     def posting(self, table_id: int) -> bool:
@@ -71,7 +74,7 @@ class Poster:
                 self.presenter.refresh(game_id, user_id)
                 return None
             case Admin(chat_id, admin):
-                self.presenter.ephemeral.status_changed(chat_id, admin)
+                self.group_hands.status_changed(chat_id, admin)
                 return None
 
     async def lobby(
@@ -87,7 +90,7 @@ class Poster:
             return None
         if table.status is not TableStatus.LOBBY:
             return None  # closed
-        hands = self.presenter.ephemeral
+        hands = self.group_hands
         text, markup = await lobby_content(self.records, table, page, hands)
         now = await self.records.table(table.id)  # (drawing may have waited for Telegram)
         if now is None or _lobby(now) != _lobby(table):  # closed, a game started (or even

@@ -27,9 +27,11 @@ from service.tables import Person, TableError, Tables
 from storage.repos import Standing, Stats, TableRecord
 
 from ..delivery import Delivery
+from ..ephemeral import EphemeralHands
 from ..i18n import t
 from ..people import person
 from ..presenter import Presenter
+from ..reach import Reach
 from ..rules_text import explained
 from .lobby import error_text, seat_taken
 
@@ -48,7 +50,7 @@ async def start(
     tables: Tables,
     records: Records,
     delivery: Delivery,
-    presenter: Presenter,
+    reach: Reach,
     bot: Bot,
 ) -> None:
     """The user opened the private chat: the bot may now send them their cards. With a
@@ -58,7 +60,7 @@ async def start(
     who = person(message.from_user)
     await tables.remember(who)
     await records.set_can_message(who.id, True)
-    presenter.reach.set(who.id, False)
+    reach.set(who.id, False)
     await hand_again(tables, delivery, who.id)  # one played from the group has it now
     payload = command.args or ""
     if payload.startswith("join_"):
@@ -139,13 +141,13 @@ async def private_help(message: Message, delivery: Delivery) -> None:
 
 
 async def group_help(
-    message: Message, tables: Tables, delivery: Delivery, presenter: Presenter
+    message: Message, tables: Tables, delivery: Delivery, group_hands: EphemeralHands
 ) -> None:
     """/help (or /start) in a group: the commands and words the bot answers there, and
     where the cards are shown (with what its owner can do about it)."""
     lang = await group_lang(message, tables)
     asker = message.from_user.id if message.from_user else message.chat.id
-    mode = await presenter.ephemeral.mode(message.chat.id, asker)
+    mode = await group_hands.mode(message.chat.id, asker)
     cards = t(lang, f"help.cards_{mode.value}")
     await delivery.reply(message, t(lang, "help.group") + "\n" + cards)
 
@@ -191,7 +193,7 @@ async def stop(
     records: Records,
     delivery: Delivery,
     bot: Bot,
-    presenter: Presenter,
+    group_hands: EphemeralHands,
 ) -> None:
     """/stop: the table's creator or a group admin closes the chat's table."""
     if message.from_user is None:
@@ -214,7 +216,7 @@ async def stop(
     said = delivery.said(message, t(lang, "lobby.closed"))  # (written with the closing)
     await tables.close(table.id, why="closed.stopped", title=message.chat.title or "", said=said)
     if game is not None:
-        presenter.ephemeral.finish(game)  # its hands in the group go too
+        group_hands.finish(game)  # its hands in the group go too
     log.info("chat %s: table %s closed by %s", message.chat.id, table.id, message.from_user.id)
 
 
@@ -256,14 +258,11 @@ async def membership(
             log.info("chat %s: bot removed, table %s closed", update.chat.id, table.id)
 
 
-async def blocked(update: ChatMemberUpdated, records: Records, presenter: Presenter) -> None:
+async def blocked(update: ChatMemberUpdated, records: Records, reach: Reach) -> None:
     """A user blocked the bot (or unblocked it): their hand is not sent until they return."""
     can = update.new_chat_member.status not in ("left", "kicked")
     await records.set_can_message(update.chat.id, can)
-    if can:
-        presenter.reach.set(update.chat.id, False)
-    else:
-        presenter.reach.set(update.chat.id, True)
+    reach.set(update.chat.id, not can)
     log.info("user %s %s the bot", update.chat.id, "unblocked" if can else "blocked")
 
 

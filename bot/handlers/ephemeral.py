@@ -9,6 +9,7 @@ from service import GameService
 from service.records import Records
 
 from ..callbacks import CardsCb
+from ..ephemeral import EphemeralHands
 from ..i18n import lang_of, t
 from ..presenter import Presenter
 
@@ -18,6 +19,7 @@ async def my_cards(
     callback_data: CardsCb,
     service: GameService,
     presenter: Presenter,
+    group_hands: EphemeralHands,
     records: Records,
     bot: Bot,
 ) -> None:
@@ -35,7 +37,7 @@ async def my_cards(
     if service.seat_of(game, user) is None:
         await query.answer(t(lang, "eph.not_player"), show_alert=True)
         return
-    eph = presenter.ephemeral
+    eph = group_hands
     if await eph.open(game, live.chat_id, user, presenter.draw(game), query.id):
         await query.answer(t(lang, "eph.shown"))
         return

@@ -16,9 +16,11 @@ from storage.repos import TableRecord, TableStatus
 from .. import render, rules_text
 from ..callbacks import LobbyCb, LobbyOp
 from ..delivery import Delivery
+from ..ephemeral import EphemeralHands
 from ..i18n import t
 from ..people import deep_link, person
 from ..presenter import Presenter
+from ..reach import Reach
 
 log = logging.getLogger(__name__)
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -115,6 +117,7 @@ async def join(
     tables: Tables,
     delivery: Delivery,
     presenter: Presenter,
+    group_hands: EphemeralHands,
     bot: Bot,
 ) -> None:
     try:
@@ -122,7 +125,7 @@ async def join(
     except TableError as e:
         if e.code is not TableRefusal.NEED_PRIVATE:
             raise
-        await join_from_group(query, tables, delivery, presenter, bot, pressed)
+        await join_from_group(query, tables, delivery, presenter, group_hands, bot, pressed)
         return
     await seated_answer(query, tables, table, who, t(who.lang, "answer.joined"))
 
@@ -225,6 +228,8 @@ async def again(
     tables: Tables,
     delivery: Delivery,
     presenter: Presenter,
+    group_hands: EphemeralHands,
+    reach: Reach,
 ) -> None:
     """«Ещё партию» under a result, by any player of that game: only under the table's
     latest message (an older result loses its button when pressed)."""
@@ -237,20 +242,24 @@ async def again(
     if not any(s.user_id == who.id for s in table.seats):
         raise TableError(TableRefusal.AGAIN_NOT_SEATED)
     await start_game(tables, table, None)
-    if presenter.reach.blocked(who.id) and await hand_in_group(query, tables, presenter, table):
+    if reach.blocked(who.id) and await hand_in_group(query, tables, presenter, group_hands, table):
         return  # one who plays from the group: the hand answers the press
     await query.answer()
 
 
 async def hand_in_group(
-    query: CallbackQuery, tables: Tables, presenter: Presenter, table: TableRecord
+    query: CallbackQuery,
+    tables: Tables,
+    presenter: Presenter,
+    group_hands: EphemeralHands,
+    table: TableRecord,
 ) -> bool:
     """The presser's hand in the game just started at ``table``, as an ephemeral message
     answering the press (said so); False when it is not shown (refused, or another bot
     process shows the games) and the press is still to be answered."""
     game = tables.game_of(table.id)
     who = person(query.from_user)
-    eph = presenter.ephemeral
+    eph = group_hands
     if (
         game is None
         or not await presenter.ready(game)
@@ -266,12 +275,13 @@ async def join_from_group(
     tables: Tables,
     delivery: Delivery,
     presenter: Presenter,
+    group_hands: EphemeralHands,
     bot: Bot,
     pressed: TableRecord,
 ) -> None:
     """A person who never started the bot: seated all the same where the group can show
     them their hand (an ephemeral message), else sent to the private chat's deep link."""
-    who, eph = person(query.from_user), presenter.ephemeral
+    who, eph = person(query.from_user), group_hands
     if eph.refuses(who.id) or not await eph.available(pressed.chat_id, who.id):
         me = await bot.me()
         await query.answer(url=deep_link(me.username or "", pressed.join_token))
@@ -285,7 +295,7 @@ async def join_from_group(
     if refused is not None:
         await query.answer(error_text(who.lang, refused), show_alert=True)
         return
-    if await hand_in_group(query, tables, presenter, table):
+    if await hand_in_group(query, tables, presenter, group_hands, table):
         return  # this seat started the game: the hand answers the press
     game = tables.game_of(table.id)
     # not shown now (refused, or another bot process shows the games): the button will
