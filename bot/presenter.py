@@ -134,10 +134,10 @@ class Presenter:
         deleted after it: an answer there buried it. Nothing when this process does not
         show the game, or its table message is still on its way."""
         game = self._games.get(game_id)
-        old = game.ids.get(None) if game is not None else None
-        if game is None or old is None or None in game.sending:
+        table = game.slot(None) if game is not None else None
+        if game is None or table is None or table.id is None or table.sending:
             return
-        game.ids[None] = None
+        old, table.id = table.id, None
         self._new(game_id, game, None)  # (noted as the game's once sent)
         self.outbox.delete(game.chat_id, old)  # queued after the new one
 
@@ -151,7 +151,7 @@ class Presenter:
         """Whether the user's hand, as it would be drawn now, has reached their chat."""
         game = self._games.get(game_id)
         key = self.hand_key(game_id, user_id)
-        return game is not None and key is not None and game.delivered.get(user_id) == key
+        return game is not None and key is not None and game.slot(user_id).delivered == key
 
     async def follow(self, game_id: int) -> None:
         """Read what the keys of a game's hands need where another process shows the
@@ -164,7 +164,7 @@ class Presenter:
         table = await self.records.table(live.table_id)
         if table is None or table.status == TableStatus.CLOSED:
             return
-        game = Shown(live.table_id, live.chat_id, "ru", {}, {})
+        game = Shown(live.table_id, live.chat_id, "ru")
         for uid in (s.user_id for s in live.seats if s.human):
             if uid is not None:
                 user = await self.records.user(uid)
@@ -241,10 +241,11 @@ class Presenter:
             and not self.reach.blocked(uid)  # sending would only get 403s
         ]
         for who in shown:
-            if game.ids.get(who) is not None:
+            slot = game.slot(who)
+            if slot.id is not None:
                 self._put(game_id, game, who)
-            elif who in game.sending:
-                game.missed.add(who)  # shown again once the message is there
+            elif slot.sending:
+                slot.missed = True  # shown again once the message is there
             else:
                 self._new(game_id, game, who)
         state = live.state
@@ -256,7 +257,8 @@ class Presenter:
 
     def _put(self, game_id: int, game: Shown, who: Who) -> asyncio.Future[Message | None]:
         """Queue the message's newest state (a new message when it has none yet)."""
-        message_id = game.ids.get(who)
+        slot = game.slot(who)
+        message_id = slot.id
         chat = game.chat_id if who is None else who
         if who is None:
             future = self.outbox.show(chat, message_id, lambda: self._render(game_id, game, None))
@@ -269,20 +271,20 @@ class Presenter:
             if drawn is None:
                 return None
             again = drawn.key in [d.key for d in handed]  # the outbox asked before its wait
-            if message_id is not None and game.drawn.get(who) == drawn.key and not again:
+            if message_id is not None and slot.drawn == drawn.key and not again:
                 return None  # the hand shows this already
             handed.append(drawn)
-            game.drawn[who] = drawn.key
+            slot.drawn = drawn.key
             return drawn.text, drawn.markup
 
         def done(future: asyncio.Future[Message | None]) -> None:
             sent = None if future.cancelled() else future.result()
             if sent is None:
-                if any(game.drawn.get(who) == d.key for d in handed):
-                    game.drawn.pop(who, None)  # not shown: draw it again at the next news
+                if any(slot.drawn == d.key for d in handed):
+                    slot.drawn = None  # not shown: draw it again at the next news
                 return
             if handed:
-                game.delivered[who] = handed[-1].key
+                slot.delivered = handed[-1].key
                 self.nudges.hand_shown(game_id, who)
             if handed and self.styled and styles(handed[-1].markup) and not styles(sent):
                 log.warning("the Bot API server drops button styles: marking cards «✓»")
@@ -320,7 +322,8 @@ class Presenter:
 
     def _new(self, game_id: int, game: Shown, who: Who) -> None:
         """Send the message; its id is noted when it has gone (the worker goes on)."""
-        game.sending.add(who)
+        slot = game.slot(who)
+        slot.sending = True
         future = self._put(game_id, game, who)
 
         async def note() -> None:
@@ -329,9 +332,9 @@ class Presenter:
                 if isinstance(sent, Message):  # else the game's next news sends it again
                     await self._remember(game_id, game, who, sent.message_id)
             finally:
-                game.sending.discard(who)
-            if who in game.missed:
-                game.missed.discard(who)
+                slot.sending = False
+            if slot.missed:
+                slot.missed = False
                 self._mark(game_id, who)
 
         task = asyncio.create_task(note(), name=f"note-{game_id}")
@@ -402,12 +405,13 @@ class Presenter:
         drawn_from = (
             id(state), len(state.history), page, picking, leave, added, self.styled, *names
         )  # fmt: skip
-        memo = game.hands.get(who)
+        slot = game.slot(who)
+        memo = slot.memo
         if memo is not None and memo[0] == drawn_from:
             if any_seconds or memo[1] == seconds:
                 return memo[2]
             if (again := retimed(lang, memo[2], seconds)) is not None:
-                game.hands[who] = (drawn_from, seconds, again)
+                slot.memo = (drawn_from, seconds, again)
                 return again
         drawn = hand(
             lang,
@@ -425,7 +429,7 @@ class Presenter:
             added=added,
             styled=self.styled,
         )
-        game.hands[who] = (drawn_from, seconds, drawn)
+        slot.memo = (drawn_from, seconds, drawn)
         return drawn
 
     def _lang(self, game_id: int, user: int) -> str:
@@ -451,15 +455,15 @@ class Presenter:
             return None
         if game is None:
             chat = await self.records.chat(table.chat_id)
-            game = Shown(live.table_id, live.chat_id, chat.lang if chat else "ru", {}, {})
-            game.ids[None] = table.table_message_id
+            game = Shown(live.table_id, live.chat_id, chat.lang if chat else "ru")
+            game.slot(None).id = table.table_message_id
             for uid in (s.user_id for s in live.seats if s.human):
                 if uid is not None:
                     user = await self.records.user(uid)
                     game.langs[uid] = user.lang if user else "ru"
                     if user is not None and not user.can_message:  # plays from the group:
                         self.reach.set(uid, True)  # a private hand would get a 403 (until /start)
-                    game.ids[uid] = await self.records.hand_message(game_id, uid)
+                    game.slot(uid).id = await self.records.hand_message(game_id, uid)
             for gone in [g for g in self._games if self.games.live(g) is None]:
                 self._forget(gone)  # closed tables' games: no news comes for them
             self._games[game_id] = game
@@ -469,7 +473,7 @@ class Presenter:
         return game
 
     async def _remember(self, game_id: int, game: Shown, who: Who, message_id: int) -> None:
-        game.ids[who] = message_id
+        game.slot(who).id = message_id
         if who is None:
             await self.records.set_table_message(game.table_id, message_id)
         else:

@@ -15,6 +15,25 @@ from .render_hand import Drawn
 Who = int | None  # a hand's user, or None for the group's table message
 
 
+Memo = tuple[tuple[object, ...], int | None, Drawn]  # drawn from, seconds left, the hand
+
+
+@dataclass(eq=False)
+class Slot:
+    """One message of a game the presenter shows (the table message or a hand), and
+    what it shows."""
+
+    id: int | None = None  # None: not sent yet (or on its way: ``sending``)
+    sending: bool = False  # a new one is on its way
+    missed: bool = False  # news came while it was on its way: shown again once there
+    drawn: str | None = None  # a hand: the key of what it was last handed to show
+    delivered: str | None = None  # ... as Telegram confirmed
+    # a hand as last drawn, with all it was drawn from (the outbox, the handlers and the
+    # presenter ask for the same hand several times per move), and the seconds left it
+    # showed (its key does not depend on them)
+    memo: Memo | None = None
+
+
 @dataclass(eq=False)
 class Shown:
     """What the presenter keeps of a game it shows; forgotten with the game."""
@@ -22,19 +41,18 @@ class Shown:
     table_id: int
     chat_id: int  # the group's
     lang: str  # of the group's texts
-    langs: dict[int, str]  # user -> the hand's language, read once per game
-    ids: dict[Who, int | None]  # the messages: table (None) and hands
+    langs: dict[int, str] = field(default_factory=dict)  # user -> the hand's language
     settings: TableSettings = field(default_factory=TableSettings)
     token: str = ""  # the table's join token (the Mini App's link names it)
     seated: set[int] = field(default_factory=set)  # users still at the table
-    drawn: dict[int, str] = field(default_factory=dict)  # user -> the key their hand shows
-    delivered: dict[int, str] = field(default_factory=dict)  # ... as Telegram confirmed
-    sending: set[Who] = field(default_factory=set)  # new messages on their way
-    missed: set[Who] = field(default_factory=set)  # of those, news that came meanwhile
-    # user -> their hand as last drawn, with all it was drawn from: the outbox, the
-    # handlers and the presenter ask for the same hand several times per move
-    # (with the seconds left it showed: its key does not depend on them)
-    hands: dict[int, tuple[tuple[object, ...], int | None, Drawn]] = field(default_factory=dict)
+    slots: dict[Who, Slot] = field(default_factory=dict)  # the table message's (None), hands'
+
+    def slot(self, who: Who) -> Slot:
+        """The table message's (``who`` None) or ``who``'s hand's."""
+        found = self.slots.get(who)
+        if found is None:
+            found = self.slots[who] = Slot()
+        return found
 
 
 def summed_up(table: TableRecord) -> bool:
