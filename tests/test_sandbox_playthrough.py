@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 import time
+from functools import partial
 from pathlib import Path
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 
@@ -148,6 +150,11 @@ def lines_of(look: Look, article: WebElement, part: str) -> int:
     return int(look.driver.execute_script(LINES, article, part))
 
 
+def answered(phone: Phone, said: WebElement) -> bool:
+    """A message came after ``said``."""
+    return bool(phone.articles(GROUP)[-1] != said)
+
+
 def text_of(article: WebElement) -> str:
     return str(article.find_element(By.CSS_SELECTOR, ".text").get_attribute("textContent"))
 
@@ -250,7 +257,7 @@ def two_people(look: Look) -> None:
     ):
         phone.say(GROUP, command)
         said = look.article_with(GROUP, command)
-        wait(lambda s=said: phone.articles(GROUP)[-1] != s, 20, f"the answer to {command}")
+        wait(partial(answered, phone, said), 20, f"the answer to {command}")
         time.sleep(1.0)
         look.shot(name)
     last = phone.articles(GROUP)[-1]
@@ -314,14 +321,14 @@ def several_cards(look: Look, people: list[tuple[str, str]]) -> None:
             article = hand(look, who, title)
             if article is not None and "Несколько карт" in look.labels(article):
                 phone.press(title, "Несколько карт")
-                page = wait(lambda t=title: phone.last_with_buttons(t), 10, "the marking page")
+                page = wait(partial(phone.last_with_buttons, title), 10, "the marking page")
                 look.shot("several-cards-page")
                 cards = [x for x in look.labels(page) if RANK.match(x)]
-                ranks = [RANK.match(x).group(0) for x in cards]  # type: ignore[union-attr]
+                ranks = [x[:2] if x.startswith("10") else x[:1] for x in cards]
                 pair = next(r for r in ranks if ranks.count(r) > 1)
                 for label in [x for x in cards if x.startswith(pair)][:2]:
                     phone.press(title, label)
-                page = wait(lambda t=title: phone.last_with_buttons(t), 10, "the marked page")
+                page = wait(partial(phone.last_with_buttons, title), 10, "the marked page")
                 look.shot("several-cards-marked")
                 marked = [x for x in look.labels(page) if x.startswith("✓")]
                 assert len(marked) == 2, look.labels(page)
@@ -377,47 +384,14 @@ def against_two_masters(look: Look) -> None:
     look.shot("table-3p")
     assert CLOCK.match(table_line(look)), table_line(look)
 
-    out_of_turn, taken, clock = False, False, False
+    seen: set[str] = set()  # the screens caught: "clock", "out_of_turn", "taken"
     for _ in range(300):
-        if over(look) >= 3 or (out_of_turn and taken and clock):
-            break
-        if not clock and "Отбивается Мастер" in table_line(look):
-            phone.open(GROUP)
-            table = look.article_with(GROUP, "Козырь")
-            look.shot("table-clock-long-name")
-            until = r"до \d\d:\d\d:\d\d \S+"  # «до 21:06:27 мск» wraps whole
-            assert lines_of(look, table, until) == 1, table_line(look)
-            clock = True
-        article = hand(look, "Аня", PRIVATE)
-        if article is None:
-            time.sleep(0.2)
-            continue
-        text = str(article.text)
-        labels = playable(look, article)
-        if not out_of_turn and "На столе" not in text and "Ходит" in text.split("\n")[-1] + text:
-            cards = [x for x in labels if x[:1].isdigit() or x[:1] in "ВДКТ"]
-            if cards and "Ваш ход" not in text:
-                phone.press(PRIVATE, cards[0])
-                answer = look.toast_text()
-                look.shot("out-of-turn-3p", toast=True)
-                assert answer.startswith("Сейчас не ваш ход"), answer
-                out_of_turn = True
-                continue
-        if not taken and "Беру" in labels:
-            take = next(b for b in phone.buttons(article) if b.text == "Беру")
-            look.driver.execute_script("arguments[0].click()", take)  # shot at once:
-            time.sleep(0.4)  # the others throw in within the bot's pause
-            name = f"{len(look.names) + 1:02d}-after-take-hand"
-            look.driver.save_screenshot(str(SHOTS / f"{name}.png"))
-            look.names.append(name)
-            phone.open(GROUP)
-            look.shot("after-take-table")
-            taken = True
-            continue
-        label = choose(labels, PRIORITY)
-        if label and label != "• Беру":
-            phone.press(PRIVATE, label.removeprefix("• "))
-        time.sleep(0.2)
+        try:
+            if over(look) >= 3 or len(seen) == 3:
+                break
+            masters_turn(look, seen)
+        except StaleElementReferenceException:
+            continue  # a message drawn anew meanwhile: look again
     if over(look) < 3:
         surrender(look, "Аня", PRIVATE, "surrender-page-masters")
     phone.open(GROUP)
@@ -430,3 +404,49 @@ def against_two_masters(look: Look) -> None:
     score = score.removesuffix("изменено")
     for player in score.split(" · "):  # «Мастер 2 — 1» on one line, wherever it wraps
         assert lines_of(look, summary, re.escape(player)) == 1, (player, score)
+
+
+def masters_turn(look: Look, seen: set[str]) -> None:
+    """One look at the game against two «Мастер»: the screens not yet caught, else a
+    simple press in Аня's hand."""
+    phone = look.phone
+    if "clock" not in seen and "Отбивается Мастер" in table_line(look):
+        phone.open(GROUP)
+        table = look.article_with(GROUP, "Козырь")
+        look.shot("table-clock-long-name")
+        until = r"до \d\d:\d\d:\d\d \S+"  # «до 21:06:27 мск» wraps whole
+        assert lines_of(look, table, until) == 1, table_line(look)
+        seen.add("clock")
+    article = hand(look, "Аня", PRIVATE)
+    if article is None:
+        time.sleep(0.2)
+        return
+    text = str(article.text)
+    labels = playable(look, article)
+    if "out_of_turn" not in seen and "На столе" not in text and "Ходит" in text:
+        cards = [x for x in labels if RANK.match(x)]
+        if cards and "Ваш ход" not in text:
+            phone.press(PRIVATE, cards[0])
+            answer = look.toast_text()
+            if not answer.startswith("Сейчас не ваш ход"):  # a bot opened at her meanwhile
+                now = hand(look, "Аня", PRIVATE)
+                assert now is not None and "На столе" in str(now.text), answer
+                return
+            look.shot("out-of-turn-3p", toast=True)
+            seen.add("out_of_turn")
+            return
+    if "taken" not in seen and "Беру" in labels:
+        take = next(b for b in phone.buttons(article) if b.text == "Беру")
+        look.driver.execute_script("arguments[0].click()", take)  # shot at once:
+        time.sleep(0.4)  # the others throw in within the bot's pause
+        name = f"{len(look.names) + 1:02d}-after-take-hand"
+        look.driver.save_screenshot(str(SHOTS / f"{name}.png"))
+        look.names.append(name)
+        phone.open(GROUP)
+        look.shot("after-take-table")
+        seen.add("taken")
+        return
+    label = choose(labels, PRIORITY)
+    if label and label != "• Беру":
+        phone.press(PRIVATE, label.removeprefix("• "))
+    time.sleep(0.2)
