@@ -23,7 +23,7 @@ from .render_cheating import accusation_exposed, accusation_words
 from .rules_text import in_force, lobby_rules_line, pack, rules_line
 
 RECENT = 4  # actions shown in the table message
-NBSP = "\u00a0"  # keeps a pair on the table («7♠ / 9♠») on one line
+NBSP = "\u00a0"  # keeps on one line: a pair on the table («7♠ / 9♠»), a score, a time
 COUNTED = (OPEN, BEAT, TRANSFER, SHOW, TAKE)  # the moves whose timeouts hand a seat to a bot
 WORD_KEYS = {TAKE: "take", DONE: "done", PASS: "pass", QUIT: "quit", BACK: "back"}
 TEAM_SEATS = (4, 6)  # pairs, teams of three
@@ -254,7 +254,9 @@ def outcome_text(
 def score_line(names: Sequence[str], score: Sequence[int]) -> str:
     """«Аня — <b>2</b> · Мастер 1 — <b>1</b>»: a bot's name ends in a number too, so
     each player's wins are set apart from the name, and players from each other."""
-    return " · ".join(f"{escape(n)} — <b>{w}</b>" for n, w in zip(names, score, strict=True))
+    return " · ".join(
+        f"{escape(n)} — <b>{w}</b>".replace(" ", NBSP) for n, w in zip(names, score, strict=True)
+    )  # on a phone it wraps between players only, never inside «Мастер 2 — 1»
 
 
 def result_line(lang: str, outcome: Outcome, names: Sequence[str], teams: bool) -> str:
@@ -378,7 +380,7 @@ def turn_line(lang: str, view: View, names: Sequence[str], deadline: datetime | 
 def clock_time(lang: str, moment: datetime) -> str:
     """«14:05:30 мск», «14:05:30 UTC+7»: to the nearest second, with its zone."""
     moment = (moment + timedelta(microseconds=500_000)).replace(microsecond=0)
-    return f"{moment:%H:%M:%S} {zone_name(lang, moment)}"
+    return f"{moment:%H:%M:%S}{NBSP}{zone_name(lang, moment)}"
 
 
 def zone_name(lang: str, moment: datetime) -> str:

@@ -50,7 +50,7 @@ async def test_the_open_bout_is_told_in_the_group_and_in_every_hand(
         state = live.state
         assert state.closing and state.outcome is None
         table = (latest(tg, group).text or "").split("\n")
-        assert re.fullmatch(r"⏳ Кон закрывается · до \d\d:\d\d:\d\d \S+", table[0])
+        assert re.fullmatch(r"⏳ Кон закрывается · до\xa0\d\d:\d\d:\d\d\xa0\S+", table[0])
         assert table[1] == "🕵 Ещё можно «Антимухлёж»."
         defender = users[state.defender]
         throwers = [u for s, u in enumerate(users) if s != state.defender]

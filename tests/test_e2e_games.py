@@ -24,6 +24,8 @@ from tests.fakes import FakeChat, FakeTelegram, FakeUser
 from tests.helpers import outcome_of
 from tests.service_helpers import held
 
+NB = "\u00a0"  # a space a line never breaks at
+
 
 async def press_lobby(
     tg: FakeTelegram, user: FakeUser, group: FakeChat, op: str, arg: str = ""
@@ -156,9 +158,9 @@ async def test_the_summary_keeps_the_series_score(tg: FakeTelegram, tmp_path: Pa
             for seat, info in enumerate(live.seats):  # a draw: both won (service.series)
                 wins[info.name] += seat not in outcome.fools
             summary = latest(tg, group).text
-            assert f"Счёт: Аня — {wins['Аня']} · Борис — {wins['Борис']}" in (summary or ""), (
-                summary
-            )
+            assert f"Счёт: Аня{NB}—{NB}{wins['Аня']} · Борис{NB}—{NB}{wins['Борис']}" in (
+                summary or ""
+            ), summary
             if game == 1:
                 await press_lobby(tg, anna, group, "again")  # one tap: the next game
                 await settle(app)
@@ -174,7 +176,7 @@ async def test_other_players_at_the_table_start_a_new_series(tmp_path: Path) -> 
             for button in ("⋯", "Сдаться"):
                 await (await tg.press(boris, hand, button_text=button))
                 await settle(app)
-            assert "Счёт: Аня — 1 · Борис — 0" in (latest(tg, group).text or "")
+            assert f"Счёт: Аня{NB}—{NB}1 · Борис{NB}—{NB}0" in (latest(tg, group).text or "")
             await open_table(tg, app, group, anna)  # the lobby again: Борис leaves, a bot
             await settle(app)  # sits down in his place and the game starts
             assert await press_lobby(tg, boris, group, "leave") == "Вы вышли из-за стола."
@@ -189,5 +191,5 @@ async def test_other_players_at_the_table_start_a_new_series(tmp_path: Path) -> 
                 await settle(app)
             assert live.state.outcome is not None and outcome_of(live.state).fools == (0,)
             summary = latest(tg, group).text  # not «Аня — 1»: her win was over Борис
-            assert "Счёт: Аня — 0 · Новичок 1 — 1" in (summary or ""), summary
+            assert f"Счёт: Аня{NB}—{NB}0 · Новичок{NB}1{NB}—{NB}1" in (summary or ""), summary
         assert tg.unanswered_callbacks() == []

@@ -32,6 +32,8 @@ from tests.service_helpers import held
 LEAVE = LobbyCb(table=1, op=LobbyOp.LEAVE).pack()
 BOTH_LANGUAGES = ("Побить", "Beat", "• ", "Бито", "Done", "Пас", "Pass", "Беру", "Take")
 
+NB = "\u00a0"  # a space a line never breaks at
+
 
 async def finish(
     tg: FakeTelegram,
@@ -101,7 +103,7 @@ async def test_the_table_message_says_whose_move_it_is_and_until_when_in_the_zon
         attacker, defender = (anna, boris)[:: 1 if whose_turn(app) == 0 else -1]
         table = latest(tg, group)
         first = (table.text or "").split("\n")[0]  # 14:04:05 UTC and 30 s: 21:04:35 at UTC+7
-        assert first == f"⏳ Ходит {attacker.first_name} · до 21:04:35 UTC+7"
+        assert first == f"⏳ Ходит {attacker.first_name} · до{NB}21:04:35{NB}UTC+7"
         assert "⏳ 30 с" in (hand_of(tg, attacker).text or "")  # the same moment
         edits = len(tg.calls_to("editMessageText", group))
         clock.advance(12)
@@ -110,7 +112,7 @@ async def test_the_table_message_says_whose_move_it_is_and_until_when_in_the_zon
         assert len(tg.calls_to("editMessageText", group)) == edits
         await play_round(tg, app, [attacker])  # the opening card, 12 s later
         first = (table.text or "").split("\n")[0]
-        assert first == f"⏳ Отбивается {defender.first_name} · до 21:04:47 UTC+7"
+        assert first == f"⏳ Отбивается {defender.first_name} · до{NB}21:04:47{NB}UTC+7"
 
 
 async def test_only_a_player_out_of_cards_may_leave_a_running_game(

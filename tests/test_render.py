@@ -26,6 +26,8 @@ from tests.records import lobby_record
 
 NAMES = ["Аня", "Борис", "Вика"]
 
+NB = "\u00a0"  # a space a line never breaks at
+
 
 def buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, str]]:
     """(label, data) with the suits' colour selector dropped and a playable card (its
@@ -173,14 +175,15 @@ def test_the_table_message_starts_with_whose_move_and_until_when() -> None:
     deadline = datetime(2024, 5, 1, 21, 4, 35, 600_000, tzinfo=ZoneInfo("Europe/Moscow"))
     view = state.view()
     text = render.table_message("ru", view, names, [False, False], deadline)
-    assert text.startswith(f"⏳ <b>Ходит {mover} · до 21:04:36 мск</b>\n")  # to the second
+    assert text.startswith(f"⏳ <b>Ходит {mover} · до{NB}21:04:36{NB}мск</b>\n")  # to the second
     assert render.table_message("ru", view, names, [False, False], deadline) == text
+    # «до 21:04:36 мск» wraps as one on a phone: never «до» at a line's end
     text = render.table_message("en", view, names, [False, False], deadline)
-    assert text.startswith(f"⏳ <b>{mover} to lead · until 21:04:36 MSK</b>\n")
+    assert text.startswith(f"⏳ <b>{mover} to lead · until{NB}21:04:36{NB}MSK</b>\n")
     # another zone is named by its offset; without a timer, the seconds a move has
     east = deadline.astimezone(ZoneInfo("Asia/Novosibirsk"))
     text = render.table_message("ru", view, names, [False, False], east)
-    assert text.startswith(f"⏳ <b>Ходит {mover} · до 01:04:36 UTC+7</b>\n")
+    assert text.startswith(f"⏳ <b>Ходит {mover} · до{NB}01:04:36{NB}UTC+7</b>\n")
     text = render.table_message("ru", view, names, [False, False])
     assert text.startswith(f"⏳ <b>Ходит {mover} · 30 с на ход</b>\n")
 

@@ -24,6 +24,8 @@ from tests.records import lobby_record
 
 NAMES = ["Аня", "Борис", "Вика", "Гена"]
 
+NB = "\u00a0"  # a space a line never breaks at
+
 
 def finished(rules: Rules, seed: int, *, want_draw: bool = False) -> State:
     """A random game played to its end (the first seed from ``seed`` that draws, if
@@ -106,14 +108,28 @@ def test_the_summary_shows_the_series_score_and_names_givers_with_and() -> None:
     state = finished(Rules(players=3), 1)
     pogony = [(s, outcome_of(state).fools[0]) for s in range(3) if s != outcome_of(state).fools[0]]
     text = render.outcome_text("ru", outcome_of(state), NAMES[:3], pogony, [3, 1, 0])
-    assert text.endswith("Счёт: Аня — <b>3</b> · Борис — <b>1</b> · Вика — <b>0</b>")
+    assert text.endswith(
+        f"Счёт: Аня{NB}—{NB}<b>3</b> · Борис{NB}—{NB}<b>1</b> · Вика{NB}—{NB}<b>0</b>"
+    )
     with_bots = ["Аня", "Опытный 1", "Опытный 2"]
     bots = render.outcome_text("ru", outcome_of(state), with_bots, (), [0, 2, 1])
-    assert bots.endswith("Опытный 1 — <b>2</b> · Опытный 2 — <b>1</b>")  # not «Опытный 1 2»
+    assert bots.endswith(
+        f"Опытный{NB}1{NB}—{NB}<b>2</b> · Опытный{NB}2{NB}—{NB}<b>1</b>"
+    )  # not «Опытный 1 2»
+
     givers = " и ".join(NAMES[g] for g, _ in pogony)
     assert f"вешают {givers}" in text
     assert render.names_list("ru", ["Аня", "Борис", "Вика"]) == "Аня, Борис и Вика"
     assert render.names_list("en", ["Anna", "Boris"]) == "Anna and Boris"
+
+
+def test_a_players_name_and_wins_never_part_at_a_lines_end() -> None:
+    """On a phone the score wraps: only between players (« · »), never inside «Мастер 2 —
+    1» (a wrap there reads as «Мастер» with 2, or a line that starts with «— 1»)."""
+    line = render.score_line(["Аня", "Мастер 1", "Мастер 2"], [0, 1, 1])
+    assert line.split(" · ") == [
+        f"Аня{NB}—{NB}<b>0</b>", f"Мастер{NB}1{NB}—{NB}<b>1</b>", f"Мастер{NB}2{NB}—{NB}<b>1</b>"
+    ]  # fmt: skip
 
 
 def test_a_fixed_diamond_trump_shows_the_suit_and_the_turned_card_apart() -> None:
