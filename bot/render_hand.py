@@ -275,7 +275,16 @@ def _packed(buttons: list[Draft], per_row: int) -> Rows:
 
 
 def _card_rows(buttons: list[Draft]) -> Rows:
-    return _packed(buttons, ROW if len(buttons) <= 6 * ROW else WIDE_ROW)
+    """As few rows as the row's width allows, the cards shared out evenly among them
+    (seven cards: 4 + 3, not 6 and a lone card across the whole width)."""
+    per_row = ROW if len(buttons) <= 6 * ROW else WIDE_ROW
+    rows = -(-len(buttons) // per_row)
+    out, at = [], 0
+    for row in range(rows):  # the first rows take one card more when they do not divide
+        size = len(buttons) // rows + (row < len(buttons) % rows)
+        out.append(buttons[at : at + size])
+        at += size
+    return out
 
 
 def _head(lang: str, view: View) -> str:

@@ -114,6 +114,22 @@ def test_the_keyboard_bound_holds_in_every_position_and_page() -> None:
     assert seen["small"] > 2000 and seen["big"] > 50  # thousands of keyboards, big hands too
 
 
+def test_the_cards_are_shared_out_evenly_among_their_rows() -> None:
+    """Seven cards lie 4 + 3, not 6 and one card alone across the phone's width; no
+    more rows than six cards a row need."""
+    card = f"{CardCb.__prefix__}{CardCb.__separator__}"
+    lone = 0
+    for state, seat in positions(40, 11):
+        view = state.view(seat)
+        if state.place[seat] or not 0 < len(view.hand) <= 36:
+            continue
+        drawn = hand("ru", view, 1, names=NAMES, seconds=17)
+        sizes = [len(row) for row in rows_of(drawn.markup) if row[0][2].startswith(card)]
+        assert len(sizes) == -(-len(view.hand) // 6) and max(sizes) - min(sizes) <= 1, sizes
+        lone += len(view.hand) % 6 == 1
+    assert lone > 100  # hands whose last card was alone in its row before
+
+
 def test_every_button_packs_as_aiogram_would_and_unpacks() -> None:
     """The hand packs its buttons' data itself (``callbacks.packed``): each one must be
     what aiogram's ``pack`` makes of the same values, and unpack to them."""
