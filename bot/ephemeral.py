@@ -192,12 +192,18 @@ class EphemeralHands:
             self._refused.add(user_id)
         return sent
 
-    def update(
+    async def update(
         self, game_id: int, chat_id: int, live: LiveGame, news: set[int | None], draw: Draw,
-        *, admin: bool, private_off: set[int],
-    ) -> None:  # fmt: skip
+        private_off: set[int],
+    ) -> list[asyncio.Future[bool]]:  # fmt: skip
         """After the game's news: edit the ephemeral hands that show it; an administrator
-        bot pushes a new one to those who play from the group when their turn comes."""
+        bot pushes a new one to those who play from the group (``private_off``: the bot
+        cannot write to them privately) when their turn comes. Returns the pushes of a
+        player's first hand in the game (True once it is there)."""
+        firsts: list[asyncio.Future[bool]] = []
+        humans = [s.user_id for s in live.seats if s.human and s.user_id is not None]
+        wanted = bool(private_off) or any(self.opened(game_id, uid) for uid in humans if uid)
+        admin = wanted and await self.is_admin(chat_id)
         self._chats[game_id] = chat_id
         turn = live.state.turn()
         for seat, info in enumerate(live.seats):
@@ -211,9 +217,20 @@ class EphemeralHands:
             first = was is None and uid in private_off and hand.message_id is None
             push = admin and from_group and self._supported is not False
             if push and ((mine and not was) or first):
-                self._send(game_id, chat_id, uid, draw, None)
+                sending = self._send(game_id, chat_id, uid, draw, None)
+                if hand.message_id is None:
+                    firsts.append(sending)
             elif hand.message_id is not None and (None in news or uid in news):
                 self._edit(game_id, chat_id, uid, draw)
+        return firsts
+
+    async def again(self, game_id: int, chat_id: int, draw: Draw) -> None:
+        """The game's table message was posted anew below an answer: an administrator bot
+        sends the hands the group shows again, below it (the old ones go)."""
+        shown = [k[1] for k, hand in self._hands.items() if k[0] == game_id and hand.message_id]
+        if shown and await self.is_admin(chat_id):
+            for user_id in shown:
+                self._send(game_id, chat_id, user_id, draw, None)
 
     def finish(self, game_id: int) -> None:
         """The game ended or its table closed: its ephemeral hands go."""

@@ -16,6 +16,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime, tzinfo
+from functools import partial
 
 from aiogram.types import Message
 
@@ -34,7 +35,7 @@ from .outbox import Outbox, Rendered
 from .reach import Reach
 from .render_hand import Drawn, hand, retimed
 from .results import Results
-from .shown import Shown, Who, styles
+from .shown import Shown, Who, read_shown, styles
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +68,11 @@ class Presenter:
         self.styled = True  # the server keeps button styles (else: marks in the labels)
         self._games: dict[int, Shown] = {}
         self._followed: dict[int, Shown] = {}  # games another process shows (``follow``)
-        # One worker per game with news: a new message waiting for its slot holds up
-        # that game only. The news: None for the table and every hand, or the users
-        # whose hand to show.
+        # One worker per game with news (a new message waiting for its slot holds up that
+        # game only). The news: None for the table and every hand, or the users' hands.
         self._news: dict[int, set[Who]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._noting: set[asyncio.Task[None]] = set()  # new messages' ids being stored
+        self._noting: set[asyncio.Task[None]] = set()  # messages' ids being stored, ...
         self.results = Results(records, outbox)
         self.nudges = Nudges(games, clock, outbox, self._lang, reach.blocked, self.hand_delivered)
         self.group_hands = group_hands
@@ -107,6 +107,18 @@ class Presenter:
         if live is not None and not live.state.is_over:
             self._mark(game_id, user_id)
 
+    async def show_in_group(self, game_id: int, user_id: int, query: str) -> bool:
+        """«Мои карты» (or a press that started the game): the user's hand in the group,
+        answering the press ``query``; False when it is not shown (Telegram refused it,
+        or another bot process shows the game)."""
+        game = self._games.get(game_id)
+        if game is None or not await self.group_hands.open(
+            game_id, game.chat_id, user_id, self.draw(game_id), query
+        ):
+            return False
+        self._mark(game_id, None)  # (the table may have named them as not shown their cards)
+        return True
+
     def rendered(self, game_id: int, who: Who = None) -> Rendered | None:
         """The table message (or ``who``'s hand) as it would be sent now."""
         game = self._games.get(game_id)
@@ -138,8 +150,14 @@ class Presenter:
         if game is None or table is None or table.id is None or table.sending:
             return
         old, table.id = table.id, None
-        self._new(game_id, game, None)  # (noted as the game's once sent)
+        noted = self._new(game_id, game, None)
         self.outbox.delete(game.chat_id, old)  # queued after the new one
+
+        async def hands_below() -> None:  # the hands the group shows: below the table too
+            await noted
+            await self.group_hands.again(game_id, game.chat_id, self.draw(game_id))
+
+        self._track(asyncio.create_task(hands_below(), name=f"below-{game_id}"))
 
     def hand_key(self, game_id: int, user_id: int) -> str | None:
         """The key the user's hand would be drawn with now; None if it is not shown."""
@@ -164,12 +182,7 @@ class Presenter:
         table = await self.records.table(live.table_id)
         if table is None or table.status == TableStatus.CLOSED:
             return
-        game = Shown(live.table_id, live.chat_id, "ru")
-        for uid in (s.user_id for s in live.seats if s.human):
-            if uid is not None:
-                user = await self.records.user(uid)
-                game.langs[uid] = user.lang if user else "ru"
-        game.seated = {uid for s in table.seats if (uid := s.user_id) is not None}
+        game, _ = await read_shown(self.records, game_id, live, table, messages=False)
         for gone in [g for g in self._followed if self.games.live(g) is None]:
             del self._followed[gone]
         self._followed[game_id] = game
@@ -311,17 +324,15 @@ class Presenter:
             sent = None if future.cancelled() else future.result()
             if message_id is None or sent is None or sent.message_id == message_id:
                 return
-            task = asyncio.create_task(
-                self._remember(game_id, game, who, sent.message_id), name=f"note-{game_id}"
-            )
-            self._noting.add(task)
-            task.add_done_callback(self._noting.discard)
+            remember = self._remember(game_id, game, who, sent.message_id)
+            self._track(asyncio.create_task(remember, name=f"note-{game_id}"))
 
         if message_id is not None:
             future.add_done_callback(done)
 
-    def _new(self, game_id: int, game: Shown, who: Who) -> None:
-        """Send the message; its id is noted when it has gone (the worker goes on)."""
+    def _new(self, game_id: int, game: Shown, who: Who) -> asyncio.Task[None]:
+        """Send the message; its id is noted when it has gone (the worker goes on; the
+        task returned ends then)."""
         slot = game.slot(who)
         slot.sending = True
         future = self._put(game_id, game, who)
@@ -337,23 +348,26 @@ class Presenter:
                 slot.missed = False
                 self._mark(game_id, who)
 
-        task = asyncio.create_task(note(), name=f"note-{game_id}")
-        self._noting.add(task)
+        return self._track(asyncio.create_task(note(), name=f"note-{game_id}"))
+
+    def _track(self, task: asyncio.Task[None]) -> asyncio.Task[None]:
+        self._noting.add(task)  # (waited for by ``idle``, cancelled by ``stop``)
         task.add_done_callback(self._noting.discard)
+        return task
 
     async def _show_ephemeral(
         self, game_id: int, game: Shown, live: LiveGame, news: set[Who]
     ) -> None:
         """The hands shown in the group (``bot.ephemeral``): edited, or pushed at a turn."""
-        humans = {s.user_id for s in live.seats if s.human and s.user_id is not None}
-        off = {u for u in humans if self.reach.blocked(u)}  # (a 403 said so)
-        eph = self.group_hands
-        wanted = bool(off) or any(eph.opened(game_id, uid) for uid in humans)
-        admin = wanted and await eph.is_admin(game.chat_id)
+        off = {u for s in live.seats if (u := s.user_id) and s.human and self.reach.blocked(u)}
+        draw = self.draw(game_id)
+        firsts = await self.group_hands.update(game_id, game.chat_id, live, news, draw, off)
+        for sending in firsts:  # the table stops naming them as not shown their cards
+            sending.add_done_callback(partial(self._first_in_group, game_id))
 
-        eph.update(
-            game_id, game.chat_id, live, news, self.draw(game_id), admin=admin, private_off=off
-        )
+    def _first_in_group(self, game_id: int, sending: asyncio.Future[bool]) -> None:
+        if sending.result():
+            self._mark(game_id, None)
 
     # --- rendering (when the outbox asks) ---------------------------------------------
 
@@ -454,16 +468,9 @@ class Presenter:
         if table is None or table.status == TableStatus.CLOSED:
             return None
         if game is None:
-            chat = await self.records.chat(table.chat_id)
-            game = Shown(live.table_id, live.chat_id, chat.lang if chat else "ru")
-            game.slot(None).id = table.table_message_id
-            for uid in (s.user_id for s in live.seats if s.human):
-                if uid is not None:
-                    user = await self.records.user(uid)
-                    game.langs[uid] = user.lang if user else "ru"
-                    if user is not None and not user.can_message:  # plays from the group:
-                        self.reach.set(uid, True)  # a private hand would get a 403 (until /start)
-                    game.slot(uid).id = await self.records.hand_message(game_id, uid)
+            game, group_only = await read_shown(self.records, game_id, live, table, messages=True)
+            for user in group_only:  # a private hand would get a 403 (until /start)
+                self.reach.set(user, True)
             for gone in [g for g in self._games if self.games.live(g) is None]:
                 self._forget(gone)  # closed tables' games: no news comes for them
             self._games[game_id] = game

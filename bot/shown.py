@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from aiogram.types import InlineKeyboardMarkup, Message
 
-from service import TableSettings
+from service import LiveGame, TableSettings
+from service.records import Records
 from storage.repos import TableRecord
 
 from .render_hand import Drawn
@@ -53,6 +54,30 @@ class Shown:
         if found is None:
             found = self.slots[who] = Slot()
         return found
+
+
+async def read_shown(
+    records: Records, game_id: int, live: LiveGame, table: TableRecord, *, messages: bool
+) -> tuple[Shown, list[int]]:
+    """What rendering a game needs from the database: the hands' languages, who is
+    still seated and, with ``messages`` (a game this process shows), the group's language
+    and the messages' ids. Also returns the players the bot cannot write to privately."""
+    chat = await records.chat(table.chat_id) if messages else None
+    game = Shown(live.table_id, live.chat_id, chat.lang if chat else "ru")
+    game.seated = {uid for s in table.seats if (uid := s.user_id) is not None}
+    group_only = []
+    if messages:
+        game.slot(None).id = table.table_message_id
+    for uid in [s.user_id for s in live.seats if s.human]:
+        if uid is None:
+            continue
+        user = await records.user(uid)
+        game.langs[uid] = user.lang if user else "ru"
+        if messages:
+            if user is not None and not user.can_message:
+                group_only.append(uid)
+            game.slot(uid).id = await records.hand_message(game_id, uid)
+    return game, group_only
 
 
 def summed_up(table: TableRecord) -> bool:

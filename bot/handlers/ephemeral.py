@@ -37,13 +37,12 @@ async def my_cards(
     if service.seat_of(game, user) is None:
         await query.answer(t(lang, "eph.not_player"), show_alert=True)
         return
-    eph = group_hands
-    if await eph.open(game, live.chat_id, user, presenter.draw(game), query.id):
+    if await presenter.show_in_group(game, user, query.id):
         await query.answer(t(lang, "eph.shown"))
         return
     person = await records.user(user)
     private = person is not None and person.can_message
-    first = eph.first_telling(user)
+    first = group_hands.first_telling(user)
     if private:  # the private hand is there already
         await query.answer(t(lang, "eph.in_private"), show_alert=first)
     elif first:

@@ -228,7 +228,6 @@ async def again(
     tables: Tables,
     delivery: Delivery,
     presenter: Presenter,
-    group_hands: EphemeralHands,
     reach: Reach,
 ) -> None:
     """«Ещё партию» under a result, by any player of that game: only under the table's
@@ -242,7 +241,7 @@ async def again(
     if not any(s.user_id == who.id for s in table.seats):
         raise TableError(TableRefusal.AGAIN_NOT_SEATED)
     await start_game(tables, table, None)
-    if reach.blocked(who.id) and await hand_in_group(query, tables, presenter, group_hands, table):
+    if reach.blocked(who.id) and await hand_in_group(query, tables, presenter, table):
         return  # one who plays from the group: the hand answers the press
     await query.answer()
 
@@ -251,7 +250,6 @@ async def hand_in_group(
     query: CallbackQuery,
     tables: Tables,
     presenter: Presenter,
-    group_hands: EphemeralHands,
     table: TableRecord,
 ) -> bool:
     """The presser's hand in the game just started at ``table``, as an ephemeral message
@@ -259,11 +257,10 @@ async def hand_in_group(
     process shows the games) and the press is still to be answered."""
     game = tables.game_of(table.id)
     who = person(query.from_user)
-    eph = group_hands
     if (
         game is None
         or not await presenter.ready(game)
-        or not await eph.open(game, table.chat_id, who.id, presenter.draw(game), query.id)
+        or not await presenter.show_in_group(game, who.id, query.id)
     ):
         return False
     await query.answer(t(who.lang, "eph.shown"))
@@ -295,7 +292,7 @@ async def join_from_group(
     if refused is not None:
         await query.answer(error_text(who.lang, refused), show_alert=True)
         return
-    if await hand_in_group(query, tables, presenter, group_hands, table):
+    if await hand_in_group(query, tables, presenter, table):
         return  # this seat started the game: the hand answers the press
     game = tables.game_of(table.id)
     # not shown now (refused, or another bot process shows the games): the button will
