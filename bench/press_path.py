@@ -45,6 +45,7 @@ LAYERS: tuple[tuple[str, str | None], ...] = (
     ("bot/callbacks.py", None),
     ("bot/i18n.py", None),
     ("bot/card_labels.py", None),
+    ("bot/hand_moves.py", None),
     ("service/logctx.py", None),
     ("service/clock.py", None),
     ("bot/miniapp/", "miniapp"),

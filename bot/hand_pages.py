@@ -28,7 +28,7 @@ from storage.db import Database
 from storage.outgoing import HandPageRepo
 
 from .callbacks import PageName
-from .render_hand import markable
+from .hand_moves import markable
 
 Key = tuple[int, int]  # (game, user)
 

@@ -16,11 +16,12 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Action, Card, View
-from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
+from engine.actions import ACCUSE, BACK, BEAT, DONE, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
 
 from .callbacks import DRAFT, CardCb, Draft, LobbyCb, LobbyOp, MoveCb, PageCb, packed, tap_meaning
 from .card_labels import card_label, fitted, trump_words
+from .hand_moves import markable, opening, tap_kinds
 from .i18n import t
 from .render_cheating import accuse_page, cheat_page, hand_rows
 
@@ -77,30 +78,6 @@ class Drawn:
         again = Drawn(text, self._rows, self.key, self.untimed)
         again._markup = self._markup
         return again
-
-
-def is_tap(a: Action) -> bool:
-    """A move that a tap on its card makes: a single-card opening, a throw-in or a beat."""
-    return a.kind in (THROW, BEAT) or (a.kind == OPEN and len(a.cards) == 1)
-
-
-def tap_kinds(view: View) -> dict[Card, str]:
-    """The cards that a tap can play now, with the kind of move it makes."""
-    return {a.cards[0]: a.kind for a in view.legal if is_tap(a)}
-
-
-def markable(view: View) -> set[Card]:
-    """The cards that may open a bout together with others of their rank."""
-    return {c for a in view.legal if a.kind == OPEN and len(a.cards) > 1 for c in a.cards}
-
-
-def opening(view: View, cards: Sequence[Card]) -> Action | None:
-    """The legal opening with exactly these cards, if there is one."""
-    wanted = set(cards)
-    for a in view.legal:
-        if a.kind == OPEN and set(a.cards) == wanted:
-            return a
-    return None
 
 
 def seal(text: str, rows: Rows, timer: str = "") -> Drawn:

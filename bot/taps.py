@@ -15,8 +15,8 @@ from engine import Action, Card, MalformedAction, State
 from engine.actions import ACCUSE
 
 from .callbacks import PageName, still_meant
+from .hand_moves import is_tap, markable
 from .hand_pages import Page
-from .render_hand import is_tap, markable
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.callbacks import DRAFT, CardCb, CheatCb, LobbyCb, MoveCb, PageCb, packed
 from bot.card_labels import VS16, card_label
 from bot.hand_answers import why_not
-from bot.render_hand import PLAYABLE, hand, markable, retimed, tap_kinds
+from bot.hand_moves import markable, tap_kinds
+from bot.render_hand import PLAYABLE, hand, retimed
 from engine import Action, Card, Rules, State
 from engine.actions import BEAT
 from engine.cards import sort_for_hand
