@@ -47,9 +47,13 @@ async def two_playing(tg: FakeTelegram, app: App) -> tuple[FakeUser, FakeUser, s
     return anna, boris, table.join_token
 
 
-def launch_of(user: FakeUser, start: str | None, *, age: float = 30.0) -> str:
+def launch_of(
+    user: FakeUser, start: str | None, *, age: float = 30.0, now: float | None = None
+) -> str:
+    """A launch signed ``age`` seconds before ``now`` (the bot's clock; default the time)."""
+    signed = (time.time() if now is None else now) - age
     return sign(
-        TOKEN, user_id=user.id, first_name=user.first_name, auth_date=int(time.time() - age),
+        TOKEN, user_id=user.id, first_name=user.first_name, auth_date=int(signed),
         start_param=start,
     )  # fmt: skip
 
