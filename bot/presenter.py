@@ -271,6 +271,10 @@ class Presenter:
                 return None  # the hand shows this already
             handed.append(drawn)
             game.drawn[who] = drawn.key
+            if self.links is not None:  # the Mini App's button, under the hand's own
+                return drawn.text, self.links.under_hand(
+                    drawn.markup, game.langs.get(who, "ru"), game.token
+                )
             return drawn.text, drawn.markup
 
         def done(future: asyncio.Future[Message | None]) -> None:

@@ -156,3 +156,21 @@ async def test_forged_expired_and_unknown_launches_are_refused(
         async with aiohttp.ClientSession() as http, http.get(f"{base}/app") as response:
             assert response.status == 200 and "/app/static/app.js" in await response.text()
         assert app.watchers.count == 0  # the refused pages watch nothing
+
+
+async def test_the_private_hand_opens_the_page_by_a_web_app_button(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Under the cards' own buttons (which keep the hand's key), a row with the page's
+    ``web_app`` button naming the table; the table message keeps its direct link."""
+    async with miniapp_bot(tg, tmp_path / "db.sqlite3") as (app, _):
+        anna, boris, token = await two_playing(tg, app)
+        await settle(app)
+        for user in (anna, boris):
+            hand = hand_message(tg, user)
+            assert hand is not None and hand.reply_markup is not None
+            *cards, last = hand.reply_markup["inline_keyboard"]
+            assert [b["text"] for b in last] == ["🎴 Открыть стол"]
+            assert last[0]["web_app"] == {"url": f"https://durak.example.org/app?startapp={token}"}
+            assert all("callback_data" in b for row in cards for b in row)
+        assert await play_round(tg, app, [anna, boris])  # the keyboard still plays
