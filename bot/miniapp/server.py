@@ -2,9 +2,10 @@
 WebSocket per open page (``/app/ws``).
 
 The page's first message is its launch (``{"type": "hello", "init_data", "start"}``);
-the socket is closed with a reason unless ``auth.authenticate`` accepts it and its join
-token names an open table. Then the server pushes the table (``picture.Picture``, the
-seat's own view, or the public one for a spectator) now and after every step of its game,
+the socket is closed with a reason unless ``auth.authenticate`` accepts it, its join
+token names an open table, and the person is seated there or a member of its group.
+Then the server pushes the table (``picture.Picture``, the seat's own view, or the
+public one for a spectator) now and after every step of its game,
 and carries out the moves the page sends (``{"type": "move", "text", "version", "seat",
 "game", "cheat"}``: the picture's version and game the move was listed in, ``cheat`` for
 one of the seat's cheats) for the authenticated seat only, through ``GameService.act``
@@ -55,6 +56,10 @@ class TableFinder(Protocol):
     async def by_token(self, token: str) -> TableRecord | None: ...
 
 
+class Members(Protocol):
+    async def member(self, chat_id: int, user_id: int) -> bool: ...
+
+
 class Mover(Protocol):
     async def act(
         self, game_id: int, action: Action, version: int, *, cheat: bool = False
@@ -82,6 +87,7 @@ class MiniApp:
         mover: Mover,
         watchers: Watchers,
         clock: Clock,
+        members: Members | None = None,
         max_age: float = MAX_AGE,
     ) -> None:
         self.token = token
@@ -90,6 +96,7 @@ class MiniApp:
         self.mover = mover
         self.watchers = watchers
         self.clock = clock
+        self.members = members  # who may watch without a seat (None: nobody)
         self.max_age = max_age
 
     def add_routes(self, server: web.Application) -> None:
@@ -134,9 +141,11 @@ class MiniApp:
         table = None if launch.start is None else await self.tables.by_token(launch.start)
         if table is None:
             raise Declined("auth.no_table" if launch.start else "auth.tampered")
-        if launch.user_id not in {s.user_id for s in table.seats}:  # (the table message's
-            raise Declined("auth.not_seated")  # link is forwarded with it, out of the group)
-        return launch, table
+        if launch.user_id in {s.user_id for s in table.seats}:
+            return launch, table
+        if self.members is not None and await self.members.member(table.chat_id, launch.user_id):
+            return launch, table  # a member of the group watches the public table
+        raise Declined("auth.not_seated")  # (the link travels with a forwarded table message)
 
 
 @dataclass

@@ -192,6 +192,7 @@ function markable() {
 }
 
 function hint(table) {
+  if (table.seat === null && !table.over) return texts.spectator + " " + table.status;
   if (mode === "mark") return texts.mark_hint;
   if (mode === "cheat") return texts.cheat_hint;
   return table.status;
