@@ -42,6 +42,7 @@ from .logs import ScopeMiddleware, ids_of
 from .metrics import Arrivals, Calls, Readings
 from .miniapp import MiniApp, Watchers
 from .miniapp.links import Links
+from .miniapp.members import ChatMembers
 from .once import Once
 from .outbox import Outbox
 from .polling import Polling
@@ -158,7 +159,7 @@ class App:
         if config.miniapp_url is not None:  # /app: the table as a page in Telegram
             miniapp = MiniApp(
                 token=config.token, tables=self.tables, games=games, mover=self.service,
-                watchers=self.watchers, clock=clock,
+                watchers=self.watchers, clock=clock, members=ChatMembers(self.bot),
             )  # fmt: skip
             self.routes.append(miniapp)
         port = config.metrics_port

@@ -35,7 +35,7 @@ from .outbox import Outbox, Rendered
 from .reach import Reach
 from .render_hand import Drawn, hand, retimed
 from .results import Results
-from .shown import Shown, Who, read_shown, styles
+from .shown import Shown, Who, added_seconds, read_shown, styles
 
 log = logging.getLogger(__name__)
 
@@ -288,6 +288,9 @@ class Presenter:
                 return None  # the hand shows this already
             handed.append(drawn)
             slot.drawn = drawn.key
+            if self.links is not None:  # the Mini App's button, under the hand's own
+                lang = game.langs.get(who, "ru")
+                return drawn.text, self.links.under_hand(drawn.markup, lang, game.token)
             return drawn.text, drawn.markup
 
         def done(future: asyncio.Future[Message | None]) -> None:
@@ -390,7 +393,7 @@ class Presenter:
             and not state.place[seat]
             and not self.group_hands.showing(game_id, uid)
         ]
-        view, deadline, added = state.view(), self._deadline(game_id), _rounded(live.time_added)
+        view, deadline, added = state.view(), self._deadline(game_id), added_seconds(live)
         text = render.table_message(
             game.lang, view, names, idle, deadline, game.settings, unseen=unseen, added=added
         )
@@ -413,7 +416,7 @@ class Presenter:
         lang = game.langs.get(who, "ru")
         deadline = self.games.deadline(game_id)
         seconds = None if deadline is None else round(deadline - self.clock.now())
-        added = _rounded(live.time_added)
+        added = added_seconds(live)
         names = render.seat_names(lang, live.seats)
         leave = live.table_id if who in game.seated else None
         drawn_from = (
@@ -494,7 +497,3 @@ class Presenter:
         self.nudges.forget(game_id)
         self.group_hands.finish(game_id)
         self.hand_pages.forget_game(game_id)
-
-
-def _rounded(seconds: float | None) -> int | None:
-    return None if seconds is None else max(1, round(seconds))

@@ -80,6 +80,12 @@ async def read_shown(
     return game, group_only
 
 
+def added_seconds(live: LiveGame) -> int | None:
+    """The seconds an outage added to the current move, as the table and hand say them."""
+    added = live.time_added
+    return None if added is None else max(1, round(added))
+
+
 def summed_up(table: TableRecord) -> bool:
     """Whether the table's last game has its summary: a lobby message that is a result,
     sent after the game's table message (a chat's message ids grow)."""

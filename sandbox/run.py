@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -14,10 +15,11 @@ from aiohttp import web
 
 from bot.app import App
 from bot.config import Config, Options
+from bot.miniapp import MiniApp
 from telegram_emulator import TOKEN, FakeTelegram, RateLimits
 
 from .web import make_app
-from .world import BOT_USERNAME, populate
+from .world import APP_NAME, BOT_USERNAME, populate
 
 
 @dataclass(frozen=True)
@@ -42,20 +44,31 @@ def telegram_limits(config: Config) -> RateLimits:
 
 @asynccontextmanager
 async def sandbox(config: Config, port: int, host: str = "127.0.0.1") -> AsyncIterator[Sandbox]:
-    """The emulator and the page on ``host:port`` (0: any free port), and the bot's App."""
+    """The emulator and the page on ``host:port`` (0: any free port), and the bot's App,
+    whose Mini App the page's server serves too (``/app``: the table message's button
+    opens it in a panel, signed with the emulator's token)."""
     tg = FakeTelegram(TOKEN, bot_username=BOT_USERNAME, rate_limits=telegram_limits(config))
     await tg.start()
     populate(tg)
-    runner = web.AppRunner(make_app(tg), access_log=None, shutdown_timeout=1.0)
+    listening = socket.create_server((host, port))  # the port first: the bot links to it
+    bound = int(listening.getsockname()[1])
+    base = f"http://{host}:{bound}"
+    bot_config = replace(
+        config, token=TOKEN, api_base=tg.base_url, webhook_url=None,
+        miniapp_url=f"{base}/app", miniapp_link=f"https://t.me/{BOT_USERNAME}/{APP_NAME}",
+    )  # fmt: skip
+    runner: web.AppRunner | None = None
     try:
-        await runner.setup()
-        await web.TCPSite(runner, host, port).start()
-        bound = int(runner.addresses[0][1])
-        bot_config = replace(config, token=TOKEN, api_base=tg.base_url, webhook_url=None)
         app = await App.create(bot_config)
-        yield Sandbox(tg, app, f"http://{host}:{bound}/")
+        pages = [r for r in app.routes if isinstance(r, MiniApp)]
+        runner = web.AppRunner(make_app(tg, pages), access_log=None, shutdown_timeout=1.0)
+        await runner.setup()
+        await web.SockSite(runner, listening).start()
+        yield Sandbox(tg, app, f"{base}/")
     finally:
-        await runner.cleanup()
+        if runner is not None:
+            await runner.cleanup()
+        listening.close()
         await tg.stop()
 
 

@@ -71,8 +71,9 @@ def json_id(message: FakeMessage) -> int:
 
 
 def button_json(button: dict[str, Any]) -> dict[str, Any]:
-    """An inline button: its label and what it does (callback data or a link)."""
-    kept = ("text", "callback_data", "url", "style")
+    """An inline button: its label and what it does (callback data, a link, or a page
+    opened as a Mini App)."""
+    kept = ("text", "callback_data", "url", "web_app", "style")
     return {key: button[key] for key in kept if button.get(key) is not None}
 
 

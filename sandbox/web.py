@@ -13,11 +13,15 @@ import contextlib
 import json
 import logging
 import re
+import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+from urllib.parse import urlencode
 
 from aiohttp import WSMsgType, web
 
+from bot.miniapp import sign
 from telegram_emulator import FakeMessage, FakeTelegram, FakeUser, PressHandle
 
 from .snapshot import MEMBERS, json_id, snapshot
@@ -36,7 +40,13 @@ class Refused(Exception):
     """Input the page should not have sent; the code names it for the page's texts."""
 
 
-def make_app(tg: FakeTelegram) -> web.Application:
+class Routes(Protocol):
+    def add_routes(self, server: web.Application) -> None: ...
+
+
+def make_app(tg: FakeTelegram, pages: Sequence[Routes] = ()) -> web.Application:
+    """The sandbox's page, and ``pages`` (the bot's Mini App) beside it."""
+
     async def socket(request: web.Request) -> web.WebSocketResponse:
         return await Page(tg).serve(request)
 
@@ -44,6 +54,8 @@ def make_app(tg: FakeTelegram) -> web.Application:
     app.router.add_get("/", _index)
     app.router.add_get("/ws", socket)
     app.router.add_static("/static/", STATIC)
+    for routes in pages:
+        routes.add_routes(app)
     return app
 
 
@@ -129,8 +141,26 @@ class Page:
             if payload is not None and not (isinstance(payload, str) and PAYLOAD.match(payload)):
                 raise Refused("bad_link")
             self.tg.start_private(self.me, payload)
+        elif op == "app":
+            await self.launch(request.get("start"))
         else:
             raise Refused("bad_request")
+
+    async def launch(self, start: Any) -> None:
+        """The Mini App opened by this person, as Telegram opens it: the launch, signed
+        with the bot's token, in the page's fragment (``start``: the table's token)."""
+        if not (isinstance(start, str) and PAYLOAD.match(start)):
+            raise Refused("bad_link")
+        me = self.me
+        init_data = sign(
+            self.tg.token, user_id=me.id, first_name=me.first_name, start_param=start,
+            auth_date=int(time.time()), language_code=me.language_code or "ru",
+        )  # fmt: skip
+        fragment = urlencode({
+            "tgWebAppData": init_data, "tgWebAppVersion": "8.0", "tgWebAppPlatform": "web",
+            "tgWebAppStartParam": start,
+        })  # fmt: skip
+        await self.send({"type": "app", "url": f"/app#{fragment}"})
 
     def chat(self, chat_id: Any) -> Any:
         """A chat this person may write in: their group or their private chat."""

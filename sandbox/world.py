@@ -6,6 +6,7 @@ from __future__ import annotations
 from telegram_emulator import FakeChat, FakeTelegram
 
 BOT_USERNAME = "durak_sandbox_bot"
+APP_NAME = "table"  # the Mini App's short name (its direct link t.me/<bot>/<app>)
 GROUP_ID = -1001
 GROUP_TITLE = "Друзья"
 PEOPLE = ((1, "Аня", "ru"), (2, "Борис", "ru"), (3, "Вера", "ru"), (4, "Emma", "en"))

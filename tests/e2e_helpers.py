@@ -86,10 +86,12 @@ async def polling(app: App, tg: FakeTelegram) -> AsyncIterator[None]:
 
 
 @asynccontextmanager
-async def served_bot(tg: FakeTelegram, config: Config) -> AsyncIterator[tuple[App, str]]:
+async def served_bot(
+    tg: FakeTelegram, config: Config, clock: Clock | None = None
+) -> AsyncIterator[tuple[App, str]]:
     """The bot of ``config`` polling the emulator, its web server on a port of its own
     (``metrics_port`` 0: any free one): the app, and the server's base URL."""
-    app = await App.create(config)
+    app = await App.create(config, clock)
     await app.start()
     try:
         assert app.site is not None and app.site.port is not None

@@ -16,6 +16,7 @@ from bot.app import App
 from bot.config import Config
 from bot.miniapp import sign
 from bot.outbox import Limits
+from service import Clock
 from tests.e2e_helpers import TOKEN, open_table, seat_everyone, served_bot, two_friends
 from tests.fakes import FakeTelegram, FakeUser
 
@@ -24,14 +25,16 @@ WAIT = 10.0  # seconds a page waits for a message
 LINK = "https://t.me/durak_test_bot/table"  # the Mini App's direct link (DURAK_MINIAPP_LINK)
 
 
-def miniapp_bot(tg: FakeTelegram, db: Path) -> AbstractAsyncContextManager[tuple[App, str]]:
+def miniapp_bot(
+    tg: FakeTelegram, db: Path, clock: Clock | None = None
+) -> AbstractAsyncContextManager[tuple[App, str]]:
     """The bot polling the emulator, its web server (with the Mini App) on a free port:
     the app and the server's base URL."""
     config = Config(
         token=TOKEN, db_path=str(db), api_base=tg.base_url, limits=FAST, bot_pause=(0.0, 0.0),
         metrics_port=0, miniapp_url="https://durak.example.org/app", miniapp_link=LINK,
     )  # fmt: skip
-    return served_bot(tg, config)
+    return served_bot(tg, config, clock)
 
 
 async def two_playing(tg: FakeTelegram, app: App) -> tuple[FakeUser, FakeUser, str]:
@@ -44,9 +47,13 @@ async def two_playing(tg: FakeTelegram, app: App) -> tuple[FakeUser, FakeUser, s
     return anna, boris, table.join_token
 
 
-def launch_of(user: FakeUser, start: str | None, *, age: float = 30.0) -> str:
+def launch_of(
+    user: FakeUser, start: str | None, *, age: float = 30.0, now: float | None = None
+) -> str:
+    """A launch signed ``age`` seconds before ``now`` (the bot's clock; default the time)."""
+    signed = (time.time() if now is None else now) - age
     return sign(
-        TOKEN, user_id=user.id, first_name=user.first_name, auth_date=int(time.time() - age),
+        TOKEN, user_id=user.id, first_name=user.first_name, auth_date=int(signed),
         start_param=start,
     )  # fmt: skip
 

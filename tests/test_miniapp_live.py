@@ -9,7 +9,14 @@ from pathlib import Path
 import aiohttp
 
 from engine import Card, State
-from tests.e2e_helpers import hand_message, play_round, settle
+from tests.e2e_helpers import (
+    hand_message,
+    open_table,
+    play_round,
+    seat_everyone,
+    settle,
+    three_friends,
+)
 from tests.fakes import FakeTelegram
 from tests.miniapp_helpers import LINK, launch_of, miniapp_bot, page, two_playing
 from tests.service_helpers import held
@@ -156,3 +163,44 @@ async def test_forged_expired_and_unknown_launches_are_refused(
         async with aiohttp.ClientSession() as http, http.get(f"{base}/app") as response:
             assert response.status == 200 and "/app/static/app.js" in await response.text()
         assert app.watchers.count == 0  # the refused pages watch nothing
+
+
+async def test_the_private_hand_opens_the_page_by_a_web_app_button(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Under the cards' own buttons (which keep the hand's key), a row with the page's
+    ``web_app`` button naming the table; the table message keeps its direct link."""
+    async with miniapp_bot(tg, tmp_path / "db.sqlite3") as (app, _):
+        anna, boris, token = await two_playing(tg, app)
+        await settle(app)
+        for user in (anna, boris):
+            hand = hand_message(tg, user)
+            assert hand is not None and hand.reply_markup is not None
+            *cards, last = hand.reply_markup["inline_keyboard"]
+            assert [b["text"] for b in last] == ["🎴 Открыть стол"]
+            assert last[0]["web_app"] == {"url": f"https://durak.example.org/app?startapp={token}"}
+            assert all("callback_data" in b for row in cards for b in row)
+        assert await play_round(tg, app, [anna, boris])  # the keyboard still plays
+
+
+async def test_a_member_of_the_group_watches_the_public_table(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Вика is in the group but not at the table: the page shows her the table as the
+    group sees it (getChatMember says she is a member), with no hand and no moves."""
+    async with miniapp_bot(tg, tmp_path / "db.sqlite3") as (app, base):
+        (anna, boris, vika), group = three_friends(tg)
+        await open_table(tg, app, group, anna)
+        await seat_everyone(tg, app, group, [anna, boris])
+        token = (await app.tables.get(1)).join_token
+        state = held(app.service, 1).state
+        async with page(base, launch_of(vika, token), token) as watching:
+            shown = await watching.table()
+            assert shown["seat"] is None and shown["hand"] == [] and shown["moves"] == []
+            assert not shown["playing"] and shown["cheats"] == []
+            assert [p["name"] for p in shown["players"]] == ["Аня", "Борис"]
+            assert not cards_in(shown) & (hidden_of(state, 0) | hidden_of(state, 1))
+            opening = state.legal_actions(state.attacker)[0]
+            await watching.move(opening.text, 0, None)
+            assert (await watching.next("refused"))["reason"] == "refused.not_seated"
+            assert held(app.service, 1).state.history == []

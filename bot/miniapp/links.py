@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aiogram.types import InlineKeyboardButton, WebAppInfo
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from ..i18n import t
 
@@ -29,6 +29,16 @@ class Links:
         return InlineKeyboardButton(
             text=t(lang, "miniapp.open"), web_app=WebAppInfo(url=self.page(token))
         )
+
+    def under_hand(
+        self, markup: InlineKeyboardMarkup | None, lang: str, token: str
+    ) -> InlineKeyboardMarkup | None:
+        """A private hand's keyboard with the page's ``web_app`` button as its last row
+        (a hand without buttons, at the game's end, stays without)."""
+        if markup is None:
+            return None
+        rows = [*markup.inline_keyboard, [self.hand_button(lang, token)]]
+        return InlineKeyboardMarkup(inline_keyboard=rows)
 
     def table_button(self, lang: str, token: str) -> InlineKeyboardButton | None:
         """For the table message's keyboard in the group (None: no short name)."""

@@ -2,7 +2,9 @@
 one, for a spectator), the players' names and the seconds left, as JSON-safe records.
 
 Cards go as their text form (``"10S"``); the page draws rank and suit. The moves are
-the seat's legal actions with their text form, which the page sends back as it is.
+the seat's legal actions with their text form, which the page sends back as it is, with
+the version of the picture it took them from; ``cheats`` are the seat's own cheats
+(option ``cheating``, sent back marked as one), which no view lists and nobody else sees.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from html import unescape
 from typing import Any
 
 from engine import Action, Card, View
@@ -17,6 +20,10 @@ from engine.actions import ACCUSE
 from engine.cards import sort_for_hand
 
 from ..i18n import t
+from ..render import action_words, timed_out
+from ..render_cheating import accusation_exposed, cheat_label
+
+LOG = 5  # the last moves the page tells in words
 
 
 class Role(StrEnum):
@@ -24,6 +31,7 @@ class Role(StrEnum):
     DEFEND = "defend"
     THROW = "throw"
     OUT = "out"
+    FOOL = "fool"  # the game is over: the fool
     NONE = "none"
 
 
@@ -58,6 +66,10 @@ class Picture:
     table: tuple[tuple[str, str | None], ...]  # (attack, defence or None)
     hand: tuple[str, ...]
     moves: tuple[Move, ...]
+    cheats: tuple[Move, ...]  # the seat's own cheats (option ``cheating``)
+    idle: bool  # a computer player plays the seat: «Вернуть управление»
+    playing: bool  # the seat is in the game: it may surrender
+    log: tuple[str, ...]  # the last moves in words, oldest first
     status: str  # whose turn, or how the game ended
     seconds: int | None  # left for the current move (None: untimed, or over)
     over: bool
@@ -73,9 +85,13 @@ def picture(
     *,
     game: int,
     seconds: int | None,
+    cheats: Sequence[Action] = (),
+    idle: bool = False,
 ) -> Picture:
-    """The table as ``view``'s seat sees it, in ``lang``."""
+    """The table as ``view``'s seat sees it, in ``lang``; ``cheats``: that seat's
+    (``State.cheat_actions``), ``idle``: a computer player plays it."""
     waiting = set(view.turn.seats) if view.turn is not None and view.outcome is None else set()
+    playing = view.seat is not None and view.outcome is None and not view.places[view.seat]
     players = tuple(
         _player(view, seat, name, seat in waiting, lang) for seat, name in enumerate(names)
     )
@@ -90,14 +106,20 @@ def picture(
         table=tuple((str(a), None if d is None else str(d)) for a, d in view.table),
         hand=tuple(str(c) for c in sort_for_hand(view.hand, view.trump)),
         moves=tuple(_move(a, names, lang) for a in view.legal),
-        status=status(view, names, lang),
+        cheats=tuple(_cheat(a, lang) for a in cheats),
+        idle=idle and playing,
+        playing=playing,
+        log=last_moves(view, names, lang),
+        status=t(lang, "miniapp.idle") if idle and playing else status(view, names, lang),
         seconds=None if view.outcome is not None else seconds,
         over=view.outcome is not None,
     )
 
 
 def _player(view: View, seat: int, name: str, turn: bool, lang: str) -> Player:
-    if view.places[seat]:
+    if view.outcome is not None and seat in view.outcome.fools:
+        role = Role.FOOL
+    elif view.places[seat]:
         role = Role.OUT
     elif seat == view.defender and view.table:
         role = Role.DEFEND
@@ -121,6 +143,25 @@ def _move(action: Action, names: Sequence[str], lang: str) -> Move:
         on = "" if action.target is None else action.target.label(lang)
         label = t(lang, f"miniapp.move-{action.kind}", cards=shown, target=on)
     return Move(action.text, action.kind, cards, target, label)
+
+
+def _cheat(action: Action, lang: str) -> Move:
+    cards = tuple(str(c) for c in action.cards)
+    target = None if action.target is None else str(action.target)
+    return Move(action.text, action.kind, cards, target, cheat_label(lang, action))
+
+
+def last_moves(view: View, names: Sequence[str], lang: str) -> tuple[str, ...]:
+    """The last ``LOG`` moves in the table message's words (plain text: the page
+    sets it as text, so the names' HTML escapes are undone)."""
+    first = max(0, len(view.history) - LOG)
+    timeouts = timed_out(view)
+    lines = []
+    for i in range(first, len(view.history)):
+        action = view.history[i]
+        exposed = action.kind == ACCUSE and accusation_exposed(view, i)
+        lines.append(unescape(action_words(lang, action, names, timeouts[i], exposed)))
+    return tuple(lines)
 
 
 def status(view: View, names: Sequence[str], lang: str) -> str:

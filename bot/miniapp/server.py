@@ -2,13 +2,15 @@
 WebSocket per open page (``/app/ws``).
 
 The page's first message is its launch (``{"type": "hello", "init_data", "start"}``);
-the socket is closed with a reason unless ``auth.authenticate`` accepts it and its join
-token names an open table. Then the server pushes the table (``picture.Picture``, the
-seat's own view, or the public one for a spectator) now and after every step of its game,
-and carries out the moves the page sends (``{"type": "move", "text", "version",
-"seat"}``) for the authenticated seat only, through ``GameService.act`` like a press; a
-move that is not made is answered ``{"type": "refused", "reason", "text"}`` and changes
-nothing.
+the socket is closed with a reason unless ``auth.authenticate`` accepts it, its join
+token names an open table, and the person is seated there or a member of its group.
+Then the server pushes the table (``picture.Picture``, the seat's own view, or the
+public one for a spectator) now and after every step of its game,
+and carries out the moves the page sends (``{"type": "move", "text", "version", "seat",
+"game", "cheat"}``: the picture's version and game the move was listed in, ``cheat`` for
+one of the seat's cheats) for the authenticated seat only, through ``GameService.act``
+like a press; a move that is not made is answered ``{"type": "refused", "reason",
+"text"}`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from engine import Action, MalformedAction
+from engine.actions import BACK, QUIT
 from service import Clock
-from service.games import Refused
+from service.games import Refusal, Refused
 from service.news import Update
 from service.registry import LiveGames
 from storage.records import TableRecord
@@ -40,9 +43,12 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 HELLO_WAIT = 10.0  # seconds the page has to say who opened it
 MAX_MESSAGE = 4096  # characters of one message from the page
+TRIES = 3  # «Сдаться» or «Вернуть управление» while the game moves on
 PAGE_TEXTS = (
     "title", "connecting", "lobby", "spectator", "stock", "discard", "trump", "your_cards",
-    "choose", "cancel", "seconds_unit", "lost",
+    "choose", "cancel", "seconds_unit", "lost", "several", "mark_hint", "cheat", "cheat_hint",
+    "cheat_choose", "several_go", "surrender", "surrender_confirm", "surrender_yes", "back",
+    "moved_on", "last_moves",
 )  # fmt: skip
 
 
@@ -50,8 +56,14 @@ class TableFinder(Protocol):
     async def by_token(self, token: str) -> TableRecord | None: ...
 
 
+class Members(Protocol):
+    async def member(self, chat_id: int, user_id: int) -> bool: ...
+
+
 class Mover(Protocol):
-    async def act(self, game_id: int, action: Action, version: int) -> Update: ...
+    async def act(
+        self, game_id: int, action: Action, version: int, *, cheat: bool = False
+    ) -> Update: ...
 
 
 class Declined(Exception):
@@ -75,6 +87,7 @@ class MiniApp:
         mover: Mover,
         watchers: Watchers,
         clock: Clock,
+        members: Members | None = None,
         max_age: float = MAX_AGE,
     ) -> None:
         self.token = token
@@ -83,6 +96,7 @@ class MiniApp:
         self.mover = mover
         self.watchers = watchers
         self.clock = clock
+        self.members = members  # who may watch without a seat (None: nobody)
         self.max_age = max_age
 
     def add_routes(self, server: web.Application) -> None:
@@ -127,9 +141,11 @@ class MiniApp:
         table = None if launch.start is None else await self.tables.by_token(launch.start)
         if table is None:
             raise Declined("auth.no_table" if launch.start else "auth.tampered")
-        if launch.user_id not in {s.user_id for s in table.seats}:  # (the table message's
-            raise Declined("auth.not_seated")  # link is forwarded with it, out of the group)
-        return launch, table
+        if launch.user_id in {s.user_id for s in table.seats}:
+            return launch, table
+        if self.members is not None and await self.members.member(table.chat_id, launch.user_id):
+            return launch, table  # a member of the group watches the public table
+        raise Declined("auth.not_seated")  # (the link travels with a forwarded table message)
 
 
 @dataclass
@@ -201,8 +217,12 @@ class Page:
         deadline = self.app.games.deadline(seen.game)
         left = None if deadline is None else max(0, round(deadline - self.app.clock.now()))
         names = [info.name for info in live.seats]
-        view = live.state.view(seen.seat)
-        shown: Picture = picture(view, names, self.lang, game=seen.game, seconds=left)
+        state, seat = live.state, seen.seat
+        shown: Picture = picture(
+            state.view(seat), names, self.lang, game=seen.game, seconds=left,
+            cheats=() if seat is None else state.cheat_actions(seat),
+            idle=seat is not None and state.idle(seat),
+        )  # fmt: skip
         return shown.to_json()
 
     async def _push(self) -> None:
@@ -224,15 +244,14 @@ class Page:
         message = _json(raw)
         if message is None or message.get("type") != "move":
             raise Declined("refused.bad_request")
-        text, version, seat = (
-            message.get("text"),
-            _whole(message.get("version")),
-            message.get("seat"),
-        )
+        text, version = message.get("text"), _whole(message.get("version"))
+        seat, game, cheat = message.get("seat"), message.get("game"), message.get("cheat", False)
         if (
             not isinstance(text, str)
             or version is None
             or (seat is not None and _whole(seat) is None)
+            or (game is not None and _whole(game) is None)
+            or not isinstance(cheat, bool)
         ):
             raise Declined("refused.bad_request")
         seen = self.seen()
@@ -242,14 +261,24 @@ class Page:
             raise Declined("refused.not_seated")
         if seat is not None and seat != seen.seat:
             raise Declined("refused.not_your_seat")
+        if game is not None and game != seen.game:  # listed in a game that is not the newest
+            raise Declined("refused.stale")
         try:
             action = Action.from_text(seen.seat, text)
         except MalformedAction:
             raise Declined("refused.bad_request") from None
-        try:
-            await self.app.mover.act(seen.game, action, version)
-        except Refused as e:
-            raise Declined(f"refused.{e.reason}") from None
+        anyway = action.kind in (QUIT, BACK)  # meant whatever the others did since
+        for _ in range(TRIES if anyway else 1):
+            live = self.app.games.live(seen.game)
+            if anyway and live is not None:
+                version = len(live.state.history)
+            try:
+                await self.app.mover.act(seen.game, action, version, cheat=cheat)
+                return
+            except Refused as e:
+                if not (anyway and e.reason is Refusal.STALE):
+                    raise Declined(f"refused.{e.reason}") from None
+        raise Declined("refused.stale")
 
 
 def _whole(value: object) -> int | None:

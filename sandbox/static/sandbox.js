@@ -12,6 +12,7 @@ const TEXTS = {
     no_chat: "В этом чате вас нет.", no_person: "Такого человека в песочнице нет.",
     bad_link: "Ссылка не подходит для «Запустить».", bad_request: "Песочница не поняла запрос.",
     empty_group: "Здесь пока тихо. Напишите /durak, чтобы открыть стол для игры.",
+    close_app: "Закрыть",
   },
   en: {
     title: "Durak sandbox", people: "Who you are", chats: "Chats", start: "Start",
@@ -22,6 +23,7 @@ const TEXTS = {
     no_chat: "You are not in that chat.", no_person: "No such person in the sandbox.",
     bad_link: "That link cannot be started.", bad_request: "The sandbox did not understand.",
     empty_group: "Nothing here yet. Type /durak to open a table.",
+    close_app: "Close",
   },
 };
 // Telegram's HTML tags, drawn as these elements; anything else is kept as its text.
@@ -69,6 +71,8 @@ function receive(data) {
     if (data.url) openLink(data.url);
     else if (data.text && data.alert) showAlert(data.text);
     else if (data.text) toast(data.text);
+  } else if (data.type === "app") {
+    openApp(data.url);
   } else if (data.type === "refused") {
     toast(text(data.code) || data.code);
   }
@@ -194,8 +198,12 @@ function keyboard(chat, message) {
     for (const b of row) {
       const button = element("button", { type: "button", title: b.text }, b.text);
       if (b.style) button.dataset.style = b.style;
-      if (b.url) {
+      if (b.web_app) {
+        button.classList.add("link", "app");
+        button.onclick = () => openLink(b.web_app.url);
+      } else if (b.url) {
         button.classList.add("link");
+        if (appStart(b.url)) button.classList.add("app");
         button.onclick = () => openLink(b.url);
       } else {
         button.onclick = () => {
@@ -245,8 +253,38 @@ function fillBottom(bottom, chat) {
   bottom.replaceChildren(form);
 }
 
-// A deep link to this bot opens the private chat with «Запустить»; others a new tab.
+// The table's token in a link that opens the bot's Mini App: its direct link
+// (t.me/<bot>/<app>?startapp=) or the page's own URL (a web_app button's).
+function appStart(url) {
+  const direct = /^https:\/\/t\.me\/([A-Za-z0-9_]+)\/[A-Za-z0-9_]+\?startapp=([A-Za-z0-9_-]{1,64})$/
+    .exec(url);
+  if (direct) return direct[1] === state.bot ? direct[2] : null;
+  const page = /^https?:\/\/[^/]+\/app\?startapp=([A-Za-z0-9_-]{1,64})$/.exec(url);
+  return page && new URL(url).host === location.host ? page[1] : null;
+}
+
+// The Mini App in a panel beside the chats, as Telegram opens it over the chat.
+function openApp(url) {
+  const panel = $("miniapp");
+  panel.querySelector("iframe").src = url;
+  panel.querySelector("button").textContent = text("close_app");
+  if (!panel.open) panel.show();
+}
+
+function closeApp() {
+  const panel = $("miniapp");
+  panel.querySelector("iframe").src = "about:blank";
+  panel.close();
+}
+
+// A deep link to this bot opens the private chat with «Запустить»; the Mini App's, the
+// panel (signed by the server for this person); others a new tab.
 function openLink(url) {
+  const start = appStart(url);
+  if (start) {
+    send({ op: "app", start });
+    return;
+  }
   const link = /^https:\/\/t\.me\/([A-Za-z0-9_]+)\?start=([A-Za-z0-9_-]{1,64})$/.exec(url);
   if (!link || link[1] !== state.bot) {
     window.open(url, "_blank", "noopener");
@@ -315,3 +353,4 @@ function element(tag, props = {}, content) {
 }
 
 connect();
+$("miniapp").querySelector(".bar button").onclick = closeApp;

@@ -4,7 +4,8 @@
 
 const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 const RU_RANKS = { J: "В", Q: "Д", K: "К", A: "Т" };
-const WORD_KINDS = new Set(["take", "done", "pass", "quit", "back", "accuse"]);
+const WORD_KINDS = new Set(["take", "done", "pass", "accuse", "x", "s"]); // buttons under the table
+const TAP_KINDS = new Set(["t", "d", "x", "s"]); // a tap on the card (and a one-card opening)
 const $ = (id) => document.getElementById(id);
 
 const launch = readLaunch();
@@ -14,6 +15,9 @@ let shown = null; // the last table pushed
 let secondsAt = 0; // when its seconds were counted (ms)
 let socket = null;
 let ended = false; // refused for good: no reconnecting
+let mode = null; // null: cards play; "mark": cards of one rank are marked; "cheat": cheats
+let marked = []; // the cards marked for an opening (mode "mark")
+let sheetMoves = null; // the moves the open sheet offers (null: it is closed)
 
 function readLaunch() {
   const fragment = new URLSearchParams(location.hash.slice(1));
@@ -67,11 +71,16 @@ function receive(message) {
     status(texts.connecting);
   } else if (message.type === "lobby") {
     shown = null;
+    document.body.dataset.state = "lobby";
+    closeSheet();
     draw(null);
     status(message.status);
   } else if (message.type === "table") {
     shown = message;
     secondsAt = Date.now();
+    document.body.dataset.state = message.over ? "over" : "table";
+    document.body.dataset.version = message.version;
+    keepChoices();
     draw(message);
   } else if (message.type === "refused") {
     if (message.reason.startsWith("auth.")) {
@@ -108,9 +117,10 @@ function draw(table) {
   $("players").replaceChildren(...(table ? table.players.map(playerElement) : []));
   drawDeck(table);
   $("table").replaceChildren(...(table ? table.table.map(pairElement) : []));
+  drawLog(table);
   drawWords(table);
   drawHand(table);
-  if (table) status(table.status);
+  if (table) status(hint(table));
 }
 
 function playerElement(p) {
@@ -154,15 +164,101 @@ function pairElement([attack, defence]) {
   return el;
 }
 
-function drawWords(table) {
-  const words = table ? table.moves.filter((m) => WORD_KINDS.has(m.kind)) : [];
-  $("words").replaceChildren(...words.map((move) => {
-    const button = document.createElement("button");
-    button.textContent = move.label;
-    button.dataset.move = move.text;
-    button.onclick = () => send(move);
-    return button;
+// What still holds after a push: a mode with nothing left to do in it ends, marks that
+// can no longer open are dropped, a sheet whose moves are not all offered now closes.
+function keepChoices() {
+  const can = markable();
+  marked = marked.filter((c) => can.has(c));
+  if (mode === "mark" && !can.size) mode = null;
+  if (mode === "cheat" && !shown.cheats.length) mode = null;
+  if (sheetMoves && !sheetMoves.every((m) => offered(m))) closeSheet();
+}
+
+// The move as the newest table offers it (null: not offered any more).
+function offered(move) {
+  if (!shown) return null;
+  const list = move.cheat ? shown.cheats : shown.moves;
+  const found = list.find((m) => m.text === move.text);
+  return found ? Object.assign({ cheat: !!move.cheat }, found) : null;
+}
+
+function markable() {
+  const cards = new Set();
+  if (!shown) return cards;
+  for (const m of shown.moves) {
+    if (m.kind === "a" && m.cards.length > 1) m.cards.forEach((c) => cards.add(c));
+  }
+  return cards;
+}
+
+function hint(table) {
+  if (table.seat === null && !table.over) return texts.spectator + " " + table.status;
+  if (mode === "mark") return texts.mark_hint;
+  if (mode === "cheat") return texts.cheat_hint;
+  return table.status;
+}
+
+function drawLog(table) {
+  const lines = table ? table.log : [];
+  $("log").hidden = !lines.length;
+  $("log").setAttribute("aria-label", texts.last_moves || "");
+  $("log").replaceChildren(...lines.map((line) => {
+    const el = document.createElement("li");
+    el.textContent = line;
+    return el;
   }));
+}
+
+function button(text, onclick, extra) {
+  const el = document.createElement("button");
+  el.textContent = text;
+  if (extra) el.className = extra;
+  el.onclick = onclick;
+  return el;
+}
+
+function moveButton(move, extra) {
+  const el = button(move.label, () => send(move), extra);
+  el.dataset.move = move.text;
+  return el;
+}
+
+function drawWords(table) {
+  const buttons = [];
+  if (table && table.idle) buttons.push(button(texts.back, () => send({ text: "back" }), "back"));
+  if (table && mode === "mark") {
+    const chosen = opening(marked);
+    if (chosen) {
+      const go = moveButton(chosen, "go");
+      go.textContent = texts.several_go + " (" + chosen.cards.length + ")";
+      buttons.push(go);
+    }
+    buttons.push(button(texts.cancel, () => setMode(null), "secondary"));
+  } else if (table && mode === "cheat") {
+    buttons.push(button(texts.cancel, () => setMode(null), "secondary"));
+  } else if (table) {
+    for (const move of table.moves.filter((m) => WORD_KINDS.has(m.kind))) {
+      buttons.push(moveButton(move));
+    }
+    if (markable().size) buttons.push(button(texts.several, () => setMode("mark"), "several"));
+    if (table.cheats.length) buttons.push(button(texts.cheat, () => setMode("cheat"), "cheat"));
+    if (table.playing) buttons.push(button(texts.surrender, confirmSurrender, "secondary quit"));
+  }
+  $("words").replaceChildren(...buttons);
+}
+
+function setMode(next) {
+  mode = next;
+  marked = [];
+  if (shown) draw(shown);
+}
+
+// The legal opening with exactly these cards, if there is one.
+function opening(cards) {
+  if (!shown || !cards.length) return null;
+  const wanted = [...cards].sort().join(" ");
+  return shown.moves.find((m) => m.kind === "a" && [...m.cards].sort().join(" ") === wanted)
+    || null;
 }
 
 function drawHand(table) {
@@ -171,49 +267,92 @@ function drawHand(table) {
     hand.replaceChildren();
     return;
   }
-  const moves = table.moves.filter((m) => !WORD_KINDS.has(m.kind));
+  const can = markable();
   hand.replaceChildren(...table.hand.map((card) => {
-    const mine = moves.filter((m) => m.cards.includes(card));
-    const el = cardElement(card, mine.length ? "playable" : (moves.length ? "dim" : ""));
-    el.onclick = () => tap(card, mine);
+    let moves, look;
+    if (mode === "mark") {
+      moves = [];
+      look = marked.includes(card) ? "marked" : (can.has(card) ? "playable" : "dim");
+    } else if (mode === "cheat") {
+      moves = table.cheats.filter((m) => m.cards[0] === card).map((m) => ({ ...m, cheat: true }));
+      look = moves.length ? "playable cheat" : "dim";
+    } else {
+      moves = table.moves.filter((m) => m.cards[0] === card
+        && (TAP_KINDS.has(m.kind) || (m.kind === "a" && m.cards.length === 1)));
+      look = moves.length ? "playable" : (table.moves.length ? "dim" : "");
+    }
+    const el = cardElement(card, look);
+    el.onclick = () => (mode === "mark" ? mark(card) : tap(moves));
     return el;
   }));
 }
 
-function tap(card, moves) {
+// A tap in mode "mark": the card marked or unmarked; a card of another rank starts again.
+function mark(card) {
+  if (!markable().has(card)) return;
+  if (marked.includes(card)) {
+    marked = marked.filter((c) => c !== card);
+  } else {
+    marked = [...marked.filter((c) => c.slice(0, -1) === card.slice(0, -1)), card];
+  }
+  draw(shown);
+}
+
+function tap(moves) {
   if (moves.length === 1) {
     send(moves[0]);
   } else if (moves.length > 1) {
-    choose(moves);
+    choose(mode === "cheat" ? texts.cheat_choose : texts.choose, moves);
   }
 }
 
-function choose(moves) {
+function confirmSurrender() {
+  choose(texts.surrender_confirm, [], button(texts.surrender_yes, () => {
+    closeSheet();
+    send({ text: "quit" });
+  }, "danger"));
+}
+
+function choose(title, moves, ...extra) {
   const sheet = $("sheet");
-  sheet.querySelector(".title").textContent = texts.choose;
+  sheet.querySelector(".title").textContent = title;
   const buttons = moves.map((move) => {
-    const button = document.createElement("button");
-    button.textContent = move.label;
-    button.dataset.move = move.text;
-    button.onclick = () => {
-      sheet.hidden = true;
+    const el = moveButton(move);
+    el.onclick = () => {
+      closeSheet();
       send(move);
     };
-    return button;
+    return el;
   });
-  const cancel = document.createElement("button");
-  cancel.className = "cancel";
-  cancel.textContent = texts.cancel;
-  cancel.onclick = () => { sheet.hidden = true; };
-  sheet.querySelector(".choices").replaceChildren(...buttons, cancel);
+  const cancel = button(texts.cancel, closeSheet, "cancel");
+  sheet.querySelector(".choices").replaceChildren(...buttons, ...extra, cancel);
+  sheetMoves = moves;
   sheet.hidden = false;
 }
 
+function closeSheet() {
+  $("sheet").hidden = true;
+  sheetMoves = null;
+}
+
+// A move goes with the version and game of the table that offers it now: a move of an
+// older table that the newest no longer offers is not sent (the page says the game moved).
 function send(move) {
   if (!shown || !socket || socket.readyState !== WebSocket.OPEN) return;
+  const always = move.text === "quit" || move.text === "back";
+  const current = always ? move : offered(move);
+  if (!current) {
+    toast(texts.moved_on);
+    return;
+  }
   socket.send(JSON.stringify({
-    type: "move", text: move.text, version: shown.version, seat: shown.seat,
+    type: "move", text: current.text, version: shown.version, seat: shown.seat,
+    game: shown.game, cheat: !!current.cheat,
   }));
+  if (mode) {
+    mode = null;
+    marked = [];
+  }
 }
 
 function status(text) {
@@ -244,5 +383,5 @@ function toast(text) {
 
 applyTheme(launch.theme);
 if (window.Telegram && window.Telegram.WebApp) window.Telegram.WebApp.ready();
-setInterval(() => { if (shown) status(shown.status); }, 1000);
+setInterval(() => { if (shown) status(hint(shown)); }, 1000);
 connect();
