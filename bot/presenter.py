@@ -98,6 +98,10 @@ class Presenter:
         last process drew may be out of date or of an older version of the bot)."""
         self._mark(game_id, None)
 
+    def let_go(self, game_id: int) -> None:
+        """Another process shows the game from now on (its shard moved there)."""
+        self._forget(game_id)
+
     def refresh(self, game_id: int, user_id: int) -> None:
         """Show the user's hand again (a page or a target choice changed). A finished
         game's hands stay as they are."""

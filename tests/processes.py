@@ -61,9 +61,10 @@ class Process:
         await self._stack.aclose()
 
 
-async def start_process(tg: FakeTelegram, url: str) -> Process:
+async def start_process(tg: FakeTelegram, url: str, *, shards: int = 1) -> Process:
     """A bot process in webhook mode on the PostgreSQL database ``url``, unpaced, whose
-    lease holder checks the lease every 50 ms."""
+    holder looks at the shards every 50 ms. ``shards``: 1 by default, as before the
+    shards: one process (the holder) shows every chat, the others none."""
     port = free_port()
     config = Config.from_env(
         {
@@ -73,6 +74,7 @@ async def start_process(tg: FakeTelegram, url: str) -> Process:
             "DURAK_WEBHOOK_URL": URL,
             "DURAK_WEBHOOK_PORT": str(port),
             "DURAK_WEBHOOK_SECRET": SECRET,
+            "DURAK_SHARDS": str(shards),
         }
     )
     limits = replace(config.limits, per_chat=0.0, group_per_minute=10**6)
