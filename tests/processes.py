@@ -94,15 +94,15 @@ async def start_process(tg: FakeTelegram, url: str, *, shards: int = 1) -> Proce
 
 @asynccontextmanager
 async def bot_processes(
-    tg: FakeTelegram, url: str, count: int = 2, *, holder_first: bool = True
+    tg: FakeTelegram, url: str, count: int = 2, *, holder_first: bool = True, shards: int = 1
 ) -> AsyncIterator[list[Process]]:
     """``count`` bot processes on the database ``url``, each stopped at the end (a test may
-    stop one before). ``holder_first``: once one of them holds the sending lease, that
-    one comes first."""
+    stop one before). ``holder_first``: once one of them holds a shard (with the one
+    shard of the default: shows every chat), that one comes first."""
     processes: list[Process] = []
     try:
         for _ in range(count):
-            processes.append(await start_process(tg, url))
+            processes.append(await start_process(tg, url, shards=shards))
         if holder_first:
             await tg.wait_for(lambda: any(p.delivery.holder.held for p in processes))
             processes.sort(key=lambda p: not p.delivery.holder.held)

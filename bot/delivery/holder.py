@@ -90,7 +90,7 @@ class Holder:
         held, want = self.leases.held, fleet.want(self.leases.count)
         if len(held) > want:
             extra = frozenset(sorted(held)[want:])
-            log.info("letting %s shards go to the other processes (%s)", len(extra), fleet)
+            log.info("letting shards %s go to the other processes (%s)", sorted(extra), fleet)
             self._shown -= extra  # (shown no more from now on)
             await self._releasing(extra)
             for shard in extra:
@@ -106,7 +106,7 @@ class Holder:
             if new:
                 self.taken += 1
                 self._shown |= new
-                log.info("took %s shards (%s held; %s)", len(new), len(self.leases.held), fleet)
+                log.info("took shards %s (%s held; %s)", sorted(new), len(self.leases.held), fleet)
                 await self._gained(frozenset(new))
 
     def _forget_lost(self) -> None:

@@ -124,8 +124,9 @@ class Shared(Delivery):
             self.poster.pages.forget_game(update.game_id)
 
     def moved(self, game_id: int) -> None:
-        """A move made in another process, now in this cache."""
-        if self._shows_game(game_id):
+        """A move made in another process, now in this cache (or the game let go: what
+        is shown of it here, if anything, goes)."""
+        if self.presenter.games.live(game_id) is None or self._shows_game(game_id):
             self.presenter.redraw(game_id)
 
     def _shard(self, post: Post) -> int:
