@@ -182,6 +182,8 @@ async def test_two_processes_split_the_shards_and_each_chat_is_sent_to_by_one(
         assert all(p.delivery.holder.members == 2 for p in processes)
         tables = groups(tg, processes, 2)
         async with turns(tg, processes):  # each process makes moves, of every game
+            await tg.wait_for(lambda: tg.count("sendMessage") == 2 * len(tables))
+            since = time.monotonic()  # (the replies to /start: sent by their chat's holder)
             await start_games(tg, processes, tables)
             for _ in range(4):
                 for table in tables:
@@ -190,8 +192,11 @@ async def test_two_processes_split_the_shards_and_each_chat_is_sent_to_by_one(
             for table in tables:
                 owner = await shown_by(tg, processes, table)
                 name = "ab"[processes.index(owner)]
+                assert calls.senders(table.group.id) == {name}
                 for chat in table.chats:  # the group and the players' hands
-                    assert calls.senders(chat) == {name}, (chat, calls.senders(chat))
+                    assert calls.senders(chat, since) == {name}, [
+                        (c.process, c.method) for c in calls.calls if c.chat == chat
+                    ]
         relayed = [p.delivery.relayed for p in processes]
         assert all(relayed), relayed  # each sent its groups' lobbies
     assert not calls.overlapping()
