@@ -95,9 +95,9 @@ async def test_a_killed_process_shards_are_taken_over_and_its_game_shown_again(
                 await tg.wait_for(lambda: hand_message(tg, anna) and hand_message(tg, boris), WAIT)
                 await tg.wait_quiet(0.5, WAIT)
 
+                killed = time.monotonic()
                 bots[victim][0].kill()  # it showed the game
                 await bots[victim][0].wait()
-                killed = time.monotonic()
 
                 async def taken() -> bool:
                     return await showing(ports[survivor]) == SHARDS
@@ -105,6 +105,7 @@ async def test_a_killed_process_shards_are_taken_over_and_its_game_shown_again(
                 await tg.wait_for(taken, TAKEOVER, what="every shard taken by the survivor")
                 took = time.monotonic() - killed
                 assert held(logs[survivor]) == set(range(SHARDS))
+                shown_at = time.monotonic()
                 before = tg.count("editMessageText", group)
                 user, hand = next(
                     (u, h)
@@ -118,9 +119,10 @@ async def test_a_killed_process_shards_are_taken_over_and_its_game_shown_again(
                     lambda: tg.count("editMessageText", group) > before, WAIT, what="the move"
                 )
                 assert "Козырь" in (latest(tg, group).text or "")
+                shown = time.monotonic() - shown_at
             finally:
                 delivering.cancel()
-            print(f"shards taken over {took:.2f} s after the kill")
+            print(f"shards taken over {took:.2f} s after the kill; a move shown {shown:.2f} s")
         finally:
             for process, _ in bots:
                 await stop(process)
