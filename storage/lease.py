@@ -19,29 +19,31 @@ import logging
 
 import asyncpg
 
-from .shards import Fleet
+from .shards import MAX_SHARDS, Fleet
 
 log = logging.getLogger(__name__)
 
 CHECK_TIMEOUT = 2.0  # seconds the leases' connection may take to answer before it counts as lost
 # The keys (64-bit: classid the high half, objid the low one, objsubid 1 in pg_locks):
-# "durak" as the others (``storage.postgres``), then 4: the members' marker, and
-# 0x10000 + the shard: its lease.
+# "durak" as the others (``storage.postgres``), then 0x10000 + the shard: its lease, and
+# 0x20000 + the count of shards: the members' marker (so that a process told another
+# count than the others' is seen, and holds nothing: they would not agree on the chats).
 SPACE = 0x64757261
-MEMBER = 0x6B000004
 SHARD = 0x6B010000
+MEMBER = 0x6B020000
 
 
 def shard_key(shard: int) -> int:
     return (SPACE << 32) | (SHARD + shard)
 
 
-MEMBER_KEY = (SPACE << 32) | MEMBER
+def member_key(count: int) -> int:
+    return (SPACE << 32) | (MEMBER + count)
+
 
 _LOOK = (
     "SELECT pid, objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted"
-    " AND objsubid = 1 AND classid = $1::bigint::oid AND (objid = $2::bigint::oid"
-    " OR objid::bigint BETWEEN $3 AND $4)"
+    " AND objsubid = 1 AND classid = $1::bigint::oid AND objid::bigint BETWEEN $2 AND $3"
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 )
 
@@ -66,16 +68,18 @@ class PgShards:
         try:
             async with asyncio.timeout(CHECK_TIMEOUT):  # (not wait_for: on 3.11 a cancel
                 conn = await self._joined()  # that meets the answer is lost)
-                rows = await conn.fetch(_LOOK, SPACE, MEMBER, SHARD, SHARD + self.count - 1)
+                rows = await conn.fetch(_LOOK, SPACE, SHARD, MEMBER + MAX_SHARDS)
         except Exception as e:
             if self._conn is not None:
                 log.warning("the connection holding the shards was lost: %s", e)
             await self.close()
             raise
         me = conn.get_server_pid()
-        members = sorted({int(r[0]) for r in rows if int(r[1]) == MEMBER} | {me})
-        taken = frozenset(int(r[1]) - SHARD for r in rows if int(r[1]) != MEMBER)
-        return Fleet(len(members), members.index(me), taken)
+        members = {int(r[0]): int(r[1]) - MEMBER for r in rows if int(r[1]) >= MEMBER}
+        members[me] = self.count
+        ranked = sorted(members)
+        taken = frozenset(int(r[1]) - SHARD for r in rows if int(r[1]) < MEMBER)
+        return Fleet(len(ranked), ranked.index(me), taken, frozenset(members.values()))
 
     async def take(self, shard: int) -> bool:
         """Try to take the shard's lease (True: held now)."""
@@ -109,7 +113,7 @@ class PgShards:
             self._held.clear()  # (a lost session's locks are gone with it)
             conn = await asyncpg.connect(self.target)
             try:
-                await conn.execute("SELECT pg_advisory_lock_shared($1)", MEMBER_KEY)
+                await conn.execute("SELECT pg_advisory_lock_shared($1)", member_key(self.count))
             except BaseException:
                 conn.terminate()
                 raise

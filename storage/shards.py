@@ -50,7 +50,11 @@ class Fleet:
     members: int  # processes sharing the shards (this one included)
     rank: int  # this one's place among them (by server session: stable while it lives)
     taken: frozenset[int]  # shards held by any process, this one's included
+    counts: frozenset[int]  # the counts of shards the members divide the chats into
 
     def want(self, shards: int) -> int:
-        """How many shards this process should hold."""
+        """How many shards this process should hold: none while the members do not all
+        divide the chats into ``shards`` (two could send to one chat)."""
+        if self.counts != {shards}:
+            return 0
         return share(shards, self.members, self.rank)

@@ -53,9 +53,9 @@ async def test_each_shard_is_held_by_one_process_and_the_members_are_counted(
         assert (await one.look()).members == 1
         assert await one.take(0) and await one.take(1)
         fleet = await two.look()
-        assert (fleet.members, fleet.taken) == (2, {0, 1})
+        assert (fleet.members, fleet.taken) == (2, frozenset({0, 1}))
         assert {fleet.rank, (await one.look()).rank} == {0, 1}
-        assert fleet.want(4) == 2
+        assert fleet.want(4) == 2 and fleet.counts == {4}
         assert not await two.take(1)  # held by the other
         assert await two.take(2)
         await one.release(1)
@@ -63,7 +63,7 @@ async def test_each_shard_is_held_by_one_process_and_the_members_are_counted(
         assert one.held == {0} and two.held == {1, 2}
         await one.close()  # (as a process that dies: its session ends)
         fleet = await two.look()
-        assert (fleet.members, fleet.taken, fleet.rank) == (1, {1, 2}, 0)
+        assert (fleet.members, fleet.taken, fleet.rank) == (1, frozenset({1, 2}), 0)
         assert await two.take(0)
     finally:
         await one.close()

@@ -140,7 +140,11 @@ async def start_games(tg: FakeTelegram, processes: list[Process], tables: list[T
         await tg.wait_quiet(0.1)
         await seat_everyone(tg, apps[0], table.group, table.users, table=n)
         table.game = n
-        await tg.wait_for(lambda n=n: all(n in a.service.game_ids() for a in apps))
+
+        def started(game: int = n) -> bool:
+            return all(game in a.service.game_ids() for a in apps)
+
+        await tg.wait_for(started)
     await settled(*apps)
 
 

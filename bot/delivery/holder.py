@@ -43,6 +43,7 @@ class Holder:
         self.members = 0  # processes sharing the shards at the last look
         self._gained, self._releasing, self._lost = gained, releasing, lost
         self._shown: Shards = frozenset()  # the shards the delivery was told it holds
+        self._counts: list[int] = []  # the counts of shards the members had at the last look
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -88,6 +89,14 @@ class Holder:
             self._forget_lost()
         self.members = fleet.members
         held, want = self.leases.held, fleet.want(self.leases.count)
+        counts = sorted(fleet.counts)
+        if len(counts) > 1 and counts != self._counts:  # (said once per change)
+            log.error(
+                "the processes on this database divide the chats into %s shards"
+                " (DURAK_SHARDS; here %s): none holds any until they agree",
+                " or ".join(map(str, counts)), self.leases.count,
+            )  # fmt: skip
+        self._counts = counts
         if len(held) > want:
             extra = frozenset(sorted(held)[want:])
             log.info("letting shards %s go to the other processes (%s)", sorted(extra), fleet)
