@@ -104,8 +104,8 @@ async def bot_processes(
         for _ in range(count):
             processes.append(await start_process(tg, url, shards=shards))
         if holder_first:
-            await tg.wait_for(lambda: any(p.delivery.holder.held for p in processes))
-            processes.sort(key=lambda p: not p.delivery.holder.held)
+            await tg.wait_for(lambda: any(p.delivery.showing for p in processes))
+            processes.sort(key=lambda p: not p.delivery.showing)
         yield processes
     finally:
         for process in processes:
