@@ -116,7 +116,14 @@ class Holder:
                 self.taken += 1
                 self._shown |= new
                 log.info("took shards %s (%s held; %s)", sorted(new), len(self.leases.held), fleet)
-                await self._gained(frozenset(new))
+                try:
+                    await self._gained(frozenset(new))
+                except BaseException:  # not shown: let go, to be taken again at a later look
+                    self._shown -= new
+                    for shard in new:
+                        with contextlib.suppress(Exception):
+                            await self.leases.release(shard)
+                    raise
 
     def _forget_lost(self) -> None:
         lost = self._shown - self.leases.held

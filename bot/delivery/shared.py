@@ -29,6 +29,7 @@ import logging
 import time
 from typing import Any
 
+from service import LiveGame
 from service.lobbies import Shown
 from service.news import Update
 from storage.db import Database, Listener, ShardLeases, Tx
@@ -187,13 +188,13 @@ class Shared(Delivery):
         if self._games is not None:
             await self._games.catch_up_all()
         self._showing |= shards
-        shown = 0
-        for game_id in self.presenter.games.ids():
-            if self._shows_game(game_id):
-                self.presenter.redraw(game_id)
-                shown += 1
+        games = self._games_of(shards)
+        for game_id, _ in games:
+            if self.presenter.rendered(game_id) is not None:  # shown here before: its
+                self.presenter.let_go(game_id)  # messages are read again
+            self.presenter.redraw(game_id)
         log.info("showing %s more shards (%s held): %s running games", len(shards),
-                 len(self._showing), shown)  # fmt: skip
+                 len(self._showing), len(games))  # fmt: skip
         self._wake.set()
 
     async def _release(self, shards: Shards) -> None:
@@ -223,14 +224,12 @@ class Shared(Delivery):
 
     def _lose(self, shards: Shards) -> None:
         """The connection holding these shards was lost: another process may hold them
-        already, so nothing of them is shown from here any more."""
+        already, so nothing of them is shown (or sent) from here any more."""
         self._showing -= shards
-        for game_id, _ in self._games_of(shards):
-            self.presenter.let_go(game_id)
         for row in [r for r, shard in self._taken.items() if shard in shards]:
             del self._taken[row]
 
-    def _games_of(self, shards: Shards) -> list[tuple[int, Any]]:
+    def _games_of(self, shards: Shards) -> list[tuple[int, LiveGame]]:
         games = self.presenter.games
         return [
             (g, live)
