@@ -124,6 +124,7 @@ class App:
             listener=Listeners(self.delivery, self.watchers),
             thinker=thinker,
             pause=config.bot_pause,
+            keeps=self.delivery.keeps,  # (several processes: each its shards' games)
         )
         self.tables = Tables(db, self.service, lobbies=self.delivery, records=records)
         self.dp = Dispatcher(disable_fsm=True)

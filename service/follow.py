@@ -9,6 +9,12 @@ listening connection had to be made anew, the running games' versions are read
 again, for what a lost notification did not say. A game whose version has not
 moved for ``adopt_after`` seconds gets its computer players looked at here too
 (once per version): the process that was moving them may have died.
+
+Where the processes share the chats out (``keeps``: whether this one keeps a chat's
+games, its shards' in ``bot.delivery.shared``), a process follows only the games it
+keeps: another's game is loaded when an update for it comes here (``catch_up``), made
+its move in the database, and let go at the next ``sync`` (its timer with it: the
+process keeping it fires its deadline).
 """
 
 from __future__ import annotations
@@ -45,14 +51,17 @@ class Follower:
         arm: Arm,
         kick: Callable[[int], None],
         moved: Callable[[int], None],
+        keeps: Callable[[int], bool] | None = None,
         poll: float = POLL,
         adopt_after: float = ADOPT_AFTER,
     ) -> None:
         """``arm``: set (or cancel) a game's timer; ``kick``: let its computer players
         look at it; ``moved``: told of each game this cache took from the database at a
         new version, or let go as its table was closed (the layer that shows the games
-        shows it, or forgets it)."""
+        shows it, or forgets it); ``keeps``: whether this process keeps a chat's games
+        (None: every chat's)."""
         self._held = games
+        self._keeps = keeps
         self.poll = poll
         self.adopt_after = adopt_after
         self._arm = arm
@@ -66,6 +75,7 @@ class Follower:
         self._again: set[int] = set()  # games heard of since their catch-up began
         self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._adopted: dict[int, int] = {}  # game -> the version adopted
+        self._chats: dict[int, int] = {}  # running game -> its chat (``keeps``)
 
     # ------------------------------------------------------------ catching up
 
@@ -147,6 +157,9 @@ class Follower:
             return  # this process made it, or has already caught up
         if live is None and version < 0:
             return  # ended, and never held here
+        chat = self._chats.get(game_id)
+        if live is None and chat is not None and not self._kept(chat):
+            return  # another process's
         self._again.add(game_id)  # a catch-up under way may have read the row before it
         if game_id not in self._pending:
             task = asyncio.create_task(self._catch_up(game_id), name=f"follow-{game_id}")
@@ -157,6 +170,8 @@ class Follower:
             with log_scope(game=game_id):
                 while game_id in self._again:
                     self._again.discard(game_id)
+                    if self._held.live(game_id) is None and not await self._kept_game(game_id):
+                        break  # another process's
                     await self.catch_up(game_id)
         except Exception:
             log.exception("game %s: catching up failed (the next poll tries again)", game_id)
@@ -165,9 +180,15 @@ class Follower:
             self._pending.pop(game_id, None)
 
     async def sync(self) -> int:
-        """Catch up every game whose version here differs from the database's (or that
-        ended there); returns how many."""
-        versions = await self._games.versions()
+        """Catch up every game kept whose version here differs from the database's (or
+        that ended there), and let go of the others' games; returns how many caught up."""
+        if self._keeps is None:
+            versions = await self._games.versions()
+        else:
+            chats = await self._games.chats()
+            self._chats = {g: chat for g, (_, chat) in chats.items()}
+            versions = {g: v for g, (v, chat) in chats.items() if self._kept(chat)}
+            self._let_go([g for g, chat in self._chats.items() if not self._kept(chat)])
         held = dict(self._held.items())
         behind = [
             g for g, v in versions.items() if g not in held or len(held[g].state.history) != v
@@ -181,6 +202,29 @@ class Follower:
                 log.exception("game %s: catching up failed", game_id)
         self._adopt(versions)
         return len(behind) + len(gone)
+
+    def _kept(self, chat_id: int) -> bool:
+        return self._keeps is None or self._keeps(chat_id)
+
+    async def _kept_game(self, game_id: int) -> bool:
+        """Whether this process keeps the game (its chat read once, if need be)."""
+        if self._keeps is None:
+            return True
+        if game_id not in self._chats:
+            record = await self._games.get(game_id)
+            table = None if record is None else await self._tables.get(record.table_id)
+            if table is None:
+                return False
+            self._chats[game_id] = table.chat_id
+        return self._kept(self._chats[game_id])
+
+    def _let_go(self, game_ids: list[int]) -> None:
+        """Forget other processes' games loaded here for an update (not one in use)."""
+        for game_id in game_ids:
+            live = self._held.live(game_id)
+            if live is not None and not live.lock.locked():
+                self._arm(game_id, live, None)
+                self._held.let_go(game_id, live)
 
     def _adopt(self, versions: dict[int, int]) -> None:
         now = asyncio.get_running_loop().time()

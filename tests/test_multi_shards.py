@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.app import App
 from storage.shards import shard_of
 from tests.backends import PgDatabases
 from tests.e2e_helpers import TOKEN, choose, open_table, seat_everyone
@@ -140,9 +141,10 @@ async def start_games(tg: FakeTelegram, processes: list[Process], tables: list[T
         await tg.wait_quiet(0.1)
         await seat_everyone(tg, apps[0], table.group, table.users, table=n)
         table.game = n
+        keeper = holder(processes, table.group.id).app
 
-        def started(game: int = n) -> bool:
-            return all(game in a.service.game_ids() for a in apps)
+        def started(game: int = n, keeper: App = keeper) -> bool:  # (by its shard's holder)
+            return game in keeper.service.game_ids()
 
         await tg.wait_for(started)
     await settled(*apps)
@@ -203,6 +205,15 @@ async def test_two_processes_split_the_shards_and_each_chat_is_sent_to_by_one(
                     ]
         relayed = [p.delivery.relayed for p in processes]
         assert all(relayed), relayed  # each sent its groups' lobbies
+
+        def kept() -> bool:  # each keeps its shards' games only (others' let go)
+            return all(
+                set(p.app.service.game_ids())
+                == {t.game for t in tables if holder(processes, t.group.id) is p}
+                for p in processes
+            )
+
+        await tg.wait_for(kept, timeout=5, what="each process keeping its games")
     assert not calls.overlapping()
     assert tg.too_many_requests_sent == 0
 

@@ -121,6 +121,11 @@ class Delivery(ABC):
     def shards(self) -> int:
         """How many shards the chats fall into (``storage.shards``)."""
 
+    def keeps(self, chat_id: int) -> bool:
+        """Whether this process follows the chat's games (``service.follow``; one alone:
+        every chat's)."""
+        return True
+
     @property
     def showing(self) -> int:
         """How many shards this process shows the chats of now (one alone: all)."""

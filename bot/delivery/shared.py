@@ -69,6 +69,7 @@ class Shared(Delivery):
         self._repo = OutgoingRepo(db)
         self._wake = asyncio.Event()
         self._showing: set[int] = set()  # the shards whose chats this process shows
+        self._kept: set[int] | None = None  # those whose games it follows (None: all)
         self._turn = asyncio.Lock()  # a turn of taking rows, or a shard being let go
         self._taken: dict[int, int] = {}  # rows handed to the outbox, not yet deleted: shard
         self._sending: dict[int, asyncio.Future[Any]] = {}  # those still on their way
@@ -90,6 +91,11 @@ class Shared(Delivery):
     def shows(self, chat_id: int) -> bool:
         """Whether this process shows what goes to the chat (its shard is held here)."""
         return shard_of(chat_id, self.count) in self._showing
+
+    def keeps(self, chat_id: int) -> bool:
+        """Whether this process follows the chat's games: those of its shards (from its
+        first shard on; before, every game, as restored)."""
+        return self._kept is None or shard_of(chat_id, self.count) in self._kept
 
     # --- what this process asks for -----------------------------------------------
 
@@ -185,6 +191,7 @@ class Shared(Delivery):
         database has them (the last holder may have died between a commit and its
         edits), paced as if it had just sent to every chat."""
         self.poster.outbox.assume_busy()
+        self._kept = (self._kept or set()) | shards  # (followed from the catch-up on)
         if self._games is not None:
             await self._games.catch_up_all()
         self._showing |= shards
@@ -221,11 +228,15 @@ class Shared(Delivery):
             log.warning("letting %s shards go with their messages still on their way", len(shards))
         for row in [r for r, shard in self._taken.items() if shard in shards]:
             del self._taken[row]  # (their next holder sends what is left)
+        if self._kept is not None:
+            self._kept -= shards  # (their games let go at the next catch-up)
 
     def _lose(self, shards: Shards) -> None:
         """The connection holding these shards was lost: another process may hold them
         already, so nothing of them is shown (or sent) from here any more."""
         self._showing -= shards
+        if self._kept is not None:
+            self._kept -= shards
         for row in [r for r, shard in self._taken.items() if shard in shards]:
             del self._taken[row]
 
