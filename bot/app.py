@@ -117,6 +117,12 @@ class App:
         )
         thinker = Thinker(config.bot_workers)
         self.watchers = Watchers(games)  # the Mini App's open pages
+        delivery, watchers = self.delivery, self.watchers
+
+        def keeps(chat_id: int, table_id: int) -> bool:
+            """Several processes: each follows its shards' games, and a page's open here."""
+            return delivery.keeps(chat_id) or watchers.watching(table_id)
+
         self.service = GameService(
             db,
             games=games,
@@ -124,7 +130,7 @@ class App:
             listener=Listeners(self.delivery, self.watchers),
             thinker=thinker,
             pause=config.bot_pause,
-            keeps=self.delivery.keeps,  # (several processes: each its shards' games)
+            keeps=keeps,
         )
         self.tables = Tables(db, self.service, lobbies=self.delivery, records=records)
         self.dp = Dispatcher(disable_fsm=True)

@@ -10,11 +10,11 @@ again, for what a lost notification did not say. A game whose version has not
 moved for ``adopt_after`` seconds gets its computer players looked at here too
 (once per version): the process that was moving them may have died.
 
-Where the processes share the chats out (``keeps``: whether this one keeps a chat's
-games, its shards' in ``bot.delivery.shared``), a process follows only the games it
-keeps: another's game is loaded when an update for it comes here (``catch_up``), made
-its move in the database, and let go at the next ``sync`` (its timer with it: the
-process keeping it fires its deadline).
+Where the processes share the chats out (``keeps``: whether this one keeps the games
+of a chat and table: its shards', ``bot.delivery.shared``, and those a Mini App page
+open here shows), a process follows only the games it keeps: another's game is loaded
+when an update for it comes here (``catch_up``), made its move in the database, and let
+go at the next ``sync`` (its timer with it: the process keeping it fires its deadline).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from .registry import LiveGames
 from .restore import load, snapshot_of
 
 Arm = Callable[[int, LiveGame, float | None], None]  # (game, live, deadline): its timer
+Keeps = Callable[[int, int], bool]  # (chat, table): whether this process keeps its games
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +52,15 @@ class Follower:
         arm: Arm,
         kick: Callable[[int], None],
         moved: Callable[[int], None],
-        keeps: Callable[[int], bool] | None = None,
+        keeps: Keeps | None = None,
         poll: float = POLL,
         adopt_after: float = ADOPT_AFTER,
     ) -> None:
         """``arm``: set (or cancel) a game's timer; ``kick``: let its computer players
         look at it; ``moved``: told of each game this cache took from the database at a
         new version, or let go as its table was closed (the layer that shows the games
-        shows it, or forgets it); ``keeps``: whether this process keeps a chat's games
-        (None: every chat's)."""
+        shows it, or forgets it); ``keeps``: whether this process keeps the games of a
+        chat and table (None: every one's)."""
         self._held = games
         self._keeps = keeps
         self.poll = poll
@@ -75,7 +76,7 @@ class Follower:
         self._again: set[int] = set()  # games heard of since their catch-up began
         self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._adopted: dict[int, int] = {}  # game -> the version adopted
-        self._chats: dict[int, int] = {}  # running game -> its chat (``keeps``)
+        self._places: dict[int, tuple[int, int]] = {}  # running game -> (chat, table)
 
     # ------------------------------------------------------------ catching up
 
@@ -157,8 +158,8 @@ class Follower:
             return  # this process made it, or has already caught up
         if live is None and version < 0:
             return  # ended, and never held here
-        chat = self._chats.get(game_id)
-        if live is None and chat is not None and not self._kept(chat):
+        place = self._places.get(game_id)
+        if live is None and place is not None and not self._kept(place):
             return  # another process's
         self._again.add(game_id)  # a catch-up under way may have read the row before it
         if game_id not in self._pending:
@@ -185,10 +186,10 @@ class Follower:
         if self._keeps is None:
             versions = await self._games.versions()
         else:
-            chats = await self._games.chats()
-            self._chats = {g: chat for g, (_, chat) in chats.items()}
-            versions = {g: v for g, (v, chat) in chats.items() if self._kept(chat)}
-            self._let_go([g for g, chat in self._chats.items() if not self._kept(chat)])
+            places = await self._games.places()
+            self._places = {g: (chat, table) for g, (_, chat, table) in places.items()}
+            versions = {g: p[0] for g, p in places.items() if self._kept(self._places[g])}
+            self._let_go([g for g, place in self._places.items() if not self._kept(place)])
         held = dict(self._held.items())
         behind = [
             g for g, v in versions.items() if g not in held or len(held[g].state.history) != v
@@ -203,20 +204,20 @@ class Follower:
         self._adopt(versions)
         return len(behind) + len(gone)
 
-    def _kept(self, chat_id: int) -> bool:
-        return self._keeps is None or self._keeps(chat_id)
+    def _kept(self, place: tuple[int, int]) -> bool:
+        return self._keeps is None or self._keeps(*place)
 
     async def _kept_game(self, game_id: int) -> bool:
-        """Whether this process keeps the game (its chat read once, if need be)."""
+        """Whether this process keeps the game (its place read once, if need be)."""
         if self._keeps is None:
             return True
-        if game_id not in self._chats:
+        if game_id not in self._places:
             record = await self._games.get(game_id)
             table = None if record is None else await self._tables.get(record.table_id)
             if table is None:
                 return False
-            self._chats[game_id] = table.chat_id
-        return self._kept(self._chats[game_id])
+            self._places[game_id] = (table.chat_id, table.id)
+        return self._kept(self._places[game_id])
 
     def _let_go(self, game_ids: list[int]) -> None:
         """Forget other processes' games loaded here for an update (not one in use)."""

@@ -78,7 +78,7 @@ class GameService:
         player_for: Callable[[Seat], Player] | None = None,
         thinker: Thinker | None = None,
         pause: tuple[float, float] = (0.0, 0.0),
-        keeps: Callable[[int], bool] | None = None,  # whose chats' games it follows
+        keeps: Callable[[int, int], bool] | None = None,  # (chat, table): games it follows
     ) -> None:
         """``games``: where the running games are held (the presenter reads them too;
         only this service and its helpers change them); ``listener``: told of every

@@ -253,13 +253,13 @@ class GameRepo:
         rows = await self.db.fetch_all("SELECT id, version FROM games WHERE status = 'playing'")
         return {int(r[0]): int(r[1]) for r in rows}
 
-    async def chats(self) -> dict[int, tuple[int, int]]:
-        """Each running game's version and chat."""
+    async def places(self) -> dict[int, tuple[int, int, int]]:
+        """Each running game's version, chat and table."""
         rows = await self.db.fetch_all(
-            "SELECT g.id, g.version, t.chat_id FROM games g JOIN tables t ON t.id = g.table_id"
-            " WHERE g.status = 'playing'"
+            "SELECT g.id, g.version, t.chat_id, t.id FROM games g"
+            " JOIN tables t ON t.id = g.table_id WHERE g.status = 'playing'"
         )
-        return {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
+        return {int(r[0]): (int(r[1]), int(r[2]), int(r[3])) for r in rows}
 
     async def follow(self, on_change: Callable[[int, int, bool], None]) -> Listener | None:
         """Hear every step the other processes commit and every deadline they move:
