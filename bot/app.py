@@ -102,8 +102,8 @@ class App:
         reach = Reach(records)
         self.outbox = Outbox(self.bot, config.limits, on_blocked=reach.refused)
         games = LiveGames()  # held by the game service, read by the presenter
-        lease = db.sending_lease() if config.shared else None
-        pages = HandPages() if lease is None else SharedPages(db)
+        leases = db.shard_leases(config.shards) if config.shared else None
+        pages = HandPages() if leases is None else SharedPages(db)
         links = (
             None if config.miniapp_url is None else Links(config.miniapp_url, config.miniapp_link)
         )
@@ -112,14 +112,20 @@ class App:
             records, games, clock, self.outbox, pages, reach, group_hands, config.zone, links=links
         )
         poster = Poster(self.outbox, records, self.presenter, pages, reach, group_hands)
-        # alone, or one of several processes where the holder of the lease shows
+        # alone, or one of several processes, each showing the chats of its shards
         self.delivery: Delivery = (
-            Alone(poster, self.presenter)
-            if lease is None
-            else Shared(db, lease, poster, self.presenter)
+            Alone(poster, self.presenter, shards=config.shards)
+            if leases is None
+            else Shared(db, leases, poster, self.presenter)
         )
         thinker = Thinker(config.bot_workers)
         self.watchers = Watchers(games)  # the Mini App's open pages
+        delivery, watchers = self.delivery, self.watchers
+
+        def keeps(chat_id: int, table_id: int) -> bool:
+            """Several processes: each follows its shards' games, and a page's open here."""
+            return delivery.keeps(chat_id) or watchers.watching(table_id)
+
         self.service = GameService(
             db,
             games=games,
@@ -127,6 +133,7 @@ class App:
             listener=Listeners(self.delivery, self.watchers),
             thinker=thinker,
             pause=config.bot_pause,
+            keeps=keeps,
         )
         self.tables = Tables(db, self.service, lobbies=self.delivery, records=records)
         self.dp = Dispatcher(disable_fsm=True)
@@ -226,7 +233,7 @@ class App:
                 await asyncio.wait_for(self.outbox.drain(), SHUTDOWN_WAIT)
             except TimeoutError:
                 log.warning("stopping with messages still to send")
-            await self.delivery.stop()  # (forgets what was sent: the next holder sends the rest)
+            await self.delivery.stop()  # (forgets what was sent: the next holders send the rest)
             await self.presenter.stop()
             await self.outbox.close()
             await self.bot.session.close()

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from service.thinking import default_workers
 from storage.db import configured_path, is_url, password_of
+from storage.shards import MAX_SHARDS, SHARDS
 
 from .outbox import Limits
 
@@ -64,6 +65,7 @@ class Config:
     metrics_port: int | None = None  # DURAK_METRICS_PORT: the web server (/metrics, /app) there
     miniapp_url: str | None = None  # DURAK_MINIAPP_URL: the Mini App page's public https URL
     miniapp_link: str | None = None  # DURAK_MINIAPP_LINK: its direct link (for groups)
+    shards: int = SHARDS  # DURAK_SHARDS: the chats' shards (the same in every process)
 
     @property
     def shared(self) -> bool:
@@ -123,6 +125,7 @@ class Config:
             metrics_port=metrics_port,
             miniapp_url=miniapp_url,
             miniapp_link=miniapp_link,
+            shards=_whole(env, "DURAK_SHARDS", str(SHARDS), 1, MAX_SHARDS),
         )
 
 

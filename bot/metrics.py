@@ -172,9 +172,10 @@ class Readings(Collector):
         yield _gauge("durak_updates_in_hand", "Updates being handled now", self.inflight.count)
         yield _gauge(
             "durak_showing",
-            "1 when this process shows the games (holds the sending lease; one alone: always)",
-            int(self.delivery.showing),
+            "Shards whose chats this process shows (holds their leases; one alone: all)",
+            self.delivery.showing,
         )
+        yield _gauge("durak_shards", "Shards the chats fall into", self.delivery.shards)
         yield _gauge("durak_outbox_queued", "Messages queued or being sent", outbox.pending)
         yield _gauge(
             "durak_outbox_chats", "Chats with an outbox worker (kept a few quiet seconds)",

@@ -30,6 +30,7 @@ import contextlib
 import logging
 import math
 import time
+from collections.abc import Callable
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -79,6 +80,7 @@ class Outbox:
         self.skipped = 0  # edits not sent: the chat already showed that
         self._chats: dict[int | tuple[int, int], ChatQueue] = {}
         self._pending = 0  # jobs queued or being sent
+        self._sending: dict[int | tuple[int, int], Job] = {}  # chat -> its job under way
         self._busy_since = -math.inf  # see ``assume_busy``
         self._drained = asyncio.Event()
         self._drained.set()
@@ -189,6 +191,16 @@ class Outbox:
         while self._pending:
             await self._drained.wait()
 
+    async def quiet(self, chats: Callable[[int], bool]) -> None:
+        """Wait until no call to the chats ``chats`` picks is queued or under way (their
+        shard goes to another process: ``bot.delivery.shared``)."""
+        while waits := [
+            j.done for k, c in self._chats.items() if chats(c.id)
+            for j in (*c.queue, *filter(None, [self._sending.get(k)]))
+        ]:  # fmt: skip
+            await asyncio.wait(waits)
+            await asyncio.sleep(0.01)  # (a job's future its caller cancelled is done early)
+
     @property
     def pending(self) -> int:
         """Messages queued or being sent, in every chat."""
@@ -258,11 +270,13 @@ class Outbox:
             job = next((j for j in chat.queue if not j.delete), chat.queue[0])
             chat.queue.remove(job)
             result = None
+            self._sending[chat.key] = job
             try:
                 result = await self._run(chat, job)
             except Exception:  # a bug (in a render, say): this job is lost, not the chat
                 log.exception("chat %s: a message was dropped", chat.id)
             finally:
+                del self._sending[chat.key]
                 self._finish(job, result)
 
     # --- pacing -----------------------------------------------------------------

@@ -1,13 +1,12 @@
 """Shows committed game updates: the group's table message and every player's hand.
 
-The service reports each committed step here, and the handlers ask here for a
-player's hand to be shown again. Per game, one worker reads what rendering needs
-(the table, the languages, the message ids) and tells the outbox which messages
-should show the game's newest state; the outbox renders each of them when its
-chat's turn comes, so what is sent is never older than the newest commit, and a
-message whose rendering did not change is not edited (a hand: its key did not change,
-the seconds left aside). A new message is sent only when there is none and none is on
-its way; the worker does not wait for it (a group's 429 back-off holds up no hand).
+The service reports each committed step here, and the handlers ask here for a hand to
+be shown again. Per game, one worker reads what rendering needs (the table, the
+languages, the message ids) and tells the outbox which messages should show the game's
+newest state; the outbox renders each when its chat's turn comes, so what is sent is
+never older than the newest commit, and a message whose rendering did not change is not
+edited (a hand: its key, the seconds left aside). A new message is sent only when there
+is none and none is on its way; the worker does not wait for it.
 """
 
 from __future__ import annotations
@@ -96,13 +95,15 @@ class Presenter:
         return len(held)
 
     def redraw(self, game_id: int) -> None:
-        """Show the table and every hand again (after a restart: the keyboards the
-        last process drew may be out of date or of an older version of the bot)."""
+        """Show the table and every hand again (the last process's may be out of date)."""
         self._mark(game_id, None)
 
+    def let_go(self, game_id: int) -> None:
+        """Another process shows the game from now on (its shard moved there)."""
+        self._forget(game_id)
+
     def refresh(self, game_id: int, user_id: int) -> None:
-        """Show the user's hand again (a page or a target choice changed). A finished
-        game's hands stay as they are."""
+        """Show the user's hand again (a page or a choice changed), unless the game ended."""
         live = self.games.live(game_id)
         if live is not None and not live.state.is_over:
             self._mark(game_id, user_id)

@@ -9,6 +9,12 @@ listening connection had to be made anew, the running games' versions are read
 again, for what a lost notification did not say. A game whose version has not
 moved for ``adopt_after`` seconds gets its computer players looked at here too
 (once per version): the process that was moving them may have died.
+
+Where the processes share the chats out (``keeps``: whether this one keeps the games
+of a chat and table: its shards', ``bot.delivery.shared``, and those a Mini App page
+open here shows), a process follows only the games it keeps: another's game is loaded
+when an update for it comes here (``catch_up``), made its move in the database, and let
+go at the next ``sync`` (its timer with it: the process keeping it fires its deadline).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from .registry import LiveGames
 from .restore import load, snapshot_of
 
 Arm = Callable[[int, LiveGame, float | None], None]  # (game, live, deadline): its timer
+Keeps = Callable[[int, int], bool]  # (chat, table): whether this process keeps its games
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +52,17 @@ class Follower:
         arm: Arm,
         kick: Callable[[int], None],
         moved: Callable[[int], None],
+        keeps: Keeps | None = None,
         poll: float = POLL,
         adopt_after: float = ADOPT_AFTER,
     ) -> None:
         """``arm``: set (or cancel) a game's timer; ``kick``: let its computer players
         look at it; ``moved``: told of each game this cache took from the database at a
         new version, or let go as its table was closed (the layer that shows the games
-        shows it, or forgets it)."""
+        shows it, or forgets it); ``keeps``: whether this process keeps the games of a
+        chat and table (None: every one's)."""
         self._held = games
+        self._keeps = keeps
         self.poll = poll
         self.adopt_after = adopt_after
         self._arm = arm
@@ -66,6 +76,7 @@ class Follower:
         self._again: set[int] = set()  # games heard of since their catch-up began
         self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._adopted: dict[int, int] = {}  # game -> the version adopted
+        self._places: dict[int, tuple[int, int]] = {}  # running game -> (chat, table)
 
     # ------------------------------------------------------------ catching up
 
@@ -147,6 +158,9 @@ class Follower:
             return  # this process made it, or has already caught up
         if live is None and version < 0:
             return  # ended, and never held here
+        place = self._places.get(game_id)
+        if live is None and place is not None and not self._kept(place):
+            return  # another process's
         self._again.add(game_id)  # a catch-up under way may have read the row before it
         if game_id not in self._pending:
             task = asyncio.create_task(self._catch_up(game_id), name=f"follow-{game_id}")
@@ -157,6 +171,8 @@ class Follower:
             with log_scope(game=game_id):
                 while game_id in self._again:
                     self._again.discard(game_id)
+                    if self._held.live(game_id) is None and not await self._kept_game(game_id):
+                        break  # another process's
                     await self.catch_up(game_id)
         except Exception:
             log.exception("game %s: catching up failed (the next poll tries again)", game_id)
@@ -165,9 +181,15 @@ class Follower:
             self._pending.pop(game_id, None)
 
     async def sync(self) -> int:
-        """Catch up every game whose version here differs from the database's (or that
-        ended there); returns how many."""
-        versions = await self._games.versions()
+        """Catch up every game kept whose version here differs from the database's (or
+        that ended there), and let go of the others' games; returns how many caught up."""
+        if self._keeps is None:
+            versions = await self._games.versions()
+        else:
+            places = await self._games.places()
+            self._places = {g: (chat, table) for g, (_, chat, table) in places.items()}
+            versions = {g: p[0] for g, p in places.items() if self._kept(self._places[g])}
+            self._let_go([g for g, place in self._places.items() if not self._kept(place)])
         held = dict(self._held.items())
         behind = [
             g for g, v in versions.items() if g not in held or len(held[g].state.history) != v
@@ -181,6 +203,29 @@ class Follower:
                 log.exception("game %s: catching up failed", game_id)
         self._adopt(versions)
         return len(behind) + len(gone)
+
+    def _kept(self, place: tuple[int, int]) -> bool:
+        return self._keeps is None or self._keeps(*place)
+
+    async def _kept_game(self, game_id: int) -> bool:
+        """Whether this process keeps the game (its place read once, if need be)."""
+        if self._keeps is None:
+            return True
+        if game_id not in self._places:
+            record = await self._games.get(game_id)
+            table = None if record is None else await self._tables.get(record.table_id)
+            if table is None:
+                return False
+            self._places[game_id] = (table.chat_id, table.id)
+        return self._kept(self._places[game_id])
+
+    def _let_go(self, game_ids: list[int]) -> None:
+        """Forget other processes' games loaded here for an update (not one in use)."""
+        for game_id in game_ids:
+            live = self._held.live(game_id)
+            if live is not None and not live.lock.locked():
+                self._arm(game_id, live, None)
+                self._held.let_go(game_id, live)
 
     def _adopt(self, versions: dict[int, int]) -> None:
         now = asyncio.get_running_loop().time()

@@ -78,6 +78,7 @@ class GameService:
         player_for: Callable[[Seat], Player] | None = None,
         thinker: Thinker | None = None,
         pause: tuple[float, float] = (0.0, 0.0),
+        keeps: Callable[[int, int], bool] | None = None,  # (chat, table): games it follows
     ) -> None:
         """``games``: where the running games are held (the presenter reads them too;
         only this service and its helpers change them); ``listener``: told of every
@@ -99,7 +100,7 @@ class GameService:
         self.autoplay = Autoplay(self._held, self.step, thinker, player_for or _player, pause)
         # other processes' steps (started by ``follow``)
         self.follower = Follower(
-            db, self._held, arm=self._arm, kick=self.autoplay.kick, moved=self._moved
+            db, self._held, arm=self._arm, kick=self.autoplay.kick, moved=self._moved, keeps=keeps
         )
         self._tables = TableRepo(db)
         self._games = GameRepo(db)

@@ -22,9 +22,9 @@ from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 from .handling import Handling
 from .migrations import BACKFILLS
 from .outage import Reach
-from .tx import Conflict, Lease, Listener, Row, Tx
+from .tx import Conflict, Listener, Row, ShardLeases, Tx
 
-__all__ = ["Conflict", "Database", "Lease", "Listener", "Row", "Tx"]
+__all__ = ["Conflict", "Database", "Listener", "Row", "ShardLeases", "Tx"]
 
 log = logging.getLogger(__name__)
 
@@ -133,9 +133,9 @@ class Database:
     async def set_schema_version(self, tx: Tx, number: int) -> None:
         raise NotImplementedError
 
-    def sending_lease(self) -> Lease | None:
-        """The role of the one process that shows the games (``bot.delivery.holder``); None where
-        only one process can use the database (SQLite)."""
+    def shard_leases(self, count: int) -> ShardLeases | None:
+        """The sending leases of ``count`` shards of the chats (``bot.delivery.holder``);
+        None where only one process can use the database (SQLite)."""
         return None
 
     async def listen(self, channel: str, heard: Callable[[str], None]) -> Listener | None:

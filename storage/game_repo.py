@@ -253,6 +253,14 @@ class GameRepo:
         rows = await self.db.fetch_all("SELECT id, version FROM games WHERE status = 'playing'")
         return {int(r[0]): int(r[1]) for r in rows}
 
+    async def places(self) -> dict[int, tuple[int, int, int]]:
+        """Each running game's version, chat and table."""
+        rows = await self.db.fetch_all(
+            "SELECT g.id, g.version, t.chat_id, t.id FROM games g"
+            " JOIN tables t ON t.id = g.table_id WHERE g.status = 'playing'"
+        )
+        return {int(r[0]): (int(r[1]), int(r[2]), int(r[3])) for r in rows}
+
     async def follow(self, on_change: Callable[[int, int, bool], None]) -> Listener | None:
         """Hear every step the other processes commit and every deadline they move:
         ``on_change(game, version, retimed)``. None where there are no other processes

@@ -1,6 +1,6 @@
 """What several bot processes share of their messages: those waiting for the process
-that sends for all (``bot.delivery.shared``), written by any process, read in id order and deleted
-once sent by the one holding the sending lease; and each hand's open page
+that sends for their chat's shard (``bot.delivery.shared``), written by any process, read
+in id order and deleted once sent by the one holding that shard's lease; and each hand's open page
 (``bot.hand_pages``). The bodies are the bot's own (JSON); nothing here knows Telegram."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ CHANNEL = "durak_outgoing"  # notified at the commit of every new row (no payloa
 @dataclass(frozen=True)
 class Outgoing:
     id: int
+    shard: int
     body: str
     created_at: float
 
@@ -26,26 +27,41 @@ class OutgoingRepo:
         self.db = db
 
     @staticmethod
-    async def put(c: Tx, body: str) -> int:
-        """Queue a message; the sender hears of it when the transaction commits."""
+    async def put(c: Tx, shard: int, body: str) -> int:
+        """Queue a message for the shard's holder; it hears of it when the transaction
+        commits."""
         await c.effect()
         row_id = await c.insert(
-            "INSERT INTO outgoing (body, created_at) VALUES (?, ?)", (body, _now())
+            "INSERT INTO outgoing (shard, body, created_at) VALUES (?, ?, ?)",
+            (shard, body, _now()),
         )
         await c.notify(CHANNEL, "")
         return row_id
 
-    async def add(self, body: str) -> int:
+    async def add(self, shard: int, body: str) -> int:
         """``put`` in a transaction of its own."""
         async with self.db.tx() as c:
-            return await self.put(c, body)
+            return await self.put(c, shard, body)
 
-    async def waiting(self, limit: int = 200) -> list[Outgoing]:
-        """The oldest messages not yet sent, oldest first."""
+    async def waiting(
+        self, shards: Collection[int] | None = None, limit: int = 200
+    ) -> list[Outgoing]:
+        """The oldest messages of the shards (None: of all) not yet sent, oldest first
+        (an older bot's, of no shard, count as shard 0's)."""
+        where: str = ""
+        args: tuple[int, ...] = ()
+        if shards is not None:
+            if not shards:
+                return []
+            marks = ", ".join("?" for _ in shards)
+            old = " OR shard IS NULL" if 0 in shards else ""
+            where, args = f" WHERE shard IN ({marks}){old}", tuple(shards)
         rows = await self.db.fetch_all(
-            "SELECT id, body, created_at FROM outgoing ORDER BY id LIMIT ?", (limit,)
+            f"SELECT id, coalesce(shard, 0), body, created_at FROM outgoing{where}"
+            " ORDER BY id LIMIT ?",
+            (*args, limit),
         )
-        return [Outgoing(int(r[0]), str(r[1]), float(r[2])) for r in rows]
+        return [Outgoing(int(r[0]), int(r[1]), str(r[2]), float(r[3])) for r in rows]
 
     async def sent(self, ids: Collection[int]) -> None:
         """Forget messages that were sent (or given up)."""

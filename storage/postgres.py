@@ -21,7 +21,7 @@ import asyncpg
 
 from .db import Conflict, Database, Row, Tx, redacted
 from .handling import Handling, Recorder
-from .lease import PgLease
+from .lease import PgShards
 from .lock import Locked
 from .outage import Reach
 
@@ -31,7 +31,7 @@ POOL_SIZE = 10
 RELOCK = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # seconds between tries to take a lost lock again
 LOCK_KEY = 0x64757261_6B000001  # advisory lock keys: "durak", lock 1: the one bot
 MIGRATION_KEY = 0x64757261_6B000002  # and 2: one migrating process at a time
-SENDING_KEY = 0x64757261_6B000003  # and 3: the one process that shows the games
+# (and 4 on: the shards, ``storage.lease``; 3 was the one lease before the shards)
 # What a call raises when the server cannot be reached (refused, reset, restarting):
 # an outage (``storage.outage``), not an error of the call's own.
 UNREACHABLE = (
@@ -214,8 +214,8 @@ class PostgresDatabase(Database):
                 log.info("the database lock is held again")
                 return
 
-    def sending_lease(self) -> PgLease:
-        return PgLease(self.target, SENDING_KEY)
+    def shard_leases(self, count: int) -> PgShards:
+        return PgShards(self.target, count)
 
     async def listen(self, channel: str, heard: Callable[[str], None]) -> PgListener:
         conn = await asyncpg.connect(self.target)

@@ -1,11 +1,13 @@
 """What the storage layer's parts share, beneath them all: a transaction's statements
 (``Tx``), its rows, its one error (``Conflict``), and what a shared database offers
-several processes (``Listener``, ``Lease``)."""
+several processes (``Listener``, ``ShardLeases``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
+
+from .shards import Fleet
 
 
 class Conflict(Exception):
@@ -59,11 +61,15 @@ class Listener(Protocol):
     async def close(self) -> None: ...
 
 
-class Lease(Protocol):
-    """A role one process at a time holds (``storage.lease``)."""
+class ShardLeases(Protocol):
+    """The shards' sending leases, each held by one process at a time, and what the
+    server says of the processes sharing them (``storage.lease``)."""
+
+    count: int
 
     @property
-    def held(self) -> bool: ...
-    async def take(self) -> bool: ...
-    async def check(self) -> bool: ...
+    def held(self) -> frozenset[int]: ...
+    async def look(self) -> Fleet: ...
+    async def take(self, shard: int) -> bool: ...
+    async def release(self, shard: int) -> None: ...
     async def close(self) -> None: ...

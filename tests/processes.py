@@ -61,9 +61,10 @@ class Process:
         await self._stack.aclose()
 
 
-async def start_process(tg: FakeTelegram, url: str) -> Process:
+async def start_process(tg: FakeTelegram, url: str, *, shards: int = 1) -> Process:
     """A bot process in webhook mode on the PostgreSQL database ``url``, unpaced, whose
-    lease holder checks the lease every 50 ms."""
+    holder looks at the shards every 50 ms. ``shards``: 1 by default, as before the
+    shards: one process (the holder) shows every chat, the others none."""
     port = free_port()
     config = Config.from_env(
         {
@@ -73,6 +74,7 @@ async def start_process(tg: FakeTelegram, url: str) -> Process:
             "DURAK_WEBHOOK_URL": URL,
             "DURAK_WEBHOOK_PORT": str(port),
             "DURAK_WEBHOOK_SECRET": SECRET,
+            "DURAK_SHARDS": str(shards),
         }
     )
     limits = replace(config.limits, per_chat=0.0, group_per_minute=10**6)
@@ -92,18 +94,18 @@ async def start_process(tg: FakeTelegram, url: str) -> Process:
 
 @asynccontextmanager
 async def bot_processes(
-    tg: FakeTelegram, url: str, count: int = 2, *, holder_first: bool = True
+    tg: FakeTelegram, url: str, count: int = 2, *, holder_first: bool = True, shards: int = 1
 ) -> AsyncIterator[list[Process]]:
     """``count`` bot processes on the database ``url``, each stopped at the end (a test may
-    stop one before). ``holder_first``: once one of them holds the sending lease, that
-    one comes first."""
+    stop one before). ``holder_first``: once one of them holds a shard (with the one
+    shard of the default: shows every chat), that one comes first."""
     processes: list[Process] = []
     try:
         for _ in range(count):
-            processes.append(await start_process(tg, url))
+            processes.append(await start_process(tg, url, shards=shards))
         if holder_first:
-            await tg.wait_for(lambda: any(p.delivery.holder.held for p in processes))
-            processes.sort(key=lambda p: not p.delivery.holder.held)
+            await tg.wait_for(lambda: any(p.delivery.showing for p in processes))
+            processes.sort(key=lambda p: not p.delivery.showing)
         yield processes
     finally:
         for process in processes:

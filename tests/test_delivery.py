@@ -1,6 +1,6 @@
 """Both ways a process shows what happens (``bot.delivery``), through one suite: every test
 runs against ``Alone`` (one process on SQLite) and ``Shared`` (one of several on
-PostgreSQL, holding the sending lease), each wired by the real ``App`` and sending to
+PostgreSQL, alone there: holding every shard), each wired by the real ``App`` and sending to
 the Bot API emulator."""
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ async def rig(
         await app.start()
         try:
             if isinstance(app.delivery, Shared):
-                holder = app.delivery.holder
-                await tg.wait_for(lambda: holder.held, what="the sending lease")
+                shared = app.delivery
+                await tg.wait_for(lambda: shared.showing == 64, what="every shard")
             yield Rig(tg, app, group, anna, boris)
         finally:
             await app.stop()

@@ -94,7 +94,7 @@ def pressed_a_game(samples: Samples) -> None:
     for method in ok:
         assert value(samples, "durak_api_calls_total", method=method, result="ok") > 0, method
     assert value(samples, "durak_games_in_memory") == 1
-    assert value(samples, "durak_showing") == 1
+    assert value(samples, "durak_showing") == value(samples, "durak_shards") == 64  # all
     assert value(samples, "durak_thinking_workers") >= 1
     assert ("durak_outbox_queued", frozenset()) in samples
     assert ("durak_outbox_429_total", frozenset()) in samples
@@ -169,14 +169,14 @@ async def test_webhook_processes_serve_metrics_and_health_on_the_webhook_server(
                 press = await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
                 assert await tg.deliver_to_webhook(address) == [200]
                 assert (await press).text == "Вы за столом!"
-            await tg.wait_for(lambda: app.delivery.showing, what="the sending lease")
+            await tg.wait_for(lambda: app.delivery.showing == 64, what="every shard")
             await tg.wait_for(lambda: app.service.game_ids() != [], what="the game")
             samples = await scrape(base)
             assert value(samples, "durak_updates_total", kind="callback_query") == 2
             assert value(samples, "durak_updates_total", kind="message") == 3
             assert value(samples, "durak_press_answer_seconds_count") == 2
             assert value(samples, "durak_api_calls_total", method="setWebhook", result="ok") == 1
-            assert value(samples, "durak_showing") == 1
+            assert value(samples, "durak_showing") == value(samples, "durak_shards") == 64
             assert value(samples, "durak_games_in_memory") == 1
 
             cable.cut()

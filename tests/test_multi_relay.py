@@ -24,9 +24,8 @@ from bot.delivery.posts import (
     markup_json,
     to_json,
 )
-from storage.lease import PgLease
+from storage.lease import PgShards
 from storage.outgoing import OutgoingRepo
-from storage.postgres import SENDING_KEY
 from storage.records import TableRecord
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
@@ -105,8 +104,8 @@ async def test_what_waits_for_a_holder_is_sent_once_a_process_takes_the_lease(
     url = await pg_databases.target("waiting")
     async with FakeTelegram(token=TOKEN) as tg:
         anna, _, group = two_friends(tg)
-        away = PgLease(url, SENDING_KEY)  # a holder that never sends (and then dies)
-        assert await away.take()
+        away = PgShards(url, 1)  # a holder of the one shard that never sends (and then dies)
+        assert await away.take(0)
         try:
             async with bot_processes(tg, url, 1, holder_first=False) as (process,):
                 async with delivering(tg, lambda _: process.address):

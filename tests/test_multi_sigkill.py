@@ -41,6 +41,7 @@ SETTINGS = {
     "DURAK_BOT_PAUSE": "0",  # the computer players move at once
     "DURAK_BOT_WORKERS": "1",  # two processes on a small machine
     "DURAK_CHAT_INTERVAL": "1.0",  # Telegram's limits, as the fake keeps them
+    "DURAK_SHARDS": "1",  # one process shows every chat (with more: test_multi_shards_kill)
 }
 LIMITS = RateLimits(chat_burst=3)  # 1 a second per chat (3 at once), 20 a minute per group
 DEADLINES = 2  # throw-in times the people let run out
@@ -140,7 +141,7 @@ async def webhooks_set(tg: FakeTelegram, count: int, upstreams: list[Upstream]) 
 
 
 def shows_the_games(upstream: Upstream) -> bool:
-    return "this process shows the games now" in upstream.log.read_text()
+    return "took shards [0]" in upstream.log.read_text()
 
 
 async def lobby_press(

@@ -61,7 +61,7 @@ async def make_table(db: Database, chat_id: int = -100) -> int:
 
 @pytest.mark.sqlite_only
 async def test_new_file_gets_every_migration_and_sane_pragmas(db: Database) -> None:
-    assert await db.schema_version() == len(migrations()) == 13
+    assert await db.schema_version() == len(migrations()) == 14
     assert await value_of(db, "PRAGMA journal_mode") == "wal"
     assert await value_of(db, "PRAGMA foreign_keys") == 1
     assert await value_of(db, "PRAGMA busy_timeout") == 5000

@@ -58,11 +58,11 @@ async def test_a_change_rolled_back_records_nothing(db: Database) -> None:
     with db.handling.of(handled):
         with pytest.raises(RuntimeError):
             async with db.tx() as c:
-                await OutgoingRepo.put(c, "{}")
+                await OutgoingRepo.put(c, 0, "{}")
                 raise RuntimeError("the change failed")
         assert not handled.recorded and not await HandledRepo(db).seen(7)
         async with db.tx() as c:  # the handling goes on: its next change records it
-            await OutgoingRepo.put(c, "{}")
+            await OutgoingRepo.put(c, 0, "{}")
     assert handled.recorded and await HandledRepo(db).seen(7)
 
 
@@ -72,7 +72,7 @@ async def test_the_first_change_of_a_handling_records_it_and_the_others_go_throu
     with db.handling.of(Handled(7)):
         for _ in range(3):
             async with db.tx() as c:
-                await OutgoingRepo.put(c, "{}")
+                await OutgoingRepo.put(c, 0, "{}")
     assert await queued(db) == 3 and await HandledRepo(db).count() == 1
 
 
@@ -88,7 +88,7 @@ async def test_what_is_the_same_when_written_again_records_nothing(db: Database)
 async def test_a_task_started_while_an_update_is_handled_records_nothing(db: Database) -> None:
     async def later() -> None:  # a computer player's move, an outbox worker...
         async with db.tx() as c:
-            await OutgoingRepo.put(c, "{}")
+            await OutgoingRepo.put(c, 0, "{}")
 
     handled = Handled(7)
     with db.handling.of(handled):
@@ -102,7 +102,7 @@ async def test_an_update_handled_twice_at_once_changes_things_once(db: Database)
     async def handle(wait: bool) -> None:
         with db.handling.of(Handled(9)):
             async with db.tx() as c:
-                await OutgoingRepo.put(c, "{}")
+                await OutgoingRepo.put(c, 0, "{}")
                 if wait:
                     holding.set()
                     await go_on.wait()  # not committed yet while the other one writes

@@ -30,7 +30,7 @@ async def test_waiting_messages_come_in_the_order_written_until_sent(tmp_path: P
     db = await open_database(await db_target(tmp_path / "d.sqlite3"))
     try:
         repo = OutgoingRepo(db)
-        ids = [await repo.add(f'{{"n": {n}}}') for n in range(5)]
+        ids = [await repo.add(n % 2, f'{{"n": {n}}}') for n in range(5)]
         assert ids == sorted(ids)
         waiting = await repo.waiting(limit=3)
         assert [w.id for w in waiting] == ids[:3]
@@ -40,9 +40,26 @@ async def test_waiting_messages_come_in_the_order_written_until_sent(tmp_path: P
         assert [w.id for w in await repo.waiting()] == [ids[1], ids[3], ids[4]]
         with pytest.raises(RuntimeError):  # one written in a change that failed is never sent
             async with db.tx() as c:
-                await OutgoingRepo.put(c, '{"n": 5}')
+                await OutgoingRepo.put(c, 0, '{"n": 5}')
                 raise RuntimeError
         assert [w.id for w in await repo.waiting()] == [ids[1], ids[3], ids[4]]
+    finally:
+        await db.close()
+
+
+async def test_each_shard_holder_reads_only_its_shards_messages(tmp_path: Path) -> None:
+    db = await open_database(await db_target(tmp_path / "d.sqlite3"))
+    try:
+        repo = OutgoingRepo(db)
+        ids = [await repo.add(shard, f'{{"n": {shard}}}') for shard in (3, 5, 3, 7)]
+        async with db.tx() as c:  # a row of an older bot, written before the shards
+            await c.execute("INSERT INTO outgoing (body, created_at) VALUES ('{}', 0)")
+        assert [(w.id, w.shard) for w in await repo.waiting({3})] == [(ids[0], 3), (ids[2], 3)]
+        assert [w.id for w in await repo.waiting({5, 7})] == [ids[1], ids[3]]
+        assert await repo.waiting(set()) == []
+        old = await repo.waiting({0})  # sent by shard 0's holder
+        assert [(w.body, w.shard) for w in old] == [("{}", 0)]
+        assert len(await repo.waiting()) == 5
     finally:
         await db.close()
 
@@ -63,7 +80,7 @@ async def test_a_new_message_is_heard_of_by_the_other_processes(tmp_path: Path) 
         listener = await OutgoingRepo(reader).follow(heard.set)
         assert listener is not None
         try:
-            await OutgoingRepo(writer).add("{}")
+            await OutgoingRepo(writer).add(0, "{}")
             await asyncio.wait_for(heard.wait(), 5)
         finally:
             await listener.close()

@@ -14,6 +14,7 @@ from service.lobbies import Shown
 from service.news import Update
 from storage.db import Tx
 from storage.records import TableRecord
+from storage.shards import SHARDS
 
 from ..presenter import Presenter
 from .base import Delivery, Following, chat_of
@@ -24,10 +25,16 @@ log = logging.getLogger(__name__)
 
 
 class Alone(Delivery):
-    def __init__(self, poster: Poster, presenter: Presenter) -> None:
+    def __init__(self, poster: Poster, presenter: Presenter, *, shards: int = SHARDS) -> None:
+        """``shards``: all held here (a figure for the operators)."""
         self.poster = poster
         self.presenter = presenter
+        self.count = shards
         self._drawing: dict[int, asyncio.Task[None]] = {}  # chat -> its last draw
+
+    @property
+    def shards(self) -> int:
+        return self.count
 
     async def post(self, post: Post) -> None:
         await self._drawn(chat_of(post))

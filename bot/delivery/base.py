@@ -1,7 +1,7 @@
 """How this process shows what happens: ``Delivery``, one interface with two
 implementations chosen once at start (``Alone``: this process shows everything;
-``Shared``: one of several processes on one database, where the holder of the sending
-lease shows the games and sends what every process asks for).
+``Shared``: one of several processes on one database, each showing the chats of its
+shards and sending what every process asks for them).
 
 The handlers send their messages through it, ``Tables`` its lobby changes (``Lobbies``),
 the game service its committed steps (``Listener``)."""
@@ -117,9 +117,19 @@ class Delivery(ABC):
     # --- running -----------------------------------------------------------------------
 
     @property
-    def showing(self) -> bool:
-        """Whether this process shows the games now (one alone always does)."""
+    @abstractmethod
+    def shards(self) -> int:
+        """How many shards the chats fall into (``storage.shards``)."""
+
+    def keeps(self, chat_id: int) -> bool:
+        """Whether this process follows the chat's games (``service.follow``; one alone:
+        every chat's)."""
         return True
+
+    @property
+    def showing(self) -> int:
+        """How many shards this process shows the chats of now (one alone: all)."""
+        return self.shards
 
     @abstractmethod
     def start(self, games: Following) -> None:

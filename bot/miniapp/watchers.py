@@ -37,6 +37,10 @@ class Watchers:
             if not pages:
                 del self._tables[table_id]
 
+    def watching(self, table_id: int) -> bool:
+        """Whether a page open here shows the table."""
+        return table_id in self._tables
+
     @property
     def count(self) -> int:
         """Pages open."""
