@@ -1,6 +1,6 @@
 """The Mini App under load: N tables of two people who play from their private
-keyboards, with the table open on two pages each (the bot's WebSocket, as the page's
-script talks to it).
+keyboards (the creator starts another game when one ends), with the table open on two
+pages each (the bot's WebSocket, as the page's script talks to it).
 
     python -m bench.miniapp_push [--tables 100] [--seconds 60] [--think 2.0]
 
@@ -106,6 +106,9 @@ class Tables:
         while time.monotonic() < until:
             await asyncio.sleep(think * rng.uniform(0.67, 1.33))
             hand = hand_message(self.tg, user)
+            if hand is None and user is self.pairs[table][0]:
+                await self._again(table)  # the game ended: its creator starts another
+                continue
             data = choose(self.tg, hand) if hand is not None else None
             if hand is None or data is None:
                 continue
@@ -116,13 +119,22 @@ class Tables:
             elif self.pressed[table] > before:
                 self.pressed[table] = before  # no move: why not, or a choice asked
 
+    async def _again(self, table: int) -> None:
+        """«Ещё партию» under the table's result, if it is there."""
+        group, creator = self.groups[table], self.pairs[table][0]
+        again = LobbyCb(table=table + 1, op=LobbyOp.AGAIN).pack()
+        for message in reversed(self.tg.messages(group)):
+            if again in message.button_data():
+                await (await self.tg.press(creator, message, again))
+                return
+
 
 class Page:
     """One open page: its socket, and what it showed."""
 
     def __init__(self, table: int, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.table, self.ws = table, ws
-        self.version = -1
+        self.shown = (-1, -1)  # (game, version) of the table it shows
         self.seen_press = 0.0  # the press its last move came from
 
     async def follow(self, tables: Tables, figures: Figures) -> None:
@@ -130,10 +142,10 @@ class Page:
             if message.type is not aiohttp.WSMsgType.TEXT:
                 break
             data: dict[str, Any] = message.json()
-            if data.get("type") != "table" or data["version"] <= self.version:
+            if data.get("type") != "table" or (data["game"], data["version"]) <= self.shown:
                 continue
-            first = self.version < 0
-            self.version = data["version"]
+            first = self.shown[0] < 0
+            self.shown = (data["game"], data["version"])
             pressed = tables.pressed[self.table]
             if first or not pressed or pressed == self.seen_press:
                 continue  # the first table, or a move nobody pressed (a forced word)
@@ -159,8 +171,9 @@ async def open_page(
     await ws.send_json({"type": "hello", "init_data": launch, "start": token})
     opened = Page(table, ws)
     async for message in ws:
-        if message.type is aiohttp.WSMsgType.TEXT and message.json().get("type") == "table":
-            opened.version = message.json()["version"]
+        data = message.json() if message.type is aiohttp.WSMsgType.TEXT else {}
+        if data.get("type") == "table":
+            opened.shown = (data["game"], data["version"])
             break
     return opened, time.monotonic() - began
 
@@ -176,7 +189,7 @@ async def world(conn: Connection, tables: int, seconds: float, think: float) -> 
         alone = Figures()
         await _phase(conn, people, seconds, think, alone)
         with_pages = Figures()
-        async with aiohttp.ClientSession() as http:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
             pages: list[Page] = []
             for i, pair in enumerate(people.pairs):
                 for user in pair:
