@@ -18,23 +18,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import random
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from bench.load_world import group_id, ms
+from bench.local_bot import polling_bot
 from bench.playing import choose, ephemeral_hand, hand_key, hand_message
 from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
-from bot.config import Config
 from bot.outbox import Limits
-from bot.polling import Polling
 from telegram_emulator import TOKEN, FakeChat, FakeTelegram, FakeUser, RateLimits
 
 TELEGRAM = RateLimits(per_chat=(1, 1.0), per_group=(20, 60.0), total=None, chat_burst=3)
@@ -106,46 +102,29 @@ async def _again(tg: FakeTelegram, group: FakeChat, user: FakeUser) -> None:
 
 async def run(tables: int, seconds: float, think: tuple[float, float], half: bool) -> Figures:
     figures = Figures()
-    async with FakeTelegram(token=TOKEN) as tg:
-        with tempfile.TemporaryDirectory() as folder:
-            config = Config(
-                token=TOKEN, db_path=str(Path(folder) / "db.sqlite3"), api_base=tg.base_url,
-                limits=OPEN, bot_pause=(0.0, 0.0),
-            )  # fmt: skip
-            app = await App.create(config)
-            await app.start()
-            polling = asyncio.create_task(Polling(app.dp, app.bot).run())
-            try:
-                seats = await set_up(tg, app, tables)
-                app.outbox.limits = Limits()  # production pacing from now on
-                tg.enforce_rate_limits(TELEGRAM)
-                stop = asyncio.Event()
-                first = len(tg.calls)
-                people = [
-                    person(tg, group, user, half and j == 1, figures, think, stop)
-                    for group, users in seats for j, user in enumerate(users)
-                ]  # fmt: skip
-                running = asyncio.gather(*people)
-                await asyncio.sleep(seconds)
-                stop.set()
-                await running
-                for call in tg.calls[first:]:
-                    if call.method != "getUpdates":
-                        figures.calls[kind(call.method, call.params)] += 1
-                        eph = bool(call.params.get("ephemeral_message_parameters"))
-                        counted = call.method in ("sendMessage", "editMessageText")
-                        figures.group_calls += bool(
-                            isinstance(call.chat_id, int)
-                            and call.chat_id < 0
-                            and counted
-                            and not eph
-                        )
-                figures.refused = tg.rate_limited
-            finally:
-                polling.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await polling
-                await app.stop()
+    async with FakeTelegram(token=TOKEN) as tg, polling_bot(tg, OPEN) as app:
+        seats = await set_up(tg, app, tables)
+        app.outbox.limits = Limits()  # production pacing from now on
+        tg.enforce_rate_limits(TELEGRAM)
+        stop = asyncio.Event()
+        first = len(tg.calls)
+        people = [
+            person(tg, group, user, half and j == 1, figures, think, stop)
+            for group, users in seats for j, user in enumerate(users)
+        ]  # fmt: skip
+        running = asyncio.gather(*people)
+        await asyncio.sleep(seconds)
+        stop.set()
+        await running
+        for call in tg.calls[first:]:
+            if call.method != "getUpdates":
+                figures.calls[kind(call.method, call.params)] += 1
+                eph = bool(call.params.get("ephemeral_message_parameters"))
+                counted = call.method in ("sendMessage", "editMessageText")
+                figures.group_calls += bool(
+                    isinstance(call.chat_id, int) and call.chat_id < 0 and counted and not eph
+                )
+        figures.refused = tg.rate_limited
     return figures
 
 

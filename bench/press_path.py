@@ -21,19 +21,17 @@ import argparse
 import asyncio
 import inspect
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from bench.local_bot import polling_bot, settle
 from bench.playing import hand_buttons, hand_message
 from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
-from bot.config import Config
 from bot.outbox import Limits
-from bot.polling import Polling
 from telegram_emulator import TOKEN, FakeTelegram, FakeUser
 
 COROUTINE = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -172,15 +170,8 @@ async def _seated(tg: FakeTelegram, app: App) -> tuple[FakeUser, FakeUser]:
     lobby = await tg.wait_for_message(group, lambda m: "Стол для игры" in (m.text or ""))
     for user in (anna, boris):
         await (await tg.press(user, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
-    await _settle(app)
+    await settle(app)
     return anna, boris
-
-
-async def _settle(app: App) -> None:
-    await app.service.idle()
-    await app.delivery.drawn()
-    await app.presenter.idle()
-    await app.outbox.drain()
 
 
 def _card_press(tg: FakeTelegram, users: tuple[FakeUser, FakeUser]) -> tuple[FakeUser, Any, str]:
@@ -196,31 +187,18 @@ def _card_press(tg: FakeTelegram, users: tuple[FakeUser, FakeUser]) -> tuple[Fak
 async def measure(presses: int) -> list[Trace]:
     limits = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
     traces: list[Trace] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        async with FakeTelegram(token=TOKEN) as tg:
-            config = Config(
-                token=TOKEN, db_path=str(Path(tmp) / "db.sqlite3"), api_base=tg.base_url,
-                limits=limits, bot_pause=(0.0, 0.0),
-            )  # fmt: skip
-            app = await App.create(config)
-            await app.start()
-            polling = asyncio.create_task(Polling(app.dp, app.bot).run(), name="polling")
+    async with FakeTelegram(token=TOKEN) as tg, polling_bot(tg, limits) as app:
+        users = await _seated(tg, app)
+        for _ in range(presses):
+            user, message, data = _card_press(tg, users)
+            trace = Trace()
+            sys.setprofile(trace)
             try:
-                users = await _seated(tg, app)
-                for _ in range(presses):
-                    user, message, data = _card_press(tg, users)
-                    trace = Trace()
-                    sys.setprofile(trace)
-                    try:
-                        await (await tg.press(user, message, data))
-                        await _settle(app)
-                    finally:
-                        sys.setprofile(None)
-                    traces.append(trace)
+                await (await tg.press(user, message, data))
+                await settle(app)
             finally:
-                polling.cancel()
-                await asyncio.gather(polling, return_exceptions=True)
-                await app.stop()
+                sys.setprofile(None)
+            traces.append(trace)
     return traces
 
 

@@ -5,30 +5,17 @@ playable card makes the move. Screenshots at 360×760 under artifacts/miniapp/."
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
-from urllib.parse import urlencode
 
 from selenium.webdriver.common.by import By
 
 from tests.fakes import FakeTelegram
 from tests.miniapp_helpers import launch_of, miniapp_bot, two_playing
+from tests.miniapp_pages import opened
 from tests.sandbox_helpers import ROOT, chromium, wait
 from tests.service_helpers import held
 
 ARTIFACTS = ROOT / "artifacts" / "miniapp"  # gitignored
-THEME = {  # Telegram's night theme, as its clients pass it
-    "bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499",
-    "button_color": "#5288c1", "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c",
-}  # fmt: skip
-
-
-def opened(base: str, init_data: str, start: str) -> str:
-    fragment = urlencode({
-        "tgWebAppData": init_data, "tgWebAppVersion": "8.0", "tgWebAppPlatform": "android",
-        "tgWebAppThemeParams": json.dumps(THEME), "tgWebAppStartParam": start,
-    })  # fmt: skip
-    return f"{base}/app#{fragment}"
 
 
 async def test_the_page_draws_the_table_and_a_tap_on_a_card_plays_it(
