@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -140,3 +141,13 @@ async def tables_over(service: GameService, people: tuple[Person, ...]) -> Table
 def refused(code: str) -> AbstractContextManager[Any]:
     """Expects the lobby to refuse with ``code``."""
     return pytest.raises(TableError, match=f"^{code}$")
+
+
+async def until(check: Callable[[], object], what: str, seconds: float = 10.0) -> None:
+    """Wait until ``check()`` is truthy; fails the test after ``seconds``."""
+    try:
+        async with asyncio.timeout(seconds):
+            while not check():
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        raise AssertionError(f"not within {seconds} s: {what}") from None

@@ -4,7 +4,6 @@ connection is made anew, and what was missed meanwhile is read (PostgreSQL)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from storage.connect import open_database
 from storage.repos import GameRepo
 from tests.backends import PgDatabases
 from tests.processes import two_services
-from tests.service_helpers import held, humans, new_table, next_move, start
+from tests.service_helpers import held, humans, new_table, next_move, start, until
 
 pytestmark = pytest.mark.sqlite_only  # the test's own PostgreSQL database below
 
@@ -23,14 +22,6 @@ RULES = Rules(players=2, deck=36)
 LISTENERS = (
     "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'"
 )
-
-
-async def until(check: Callable[[], bool], what: str, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    pytest.fail(f"not within {seconds} s: {what}")
 
 
 async def test_a_lost_listening_connection_is_made_anew_and_the_missed_steps_read(

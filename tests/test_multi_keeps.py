@@ -15,19 +15,11 @@ from engine import Action, Rules
 from service import FakeClock, GameService
 from storage.connect import open_database
 from tests.backends import PgDatabases
-from tests.service_helpers import held, humans, next_move, start
+from tests.service_helpers import held, humans, next_move, start, until
 
 pytestmark = pytest.mark.sqlite_only  # the test's own PostgreSQL database below
 
 RULES = Rules(players=2, deck=36)
-
-
-async def until(check: Callable[[], bool], what: str, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    pytest.fail(f"not within {seconds} s: {what}")
 
 
 @asynccontextmanager

@@ -6,15 +6,14 @@ that disagree on the count of shards hold none."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from bot.delivery.holder import Holder, Shards
 from storage.lease import PgShards
 from tests.backends import PgDatabases
-
-WAIT = 5.0
+from tests.service_helpers import until
 
 
 @dataclass
@@ -46,15 +45,6 @@ async def holding(url: str, count: int, told: Told) -> AsyncIterator[Holder]:
         yield holder
     finally:
         await holder.stop()
-
-
-async def until(condition: Callable[[], object], what: str) -> None:
-    try:
-        async with asyncio.timeout(WAIT):
-            while not condition():
-                await asyncio.sleep(0.02)
-    except TimeoutError:
-        raise AssertionError(f"timed out after {WAIT} s waiting for {what}") from None
 
 
 async def test_a_joining_process_gets_shards_only_once_they_were_let_go(
