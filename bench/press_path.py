@@ -49,7 +49,6 @@ LAYERS: tuple[tuple[str, str | None], ...] = (
     ("bot/miniapp/", "miniapp"),
     ("bot/handlers/", "handler"),
     ("bot/taps.py", "handler"),
-    ("bot/callbacks.py", "handler"),
     ("bot/delivery/", "delivery"),
     ("bot/outbox", "outbox"),
     ("bot/session.py", "outbox"),

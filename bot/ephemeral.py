@@ -201,8 +201,8 @@ class EphemeralHands:
         cannot write to them privately) when their turn comes. Returns the pushes of a
         player's first hand in the game (True once it is there)."""
         firsts: list[asyncio.Future[bool]] = []
-        humans = [s.user_id for s in live.seats if s.human and s.user_id is not None]
-        wanted = bool(private_off) or any(self.opened(game_id, uid) for uid in humans if uid)
+        humans = [uid for s in live.seats if s.human and (uid := s.user_id) is not None]
+        wanted = bool(private_off) or any(self.opened(game_id, uid) for uid in humans)
         admin = wanted and await self.is_admin(chat_id)
         self._chats[game_id] = chat_id
         turn = live.state.turn()
@@ -272,6 +272,9 @@ class EphemeralHands:
             log.warning("chat %s: a hand went to the whole group; deleting it", chat_id)
             self.outbox.delete(chat_id, sent.message_id)
             self._supported = False
+            return False
+        if key[0] not in self._chats:  # the game ended (or went elsewhere) meanwhile
+            self.outbox.delete_ephemeral(chat_id, key[1], sent.ephemeral_message_id)
             return False
         hand = self._hands.setdefault(key, _Hand())
         old, hand.message_id = hand.message_id, sent.ephemeral_message_id

@@ -143,9 +143,8 @@ class Presenter:
         return game_id in self._games
 
     def table_below(self, game_id: int) -> None:
-        """Post the game's table message anew at the bottom of its group, the old one
-        deleted after it: an answer there buried it. Nothing when this process does not
-        show the game, or its table message is still on its way."""
+        """Post the game's table message anew below an answer that buried it (the old one
+        deleted); not when another process shows the game, or its message is on its way."""
         game = self._games.get(game_id)
         table = game.slot(None) if game is not None else None
         if game is None or table is None or table.id is None or table.sending:
@@ -156,7 +155,8 @@ class Presenter:
 
         async def hands_below() -> None:  # the hands the group shows: below the table too
             await noted
-            await self.group_hands.again(game_id, game.chat_id, self.draw(game_id))
+            if self._games.get(game_id) is game:  # (not once another process shows it)
+                await self.group_hands.again(game_id, game.chat_id, self.draw(game_id))
 
         self._track(asyncio.create_task(hands_below(), name=f"below-{game_id}"))
 
@@ -348,7 +348,7 @@ class Presenter:
                     await self._remember(game_id, game, who, sent.message_id)
             finally:
                 slot.sending = False
-            if slot.missed:
+            if slot.missed and self._games.get(game_id) is game:  # (still shown here)
                 slot.missed = False
                 self._mark(game_id, who)
 
@@ -370,7 +370,7 @@ class Presenter:
             sending.add_done_callback(partial(self._first_in_group, game_id))
 
     def _first_in_group(self, game_id: int, sending: asyncio.Future[bool]) -> None:
-        if sending.result():
+        if sending.result() and game_id in self._games:
             self._mark(game_id, None)
 
     # --- rendering (when the outbox asks) ---------------------------------------------

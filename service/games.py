@@ -176,9 +176,12 @@ class GameService:
         """The table's games held in memory (running or just finished)."""
         return self._held.of_table(table_id)
 
-    def holds_cards(self, table_id: int, user_id: int) -> bool:
-        """Whether the user still plays (holds cards) in the table's running game."""
+    async def holds_cards(self, table_id: int, user_id: int) -> bool:
+        """Whether the user still plays (holds cards) in the table's running game (read
+        from the database when another process keeps it: its chat's shard is not here)."""
         game_id = self.game_of(table_id)
+        if game_id is None and (newest := await self._games.newest_at(table_id)) is not None:
+            game_id = newest if await self.catch_up(newest) else None
         live = None if game_id is None else self._held.live(game_id)
         return live is not None and any(
             info.user_id == user_id and not live.state.place[seat]

@@ -150,13 +150,13 @@ class Tables(TableSettingsOps):
         seats = [s for s in table.seats if s.user_id != person.id]
         if len(seats) == len(table.seats):
             raise TableError(TableRefusal.NOT_SEATED)
-        if table.status is TableStatus.PLAYING and self.holds_cards(table.id, person.id):
+        if table.status is TableStatus.PLAYING and await self.holds_cards(table.id, person.id):
             raise TableError(TableRefusal.CANNOT_LEAVE)
         return await self._set_seats(table, seats)
 
-    def holds_cards(self, table_id: int, user_id: int) -> bool:
+    async def holds_cards(self, table_id: int, user_id: int) -> bool:
         """Whether the user still plays (holds cards) in the table's running game."""
-        return self.games.holds_cards(table_id, user_id)
+        return await self.games.holds_cards(table_id, user_id)
 
     @locked
     async def add_bot(self, table_id: int, person: Person) -> TableRecord:

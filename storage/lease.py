@@ -85,8 +85,7 @@ class PgShards:
         """Try to take the shard's lease (True: held now)."""
         if shard in self.held:
             return True
-        conn = await self._joined()
-        if await conn.fetchval("SELECT pg_try_advisory_lock($1)", shard_key(shard)):
+        if await self._ask("SELECT pg_try_advisory_lock($1)", shard_key(shard)):
             self._held.add(shard)
             return True
         return False
@@ -95,7 +94,18 @@ class PgShards:
         """Let the shard's lease go (another process may take it at once)."""
         self._held.discard(shard)
         if self._conn is not None and not self._conn.is_closed():
-            await self._conn.fetchval("SELECT pg_advisory_unlock($1)", shard_key(shard))
+            await self._ask("SELECT pg_advisory_unlock($1)", shard_key(shard))
+
+    async def _ask(self, query: str, key: int) -> object:
+        """One query on the leases' connection, in time or never: a connection that does
+        not answer is closed (the server then lets every lease of it go) and this raises."""
+        try:
+            async with asyncio.timeout(CHECK_TIMEOUT):
+                return await (await self._joined()).fetchval(query, key)
+        except Exception as e:
+            log.warning("the connection holding the shards was lost: %s", e)
+            await self.close()
+            raise
 
     async def close(self) -> None:
         """Let every lease go, and leave the members (closing the connection ends the

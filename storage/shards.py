@@ -3,9 +3,10 @@ drawn from its id by a stable hash (the same in every process, across restarts a
 versions of Python), and how many of them a process should hold among the processes
 that share them (``storage.lease.PgShards`` holds one lease per shard).
 
-Everything a chat is sent goes through the process holding its shard, so Telegram's
-per-chat and per-group limits are counted by one outbox; a game belongs to its group's
-shard (its hands too, though they go to the players' private chats)."""
+Everything a group is sent goes through the process holding its shard, so Telegram's
+per-group limits are counted by one outbox; a game belongs to its group's shard (its hands
+too, though they go to the players' private chats, which therefore may hear from the
+holders of several shards)."""
 
 from __future__ import annotations
 

@@ -64,3 +64,18 @@ async def test_a_process_follows_only_the_games_it_keeps(pg_databases: PgDatabas
         await until(lambda: held(b, game).state == want, "a's move followed")
         tables.clear()
         await until(lambda: b.live(game) is None, "let go once no longer kept")
+
+
+async def test_whether_a_player_holds_cards_is_read_where_the_game_is_not_kept(
+    pg_databases: PgDatabases,
+) -> None:
+    """A process that does not keep the game still knows who holds cards in it (one
+    holding cards may not leave the table, RULES §8): it reads the game for that."""
+    url = await pg_databases.target("holds")
+    async with service(url, None) as a, service(url, lambda _chat, _table: False) as b:
+        game = (await start(a, RULES, 5, humans(2))).game_id
+        live = held(a, game)
+        player = live.seats[0].user_id
+        assert player is not None and b.live(game) is None
+        assert await b.holds_cards(live.table_id, player)
+        assert not await b.holds_cards(live.table_id, player + 1000)  # not at this table

@@ -101,9 +101,11 @@ class Holder:
             extra = frozenset(sorted(held)[want:])
             log.info("letting shards %s go to the other processes (%s)", sorted(extra), fleet)
             self._shown -= extra  # (shown no more from now on)
-            await self._releasing(extra)
-            for shard in extra:
-                await self.leases.release(shard)
+            try:
+                await self._releasing(extra)
+            finally:  # (a release that failed lets them go all the same: else held, unshown)
+                for shard in extra:
+                    await self.leases.release(shard)
         elif len(held) < want:
             count = self.leases.count
             start = fleet.rank * count // max(fleet.members, 1)  # (apart from the others')

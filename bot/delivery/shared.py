@@ -233,12 +233,15 @@ class Shared(Delivery):
 
     def _lose(self, shards: Shards) -> None:
         """The connection holding these shards was lost: another process may hold them
-        already, so nothing of them is shown (or sent) from here any more."""
+        already, so none of their games is shown from here any more (calls to their chats
+        already queued may still go, for a moment)."""
         self._showing -= shards
         if self._kept is not None:
             self._kept -= shards
         for row in [r for r, shard in self._taken.items() if shard in shards]:
             del self._taken[row]
+        for game_id, _ in self._games_of(shards):
+            self.presenter.let_go(game_id)  # (calls already queued may still go: a moment)
 
     def _games_of(self, shards: Shards) -> list[tuple[int, LiveGame]]:
         games = self.presenter.games
