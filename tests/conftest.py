@@ -15,6 +15,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
 
 from service.tables import Tables
 from telegram_emulator import TOKEN, FakeTelegram
@@ -122,3 +125,19 @@ async def tg() -> AsyncIterator[FakeTelegram]:
     end-to-end test adds its people and starts the bot on it (``e2e_helpers.running_bot``)."""
     async with FakeTelegram(token=TOKEN) as fake:
         yield fake
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTelegram]:
+    """The Bot API emulator on its own, for its own suites (``test_fake_*``)."""
+    async with FakeTelegram() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def bot(server: FakeTelegram) -> AsyncIterator[Bot]:
+    """An aiogram bot talking to ``server`` (a suite may draw its own instead)."""
+    session = AiohttpSession(api=TelegramAPIServer.from_base(server.base_url))
+    bot = Bot(token="42:TEST", session=session)
+    yield bot
+    await bot.session.close()

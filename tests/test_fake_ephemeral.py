@@ -48,12 +48,6 @@ def make_router(seen: list[Message]) -> Router:
 
 
 @pytest.fixture
-async def server() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
 async def bot(server: FakeTelegram) -> AsyncIterator[Bot]:
     bot = server.make_bot()
     yield bot

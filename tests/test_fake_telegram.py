@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 from aiogram import Bot, Dispatcher, F, Router
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
@@ -96,20 +94,6 @@ def make_router(log: list[tuple[Any, ...]]) -> Router:
         log.append(("member", event.chat.id, event.new_chat_member.status))
 
     return router
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(server: FakeTelegram) -> AsyncIterator[Bot]:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(server.base_url))
-    bot = Bot(token="42:TEST", session=session)
-    yield bot
-    await bot.session.close()
 
 
 @pytest.fixture

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
 from aiogram import Bot, Dispatcher
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramConflictError,
@@ -27,20 +24,6 @@ from aiogram.types import (
 
 from tests.fakes import FakeMessage, FakeTelegram, run_polling
 from tests.test_fake_telegram import make_router
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(server: FakeTelegram) -> AsyncIterator[Bot]:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(server.base_url))
-    bot = Bot(token="42:TEST", session=session)
-    yield bot
-    await bot.session.close()
 
 
 async def test_long_polling_offsets_timeouts_and_conflicts(server: FakeTelegram, bot: Bot) -> None:
