@@ -102,7 +102,7 @@ async def _again(tg: FakeTelegram, group: FakeChat, user: FakeUser) -> None:
 
 async def run(tables: int, seconds: float, think: tuple[float, float], half: bool) -> Figures:
     figures = Figures()
-    async with FakeTelegram(token=TOKEN) as tg, polling_bot(tg, OPEN) as app:
+    async with FakeTelegram(token=TOKEN) as tg, polling_bot(tg.base_url, OPEN) as app:
         seats = await set_up(tg, app, tables)
         app.outbox.limits = Limits()  # production pacing from now on
         tg.enforce_rate_limits(TELEGRAM)

@@ -1,5 +1,5 @@
-"""The real bot polling the Bot API emulator in this process, for the benchmarks that
-drive it from the same event loop (``bench.press_path``, ``bench.ephemeral_load``)."""
+"""The real bot polling the Bot API emulator from this process, for the benchmarks that
+drive it (``bench.press_path``, ``bench.ephemeral_load``, ``bench.miniapp_push``)."""
 
 from __future__ import annotations
 
@@ -8,21 +8,23 @@ import contextlib
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from bot.app import App
 from bot.config import Config
 from bot.outbox import Limits
 from bot.polling import Polling
-from telegram_emulator import TOKEN, FakeTelegram
+from telegram_emulator import TOKEN
 
 
 @contextlib.asynccontextmanager
-async def polling_bot(tg: FakeTelegram, limits: Limits) -> AsyncIterator[App]:
-    """The bot with a fresh SQLite file, polling ``tg`` until the block ends."""
+async def polling_bot(api_base: str, limits: Limits, **more: Any) -> AsyncIterator[App]:
+    """The bot with a fresh SQLite file, polling the emulator at ``api_base`` until the
+    block ends; ``more``: other settings (``Config``'s fields)."""
     with tempfile.TemporaryDirectory() as folder:
         config = Config(
-            token=TOKEN, db_path=str(Path(folder) / "db.sqlite3"), api_base=tg.base_url,
-            limits=limits, bot_pause=(0.0, 0.0),
+            token=TOKEN, db_path=str(Path(folder) / "db.sqlite3"), api_base=api_base,
+            limits=limits, bot_pause=(0.0, 0.0), **more,
         )  # fmt: skip
         app = await App.create(config)
         await app.start()

@@ -22,22 +22,18 @@ import asyncio
 import multiprocessing
 import random
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 
+from bench.local_bot import polling_bot
 from bench.playing import choose, hand_message
-from bot.app import App
 from bot.callbacks import LobbyCb, LobbyOp
-from bot.config import Config
 from bot.miniapp import sign
 from bot.outbox import Limits
-from bot.polling import Polling
 from telegram_emulator import TOKEN, FakeChat, FakeTelegram, FakeUser
 
 FAST = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
@@ -230,30 +226,19 @@ async def run(tables: int, seconds: float, think: float) -> tuple[Figures, Figur
     loop = asyncio.get_running_loop()
     api = await loop.run_in_executor(None, here.recv)
     cpu: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        config = Config(
-            token=TOKEN, db_path=str(Path(tmp) / "db.sqlite3"), api_base=api, limits=FAST,
-            bot_pause=(0.0, 0.0), metrics_port=0, miniapp_url="https://durak.example.org/app",
-        )  # fmt: skip
-        app = await App.create(config)
-        await app.start()
-        polling = asyncio.create_task(Polling(app.dp, app.bot).run(), name="polling")
-        try:
-            assert app.site is not None and app.site.port is not None
-            here.send(f"http://127.0.0.1:{app.site.port}")
-            await loop.run_in_executor(None, here.recv)  # seated
-            here.send([(await app.tables.get(i + 1)).join_token for i in range(tables)])
-            for _ in range(2):  # the phases
-                await loop.run_in_executor(None, here.recv)  # begin
-                began = time.process_time()
-                here.send("go")
-                await loop.run_in_executor(None, here.recv)  # end
-                cpu.append(time.process_time() - began)
-            alone, with_pages = await loop.run_in_executor(None, here.recv)
-        finally:
-            polling.cancel()
-            await asyncio.gather(polling, return_exceptions=True)
-            await app.stop()
+    page = "https://durak.example.org/app"
+    async with polling_bot(api, FAST, metrics_port=0, miniapp_url=page) as app:
+        assert app.site is not None and app.site.port is not None
+        here.send(f"http://127.0.0.1:{app.site.port}")
+        await loop.run_in_executor(None, here.recv)  # seated
+        here.send([(await app.tables.get(i + 1)).join_token for i in range(tables)])
+        for _ in range(2):  # the phases
+            await loop.run_in_executor(None, here.recv)  # begin
+            began = time.process_time()
+            here.send("go")
+            await loop.run_in_executor(None, here.recv)  # end
+            cpu.append(time.process_time() - began)
+        alone, with_pages = await loop.run_in_executor(None, here.recv)
     child.join(10)
     return alone, with_pages, cpu
 

@@ -186,7 +186,7 @@ def _card_press(tg: FakeTelegram, users: tuple[FakeUser, FakeUser]) -> tuple[Fak
 async def measure(presses: int) -> list[Trace]:
     limits = Limits(per_chat=0.0, group_per_minute=10**6, per_second=10**6)
     traces: list[Trace] = []
-    async with FakeTelegram(token=TOKEN) as tg, polling_bot(tg, limits) as app:
+    async with FakeTelegram(token=TOKEN) as tg, polling_bot(tg.base_url, limits) as app:
         users = await _seated(tg, app)
         for _ in range(presses):
             user, message, data = _card_press(tg, users)
