@@ -31,6 +31,7 @@ from tests.processes import (
 
 SHARDS = 8
 TAKEOVER = 5.0  # seconds for a process's shards to be taken over (2 s or so is expected)
+BOUND = 240.0  # seconds the three-process test may take at most (about 60 here)
 
 
 @dataclass(frozen=True)
@@ -222,66 +223,67 @@ async def test_shards_move_to_a_joining_process_and_from_a_stopped_or_cut_off_on
     pg_databases: PgDatabases,
 ) -> None:
     url = await pg_databases.target("shards_three")
-    calls = Calls()
-    names: dict[int, str] = {}
-    async with (
-        FakeTelegram(token=TOKEN) as tg,
-        bot_processes(tg, url, 2, holder_first=False, shards=SHARDS) as processes,
-    ):
-        for name, process in zip("ab", processes, strict=True):
-            calls.watch(process, name)
-            names[id(process)] = name
-        await tg.wait_for(lambda: even(processes), timeout=TAKEOVER, what="an even split")
-        tables = groups(tg, processes, 2)
-        async with turns(tg, processes):
-            await start_games(tg, processes, tables)
-
-        async def playing() -> None:  # moves in every game while the shards move
-            while True:
-                for table in tables:
-                    await move(tg, table)
-                await asyncio.sleep(0.05)
-
-        # A third process joins: the others let its share go, each once what it
-        # took of a shard has been sent, and it shows their games from then on.
-        third = await start_process(tg, url, shards=SHARDS)
-        try:
-            calls.watch(third, "c")
-            names[id(third)] = "c"
-            processes.append(third)
+    async with asyncio.timeout(BOUND):  # a hang fails with where it waited
+        calls = Calls()
+        names: dict[int, str] = {}
+        async with (
+            FakeTelegram(token=TOKEN) as tg,
+            bot_processes(tg, url, 2, holder_first=False, shards=SHARDS) as processes,
+        ):
+            for name, process in zip("ab", processes, strict=True):
+                calls.watch(process, name)
+                names[id(process)] = name
+            await tg.wait_for(lambda: even(processes), timeout=TAKEOVER, what="an even split")
+            tables = groups(tg, processes, 2)
             async with turns(tg, processes):
-                player = asyncio.create_task(playing())
-                try:
-                    await tg.wait_for(lambda: even(processes), timeout=TAKEOVER, what="3 ways")
-                    assert split(processes) == [2, 3, 3]
-                    await asyncio.sleep(1.0)  # (moves go on after the split)
-                finally:
-                    player.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await player
-                await settled(*(p.app for p in processes))
-                assert third.delivery.holder.taken >= 1
-                for table in tables:  # every game shown by its shard's (new) holder
-                    await move(tg, table)
-                    await settled(*(p.app for p in processes))
-                    await shown_by(tg, processes, table)
-                assert not calls.overlapping(), calls.overlapping()[:3]
+                await start_games(tg, processes, tables)
 
-                # One stops: the two left take its shards and show their games again.
-                gone = holder(processes, tables[0].group.id)
-                await gone.stop()
-                processes.remove(gone)
-                began = time.monotonic()
-                await tg.wait_for(lambda: even(processes), timeout=TAKEOVER, what="2 ways")
-                took = time.monotonic() - began
-                assert split(processes) == [4, 4] and took < TAKEOVER
-            async with turns(tg, processes):
-                since = time.monotonic()
-                for table in tables:
-                    await move(tg, table)
+            async def playing() -> None:  # moves in every game while the shards move
+                while True:
+                    for table in tables:
+                        await move(tg, table)
+                    await asyncio.sleep(0.05)
+
+            # A third process joins: the others let its share go, each once what it
+            # took of a shard has been sent, and it shows their games from then on.
+            third = await start_process(tg, url, shards=SHARDS)
+            try:
+                calls.watch(third, "c")
+                names[id(third)] = "c"
+                processes.append(third)
+                async with turns(tg, processes):
+                    player = asyncio.create_task(playing())
+                    try:
+                        await tg.wait_for(lambda: even(processes), timeout=TAKEOVER, what="3 ways")
+                        assert split(processes) == [2, 3, 3]
+                        await asyncio.sleep(1.0)  # (moves go on after the split)
+                    finally:
+                        player.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await player
                     await settled(*(p.app for p in processes))
-                    owner = await shown_by(tg, processes, table)
-                    assert calls.senders(table.group.id, since) <= {names[id(owner)]}
-        finally:
-            await third.stop()
-    assert not calls.overlapping(), calls.overlapping()[:3]
+                    assert third.delivery.holder.taken >= 1
+                    for table in tables:  # every game shown by its shard's (new) holder
+                        await move(tg, table)
+                        await settled(*(p.app for p in processes))
+                        await shown_by(tg, processes, table)
+                    assert not calls.overlapping(), calls.overlapping()[:3]
+
+                    # One stops: the two left take its shards and show their games again.
+                    gone = holder(processes, tables[0].group.id)
+                    await gone.stop()
+                    processes.remove(gone)
+                    began = time.monotonic()
+                    await tg.wait_for(lambda: even(processes), timeout=TAKEOVER, what="2 ways")
+                    took = time.monotonic() - began
+                    assert split(processes) == [4, 4] and took < TAKEOVER
+                async with turns(tg, processes):
+                    since = time.monotonic()
+                    for table in tables:
+                        await move(tg, table)
+                        await settled(*(p.app for p in processes))
+                        owner = await shown_by(tg, processes, table)
+                        assert calls.senders(table.group.id, since) <= {names[id(owner)]}
+            finally:
+                await third.stop()
+        assert not calls.overlapping(), calls.overlapping()[:3]
