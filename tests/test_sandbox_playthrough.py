@@ -160,6 +160,11 @@ def text_of(article: WebElement) -> str:
 
 
 def over(look: Look) -> int:
+    for _ in range(5):  # a message drawn anew while read: read again
+        try:
+            return sum(t.startswith(OVER) for t in look.phone.texts(GROUP))
+        except StaleElementReferenceException:
+            continue
     return sum(t.startswith(OVER) for t in look.phone.texts(GROUP))
 
 
