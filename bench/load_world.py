@@ -13,6 +13,7 @@ import asyncio
 import bisect
 import contextlib
 import gc
+import itertools
 import multiprocessing
 import random
 import sys
@@ -260,8 +261,9 @@ async def world(
             group = tg.add_group(group_id(i), f"Стол {i}", members=users)
             tables.append(Table(load.bots(i), group, users))
         conn.send(tg.base_url)
-        address = await asyncio.to_thread(conn.recv)  # the bot polls, or its webhook's URL
-        pushing = asyncio.create_task(push_updates(tg, address)) if address else None
+        # the bot polls (None), or the URLs of its processes' webhooks
+        addresses = await asyncio.to_thread(conn.recv)
+        pushing = asyncio.create_task(push_updates(tg, addresses)) if addresses else None
         await asyncio.gather(*(set_up(tg, t) for t in tables))
         conn.send("set up")
         await asyncio.to_thread(conn.recv)  # the bot plays with its production limits
@@ -299,19 +301,22 @@ async def world(
                 await pushing  # (an error it met shows here)
 
 
-async def push_updates(tg: WorldTelegram, address: str) -> None:
-    """Telegram's side of a webhook: each update POSTed to ``address`` as soon as it is
-    queued, on as many connections at once as setWebhook's ``max_connections`` (Telegram's
-    default: 40); one that fails is POSTed again, with a line on stderr."""
+async def push_updates(tg: WorldTelegram, addresses: Sequence[str]) -> None:
+    """Telegram's side of a webhook: each update POSTed as soon as it is queued, on as
+    many connections at once as setWebhook's ``max_connections`` (Telegram's default: 40);
+    one that fails is POSTed again, with a line on stderr. With several ``addresses``
+    (processes) they take the updates in turn, as a round-robin proxy in front of them
+    would hand them out."""
     changed = asyncio.Event()
     tg.listeners.add(changed)
     headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
     allowed, most = tg.webhook_params()
     connections = asyncio.Semaphore(most)
     connector = TCPConnector(limit=most)
+    turns = itertools.cycle(addresses)
     async with ClientSession(connector=connector, headers=headers) as session:
 
-        async def post(update: dict[str, Any]) -> None:
+        async def post(update: dict[str, Any], address: str) -> None:
             async with connections:  # handed out when a connection takes it
                 if "callback_query" in update:
                     tg.handed.setdefault(update["callback_query"]["id"], time.monotonic())
@@ -334,7 +339,7 @@ async def push_updates(tg: WorldTelegram, address: str) -> None:
                 await changed.wait()
                 changed.clear()
                 for update in tg.take_pending(allowed):
-                    posting.create_task(post(update))
+                    posting.create_task(post(update, next(turns)))
 
 
 # --- the bot (this process) ----------------------------------------------------------
@@ -352,7 +357,7 @@ W = TypeVar("W", bound=Watch)
 
 @asynccontextmanager
 async def running_bot(
-    conn: Connection, db: Path, load: Load, watch: Callable[[App], W], **settings: Any
+    conn: Connection, db: str | Path, load: Load, watch: Callable[[App], W], **settings: Any
 ) -> AsyncIterator[tuple[App, W]]:
     """The real bot polling the world's server (or serving its webhook), its people known
     to it, ``watch`` told of every commit and call; on a clean exit it stops receiving and
@@ -389,7 +394,7 @@ async def receiving(app: App, conn: Connection) -> AsyncIterator[None]:
     """The bot's long poll, or its webhook server (whose URL the world is sent)."""
     if app.config.webhook_url:
         async with webhook.listening(app.config, app.dp, app.bot) as port:
-            conn.send(f"http://127.0.0.1:{port}{app.config.webhook_path}")
+            conn.send([f"http://127.0.0.1:{port}{app.config.webhook_path}"])
             yield
         return
     polling = asyncio.create_task(Polling(app.dp, app.bot).run())
