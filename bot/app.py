@@ -27,6 +27,7 @@ from service.tables import Tables
 from service.thinking import Thinker
 from storage.connect import open_database
 from storage.db import Database
+from storage.shards import shard_of
 
 from . import webhook
 from .config import Config
@@ -81,6 +82,22 @@ GC_THRESHOLDS = (20_000, 3, 50)
 CONNECTIONS = 500
 
 
+class Kept:
+    """Which games a process follows, where several share the chats out: those of its
+    shards, and of the tables a Mini App page open here shows."""
+
+    def __init__(self, delivery: Delivery, watchers: Watchers) -> None:
+        self.delivery, self.watchers = delivery, watchers
+
+    def keeps(self, chat_id: int, table_id: int) -> bool:
+        return self.delivery.keeps(chat_id) or self.watchers.watching(table_id)
+
+    def shards(self) -> frozenset[int] | None:
+        kept, count = self.delivery.kept(), self.delivery.shards
+        watched = {shard_of(chat, count) for chat in self.watchers.chats()}
+        return None if kept is None else kept | watched
+
+
 class App:
     """Everything the running bot holds; ``start``/``stop`` around receiving updates."""
 
@@ -102,7 +119,7 @@ class App:
         reach = Reach(records)
         self.outbox = Outbox(self.bot, config.limits, on_blocked=reach.refused)
         games = LiveGames()  # held by the game service, read by the presenter
-        leases = db.shard_leases(config.shards) if config.shared else None
+        leases = db.shard_leases() if config.shared else None
         pages = HandPages() if leases is None else SharedPages(db)
         links = (
             None if config.miniapp_url is None else Links(config.miniapp_url, config.miniapp_link)
@@ -120,12 +137,6 @@ class App:
         )
         thinker = Thinker(config.bot_workers)
         self.watchers = Watchers(games)  # the Mini App's open pages
-        delivery, watchers = self.delivery, self.watchers
-
-        def keeps(chat_id: int, table_id: int) -> bool:
-            """Several processes: each follows its shards' games, and a page's open here."""
-            return delivery.keeps(chat_id) or watchers.watching(table_id)
-
         self.service = GameService(
             db,
             games=games,
@@ -133,7 +144,7 @@ class App:
             listener=Listeners(self.delivery, self.watchers),
             thinker=thinker,
             pause=config.bot_pause,
-            keeps=keeps,
+            keeping=Kept(self.delivery, self.watchers),
         )
         self.tables = Tables(db, self.service, lobbies=self.delivery, records=records)
         self.dp = Dispatcher(disable_fsm=True)
@@ -174,7 +185,9 @@ class App:
 
     @classmethod
     async def create(cls, config: Config, clock: Clock | None = None) -> App:
-        db = await open_database(config.db_path, exclusive=not config.shared, shared=config.shared)
+        db = await open_database(
+            config.db_path, exclusive=not config.shared, shared=config.shared, shards=config.shards
+        )
         return cls(config, db, clock)
 
     async def start(self) -> None:

@@ -4,6 +4,7 @@ and only then reports what happened. Also the move timers and the ratings."""
 from storage.repos import Seat, TableSettings
 
 from .clock import Clock, FakeClock, SystemClock
+from .follow import Keeping
 from .games import GameService, Refusal, Refused
 from .live import LiveGame
 from .news import Listener, Update
@@ -15,6 +16,7 @@ __all__ = [
     "FakeClock",
     "GameService",
     "Games",
+    "Keeping",
     "Listener",
     "LiveGame",
     "LiveGames",

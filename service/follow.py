@@ -10,11 +10,14 @@ again, for what a lost notification did not say. A game whose version has not
 moved for ``adopt_after`` seconds gets its computer players looked at here too
 (once per version): the process that was moving them may have died.
 
-Where the processes share the chats out (``keeps``: whether this one keeps the games
-of a chat and table: its shards', ``bot.delivery.shared``, and those a Mini App page
-open here shows), a process follows only the games it keeps: another's game is loaded
-when an update for it comes here (``catch_up``), made its move in the database, and let
-go at the next ``sync`` (its timer with it: the process keeping it fires its deadline).
+Where the processes share the chats out (``Keeping``: the games of its shards',
+``bot.delivery.shared``, and of the tables a Mini App page open here shows), a process
+follows only the games it keeps: it hears only the notifications of their shards, and
+its poll reads only the versions of the games it holds (every running game's place is
+read when it starts listening, when it keeps more shards, and every ``scan_every``
+polls). Another's game is loaded when an update for it comes here (``catch_up``), made
+its move in the database, and let go at the next ``sync`` (its timer with it: the
+process keeping it fires its deadline).
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from typing import Protocol
 
 from engine import State
 from storage.db import Database
@@ -35,11 +39,24 @@ from .registry import LiveGames
 from .restore import load, snapshot_of
 
 Arm = Callable[[int, LiveGame, float | None], None]  # (game, live, deadline): its timer
-Keeps = Callable[[int, int], bool]  # (chat, table): whether this process keeps its games
+
+
+class Keeping(Protocol):
+    """Which games a process keeps, where several share the chats out."""
+
+    def keeps(self, chat_id: int, table_id: int) -> bool:
+        """Whether it keeps the games of this chat and table."""
+        ...
+
+    def shards(self) -> Collection[int] | None:
+        """The shards of the chats whose games it keeps (None: every one)."""
+        ...
+
 
 log = logging.getLogger(__name__)
 
 POLL = 2.0  # seconds between two reads of every running game's version
+SCAN_EVERY = 15  # polls between two reads of every running game's place (shared out)
 ADOPT_AFTER = 10.0  # seconds a version stands before the computer players are looked at
 
 
@@ -52,18 +69,20 @@ class Follower:
         arm: Arm,
         kick: Callable[[int], None],
         moved: Callable[[int], None],
-        keeps: Keeps | None = None,
+        keeping: Keeping | None = None,
         poll: float = POLL,
         adopt_after: float = ADOPT_AFTER,
+        scan_every: int = SCAN_EVERY,
     ) -> None:
         """``arm``: set (or cancel) a game's timer; ``kick``: let its computer players
         look at it; ``moved``: told of each game this cache took from the database at a
         new version, or let go as its table was closed (the layer that shows the games
-        shows it, or forgets it); ``keeps``: whether this process keeps the games of a
-        chat and table (None: every one's)."""
+        shows it, or forgets it); ``keeping``: which games this process keeps (None:
+        every one)."""
         self._held = games
-        self._keeps = keeps
+        self._keeping = keeping
         self.poll = poll
+        self.scan_every = scan_every
         self.adopt_after = adopt_after
         self._arm = arm
         self._kick = kick
@@ -77,6 +96,10 @@ class Follower:
         self._seen: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._adopted: dict[int, int] = {}  # game -> the version adopted
         self._places: dict[int, tuple[int, int]] = {}  # running game -> (chat, table)
+        self._hearing: frozenset[int] | None = None  # the shards heard (None: every one)
+        self._tuning = asyncio.Lock()
+        self._shards = db.shards
+        self._polls = 0  # since every running game's place was read
 
     # ------------------------------------------------------------ catching up
 
@@ -180,16 +203,25 @@ class Follower:
             self._again.discard(game_id)
             self._pending.pop(game_id, None)
 
-    async def sync(self) -> int:
+    async def sync(self, *, scan: bool = True) -> int:
         """Catch up every game kept whose version here differs from the database's (or
-        that ended there), and let go of the others' games; returns how many caught up."""
-        if self._keeps is None:
+        that ended there), and let go of the others' games; returns how many caught up.
+        Shared out, ``scan``: read every running game's place (else only the versions of
+        the games held: the games this process starts keeping are heard of)."""
+        if self._keeping is None:
             versions = await self._games.versions()
-        else:
+        elif scan:
             places = await self._games.places()
             self._places = {g: (chat, table) for g, (_, chat, table) in places.items()}
             versions = {g: p[0] for g, p in places.items() if self._kept(self._places[g])}
             self._let_go([g for g, place in self._places.items() if not self._kept(place)])
+            self._polls = 0
+        else:
+            held_at = {g: (live.chat_id, live.table_id) for g, live in self._held.items()}
+            self._let_go([g for g, place in held_at.items() if not self._kept(place)])
+            versions = await self._games.versions_of(
+                [g for g, place in held_at.items() if self._kept(place)]
+            )
         held = dict(self._held.items())
         behind = [
             g for g, v in versions.items() if g not in held or len(held[g].state.history) != v
@@ -205,11 +237,11 @@ class Follower:
         return len(behind) + len(gone)
 
     def _kept(self, place: tuple[int, int]) -> bool:
-        return self._keeps is None or self._keeps(*place)
+        return self._keeping is None or self._keeping.keeps(*place)
 
     async def _kept_game(self, game_id: int) -> bool:
         """Whether this process keeps the game (its place read once, if need be)."""
-        if self._keeps is None:
+        if self._keeping is None:
             return True
         if game_id not in self._places:
             record = await self._games.get(game_id)
@@ -260,13 +292,31 @@ class Follower:
     async def _run(self) -> None:
         while True:
             try:
+                scan = self._polls >= self.scan_every
                 if self._listener is None or not self._listener.alive:
                     if self._listener is not None:
                         log.warning("the notification connection was lost: listening anew")
                         with contextlib.suppress(Exception):
                             await self._listener.close()
-                    self._listener = await self._games.follow(self.heard)
-                await self.sync()
+                    self._listener, self._hearing = await self._games.follow(self.heard), None
+                    scan = True  # (what was said meanwhile was not heard)
+                scan = await self.hear() or scan
+                self._polls += 1
+                await self.sync(scan=scan)
             except Exception:
                 log.exception("following the other processes failed: again in %s s", self.poll)
             await asyncio.sleep(self.poll)
+
+    async def hear(self) -> bool:
+        """Listen to the shards whose games this process keeps now; True when it keeps
+        more of them (their games are to be read: notifications of their steps may have
+        gone unheard)."""
+        async with self._tuning:  # (one change of the listened channels at a time)
+            wanted = None if self._keeping is None else self._keeping.shards()
+            shards = None if wanted is None else frozenset(wanted)
+            if self._listener is None or shards == self._hearing:
+                return False
+            more = self._hearing is not None and (shards is None or not shards <= self._hearing)
+            await self._listener.hear(range(self._shards) if shards is None else shards)
+            self._hearing = shards
+            return more

@@ -27,7 +27,7 @@ from storage.repos import GameRepo, Seat, TableRepo, TableStatus
 
 from .autoplay import Autoplay
 from .clock import Clock, SystemClock
-from .follow import Follower
+from .follow import Follower, Keeping
 from .live import LiveGame, bots_seed
 from .logctx import log_scope
 from .news import Listener, Update
@@ -78,7 +78,7 @@ class GameService:
         player_for: Callable[[Seat], Player] | None = None,
         thinker: Thinker | None = None,
         pause: tuple[float, float] = (0.0, 0.0),
-        keeps: Callable[[int, int], bool] | None = None,  # (chat, table): games it follows
+        keeping: Keeping | None = None,  # several processes: the games this one keeps
     ) -> None:
         """``games``: where the running games are held (the presenter reads them too;
         only this service and its helpers change them); ``listener``: told of every
@@ -100,7 +100,12 @@ class GameService:
         self.autoplay = Autoplay(self._held, self.step, thinker, player_for or _player, pause)
         # other processes' steps (started by ``follow``)
         self.follower = Follower(
-            db, self._held, arm=self._arm, kick=self.autoplay.kick, moved=self._moved, keeps=keeps
+            db,
+            self._held,
+            arm=self._arm,
+            kick=self.autoplay.kick,
+            moved=self._moved,
+            keeping=keeping,
         )
         self._tables = TableRepo(db)
         self._games = GameRepo(db)
@@ -457,7 +462,8 @@ class GameService:
 
     async def catch_up_all(self) -> int:
         """Catch up every game whose version here differs from the database's (or that
-        ended there); returns how many."""
+        ended there), hearing the steps of every game kept; returns how many."""
+        await self.follower.hear()
         return await self.follower.sync()
 
     async def catch_up(self, game_id: int) -> bool:

@@ -70,7 +70,7 @@ async def write_step(
         raise Behind(game_id)
     for seq, (action, auto) in enumerate(done, version - len(done) + 1):
         await GameRepo.append_action(c, game_id, seq, action.seat, action.text, auto, now)
-    await GameRepo.changed(c, game_id, version)
+    await GameRepo.changed(c, game_id, version, live.chat_id)
     if outcome is not None:
         pogony = pogony_pairs(outcome, state.pogony_awards)
         await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams, pogony)

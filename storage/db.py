@@ -92,6 +92,7 @@ class Database:
 
     target: str
     shared = False  # one of several bots (``hold_lock``): their steps are notified (``notify``)
+    shards = 1  # the shards of the chats (``storage.shards``) the bots share
     handling: Handling  # which update each task handles, recorded with its change
     reach: Reach  # when the database could not be reached
 
@@ -133,14 +134,18 @@ class Database:
     async def set_schema_version(self, tx: Tx, number: int) -> None:
         raise NotImplementedError
 
-    def shard_leases(self, count: int) -> ShardLeases | None:
-        """The sending leases of ``count`` shards of the chats (``bot.delivery.holder``);
+    def shard_leases(self) -> ShardLeases | None:
+        """The sending leases of the ``shards`` of the chats (``bot.delivery.holder``);
         None where only one process can use the database (SQLite)."""
         return None
 
-    async def listen(self, channel: str, heard: Callable[[str], None]) -> Listener | None:
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], *, sharded: bool = False
+    ) -> Listener | None:
         """Call ``heard(payload)`` for each notification on ``channel`` (on a connection
-        of its own); None where only one process can use the database (SQLite)."""
+        of its own); ``sharded``: those sent for a chat (``Tx.notify``), of every shard
+        until ``Listener.hear`` says which. None where only one process can use the
+        database (SQLite)."""
         return None
 
     async def stored_bytes(self) -> int:

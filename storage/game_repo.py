@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from .db import Database, Listener, Row, Tx
@@ -18,7 +18,7 @@ from .records import ActionRecord, GameRecord, GameStatus, Seat
 
 Conn = Tx
 
-CHANNEL = "durak_games"  # payload "<game id> <version>" after every committed step
+CHANNEL = "durak_games"  # payload "<game id> <version>" after every step; a channel a shard
 
 
 def _now() -> float:
@@ -162,7 +162,16 @@ class GameRepo:
             (_now(), game_id),
         )
         await GameRepo.drop_pages(c, game_id)
-        await GameRepo.changed(c, game_id, -1)
+        await GameRepo.changed(c, game_id, -1, await GameRepo._chat(c, game_id))
+
+    @staticmethod
+    async def _chat(c: Conn, game_id: int) -> int | None:
+        """The chat of the game's table (for its notifications)."""
+        row = await c.fetch_one(
+            "SELECT t.chat_id FROM games g JOIN tables t ON t.id = g.table_id WHERE g.id = ?",
+            (game_id,),
+        )
+        return None if row is None else int(row[0])
 
     @staticmethod
     async def drop_pages(c: Conn, game_id: int) -> None:
@@ -214,10 +223,15 @@ class GameRepo:
         return None if row is None else int(row[0])
 
     @staticmethod
-    async def changed(c: Conn, game_id: int, version: int, *, retimed: bool = False) -> None:
-        """Tell the other processes, once this transaction commits, that the game moved
-        (or ended: ``version`` -1), or that its deadline at ``version`` did (``retimed``)."""
-        await c.notify(CHANNEL, f"{game_id} {version}" + (" retimed" if retimed else ""))
+    async def changed(
+        c: Conn, game_id: int, version: int, chat_id: int | None, *, retimed: bool = False
+    ) -> None:
+        """Tell the processes that hear the shard of the game's chat, once this
+        transaction commits, that the game moved (or ended: ``version`` -1), or that its
+        deadline at ``version`` did (``retimed``). (Without a table, nobody keeps it.)"""
+        if chat_id is not None:
+            payload = f"{game_id} {version}" + (" retimed" if retimed else "")
+            await c.notify(CHANNEL, payload, chat=chat_id)
 
     @staticmethod
     async def move_deadline(
@@ -232,7 +246,9 @@ class GameRepo:
             (later, later - deadline, game_id, version, deadline),
         )
         if moved:
-            await GameRepo.changed(c, game_id, version, retimed=True)
+            await GameRepo.changed(
+                c, game_id, version, await GameRepo._chat(c, game_id), retimed=True
+            )
         return bool(moved)
 
     @staticmethod
@@ -253,6 +269,17 @@ class GameRepo:
         rows = await self.db.fetch_all("SELECT id, version FROM games WHERE status = 'playing'")
         return {int(r[0]): int(r[1]) for r in rows}
 
+    async def versions_of(self, game_ids: Collection[int]) -> dict[int, int]:
+        """The version of each of these games that runs."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" * len(game_ids))
+        rows = await self.db.fetch_all(
+            f"SELECT id, version FROM games WHERE status = 'playing' AND id IN ({marks})",
+            tuple(game_ids),
+        )
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def places(self) -> dict[int, tuple[int, int, int]]:
         """Each running game's version, chat and table."""
         rows = await self.db.fetch_all(
@@ -262,7 +289,8 @@ class GameRepo:
         return {int(r[0]): (int(r[1]), int(r[2]), int(r[3])) for r in rows}
 
     async def follow(self, on_change: Callable[[int, int, bool], None]) -> Listener | None:
-        """Hear every step the other processes commit and every deadline they move:
+        """Hear the steps the other processes commit and the deadlines they move, in
+        the games of every shard's chats until told which (``Listener.hear``):
         ``on_change(game, version, retimed)``. None where there are no other processes
         (SQLite)."""
 
@@ -271,4 +299,4 @@ class GameRepo:
             if game.isdecimal() and version.lstrip("-").isdecimal():
                 on_change(int(game), int(version), rest == ["retimed"])
 
-        return await self.db.listen(CHANNEL, heard)
+        return await self.db.listen(CHANNEL, heard, sharded=True)

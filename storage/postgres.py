@@ -12,7 +12,7 @@ import asyncio
 import itertools
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
@@ -24,6 +24,7 @@ from .handling import Handling, Recorder
 from .lease import PgShards
 from .lock import Locked
 from .outage import Reach
+from .shards import shard_of
 
 log = logging.getLogger(__name__)
 
@@ -87,10 +88,12 @@ class PostgresTx:
         *,
         notifying: bool = False,
         recorder: Recorder | None = None,
+        shards: int = 1,
     ) -> None:
         self.conn = conn
         self.notifying = notifying
         self.recorder = recorder
+        self.shards = shards
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         try:
@@ -107,9 +110,10 @@ class PostgresTx:
         row: Row | None = await self.conn.fetchrow(translate(sql), *args)
         return row
 
-    async def notify(self, channel: str, payload: str) -> None:
+    async def notify(self, channel: str, payload: str, *, chat: int | None = None) -> None:
         if self.notifying:
-            await self.conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+            to = channel if chat is None else shard_channel(channel, shard_of(chat, self.shards))
+            await self.conn.execute("SELECT pg_notify($1, $2)", to, payload)
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
         try:
@@ -122,14 +126,36 @@ class PostgresTx:
             await self.recorder.effect(self)
 
 
+def shard_channel(channel: str, shard: int) -> str:
+    """The channel of the notifications sent for the chats of one shard."""
+    return f"{channel}_{shard}"
+
+
 class PgListener:
     """LISTEN on a connection of its own; ``alive`` goes False when the server or the
-    network ends it (the follower then reads everything again and listens anew)."""
+    network ends it (the follower then reads everything again and listens anew).
+    Sharded: a channel per shard, each listened to while its shard is heard."""
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: asyncpg.Connection, channel: str, heard: Callable[[str], None]):
         self.conn = conn
+        self._channel = channel
+        self._heard = heard
+        self._channels: set[str] = set()
         self._lost = False
         conn.add_termination_listener(self._terminated)
+
+    async def listen(self, channels: set[str]) -> None:
+        for gone in self._channels - channels:
+            await self.conn.remove_listener(gone, self._callback)
+        for new in channels - self._channels:
+            await self.conn.add_listener(new, self._callback)
+        self._channels = channels
+
+    async def hear(self, shards: Collection[int]) -> None:
+        await self.listen({shard_channel(self._channel, s) for s in shards})
+
+    def _callback(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        self._heard(payload)
 
     def _terminated(self, _conn: object) -> None:
         self._lost = True
@@ -143,19 +169,33 @@ class PgListener:
         await self.conn.close()
 
 
+class PooledConnection(asyncpg.Connection):  # type: ignore[misc]
+    """A connection of the pool, handed on as it is: nothing here leaves session state
+    behind (the listening, the locks and the shards' leases have connections of their
+    own; the migrations' lock is let go by its holder), so the server is not asked to
+    reset it at each release (a round trip for every read). An open transaction is
+    still rolled back at release (asyncpg does that whatever this says)."""
+
+    def get_reset_query(self) -> str:
+        return ""
+
+
 class PostgresDatabase(Database):
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, shards: int = 1) -> None:
         self.pool = pool
         self.target = url
+        self.shards = shards
         self.handling = Handling()
         self.reach = Reach()
         self._lock: asyncpg.Connection | None = None
         self._relock: asyncio.Task[None] | None = None
 
     @classmethod
-    async def connect(cls, url: str) -> PostgresDatabase:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
-        return cls(pool, url)
+    async def connect(cls, url: str, shards: int = 1) -> PostgresDatabase:
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=POOL_SIZE, connection_class=PooledConnection
+        )
+        return cls(pool, url, shards)
 
     def dialect(self, statement: str) -> str:
         return to_postgres(statement)
@@ -214,13 +254,22 @@ class PostgresDatabase(Database):
                 log.info("the database lock is held again")
                 return
 
-    def shard_leases(self, count: int) -> PgShards:
-        return PgShards(self.target, count)
+    def shard_leases(self) -> PgShards:
+        return PgShards(self.target, self.shards)
 
-    async def listen(self, channel: str, heard: Callable[[str], None]) -> PgListener:
-        conn = await asyncpg.connect(self.target)
-        await conn.add_listener(channel, lambda _c, _pid, _ch, payload: heard(payload))
-        return PgListener(conn)
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], *, sharded: bool = False
+    ) -> PgListener:
+        listener = PgListener(await asyncpg.connect(self.target), channel, heard)
+        try:
+            if sharded:
+                await listener.hear(range(self.shards))
+            else:
+                await listener.listen({channel})
+        except BaseException:
+            await listener.close()
+            raise
+        return listener
 
     async def migrate(self, upto: int | None = None) -> None:
         """Under a lock of its own, so that two first starts do not both create tables
@@ -256,7 +305,7 @@ class PostgresDatabase(Database):
         recorder = self.handling.recorder()
         try:
             async with self.pool.acquire() as conn, conn.transaction():
-                yield PostgresTx(conn, notifying=self.shared, recorder=recorder)
+                yield PostgresTx(conn, notifying=self.shared, recorder=recorder, shards=self.shards)
         except UNREACHABLE:
             self.reach.failed()
             raise

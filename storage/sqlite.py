@@ -72,7 +72,7 @@ class SqliteTx:
     async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
         return self.conn.execute(sql, tuple(args)).fetchall()
 
-    async def notify(self, channel: str, payload: str) -> None:
+    async def notify(self, channel: str, payload: str, *, chat: int | None = None) -> None:
         """Nobody to tell: one process per file."""
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:

@@ -4,7 +4,7 @@ several processes (``Listener``, ``ShardLeases``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any, Protocol
 
 from .shards import Fleet
@@ -34,9 +34,10 @@ class Tx(Protocol):
 
     async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
     async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
-    async def notify(self, channel: str, payload: str) -> None:
+    async def notify(self, channel: str, payload: str, *, chat: int | None = None) -> None:
         """Tell the processes that ``listen`` on ``channel``, when this commits (only
-        on a database opened ``shared``)."""
+        on a database opened ``shared``); ``chat``: only those that listen to its shard
+        of that channel."""
         ...
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
@@ -56,6 +57,11 @@ class Listener(Protocol):
     @property
     def alive(self) -> bool:
         """False once its connection was lost (notifications may have been missed)."""
+        ...
+
+    async def hear(self, shards: Collection[int]) -> None:
+        """Hear the notifications sent for the chats of these shards only (from now
+        on; at first: every shard's)."""
         ...
 
     async def close(self) -> None: ...

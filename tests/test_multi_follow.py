@@ -141,7 +141,7 @@ async def test_a_process_alone_on_its_database_notifies_nobody(
     url = await pg_databases.target("alone")
     heard: list[str] = []
     watcher = await open_database(url)
-    listener = await watcher.listen("durak_games", heard.append)
+    listener = await watcher.listen("durak_games", heard.append, sharded=True)
     assert listener is not None
     try:
         for shared in (False, True):

@@ -126,6 +126,10 @@ class Delivery(ABC):
         every chat's)."""
         return True
 
+    def kept(self) -> frozenset[int] | None:
+        """The shards whose chats' games this process follows (None: every one)."""
+        return None
+
     @property
     def showing(self) -> int:
         """How many shards this process shows the chats of now (one alone: all)."""

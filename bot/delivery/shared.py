@@ -97,6 +97,9 @@ class Shared(Delivery):
         first shard on; before, every game, as restored)."""
         return self._kept is None or shard_of(chat_id, self.count) in self._kept
 
+    def kept(self) -> frozenset[int] | None:
+        return None if self._kept is None else frozenset(self._kept)
+
     # --- what this process asks for -----------------------------------------------
 
     async def post(self, post: Post) -> None:

@@ -116,7 +116,7 @@ class MiniApp:
             await _send(ws, {"type": "refused", "reason": e.reason, "text": _text(DEFAULT, e)})
             await ws.close()
             return ws
-        await Page(self, ws, launch, table.id).serve()
+        await Page(self, ws, launch, table).serve()
         return ws
 
     async def _hello(self, ws: web.WebSocketResponse) -> tuple[Launch, TableRecord]:
@@ -159,11 +159,14 @@ class Seen:
 class Page:
     """One open page of an authenticated person on one table."""
 
-    def __init__(self, app: MiniApp, ws: web.WebSocketResponse, launch: Launch, table: int):
+    def __init__(
+        self, app: MiniApp, ws: web.WebSocketResponse, launch: Launch, table: TableRecord
+    ) -> None:
         self.app = app
         self.ws = ws
         self.launch = launch
-        self.table = table
+        self.table = table.id
+        self.chat = table.chat_id
         self.lang = launch.lang
         self._woken = asyncio.Event()
 
@@ -173,7 +176,7 @@ class Page:
     async def serve(self) -> None:
         texts = {k: t(self.lang, f"miniapp.{k}") for k in PAGE_TEXTS}
         await _send(self.ws, {"type": "hello", "lang": self.lang, "texts": texts})
-        self.app.watchers.watch(self.table, self)
+        self.app.watchers.watch(self.table, self.chat, self)
         pushing = asyncio.create_task(self._push(), name=f"mini app page {self.table}")
         try:
             async for message in self.ws:

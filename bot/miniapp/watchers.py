@@ -25,10 +25,12 @@ class Watchers:
     def __init__(self, games: Games) -> None:
         self.games = games
         self._tables: dict[int, set[Watcher]] = {}  # table id -> its open pages
+        self._chats: dict[int, int] = {}  # table id watched -> its chat
         self._table_of: dict[int, int] = {}  # game id -> its table (a game let go too)
 
-    def watch(self, table_id: int, watcher: Watcher) -> None:
+    def watch(self, table_id: int, chat_id: int, watcher: Watcher) -> None:
         self._tables.setdefault(table_id, set()).add(watcher)
+        self._chats[table_id] = chat_id
 
     def unwatch(self, table_id: int, watcher: Watcher) -> None:
         pages = self._tables.get(table_id)
@@ -36,10 +38,15 @@ class Watchers:
             pages.discard(watcher)
             if not pages:
                 del self._tables[table_id]
+                self._chats.pop(table_id, None)
 
     def watching(self, table_id: int) -> bool:
         """Whether a page open here shows the table."""
         return table_id in self._tables
+
+    def chats(self) -> set[int]:
+        """The chats of the tables the pages open here show."""
+        return set(self._chats.values())
 
     @property
     def count(self) -> int:
