@@ -168,20 +168,26 @@ def postgres_cpu() -> float:
 def fresh_database(admin: str, name: str) -> Iterator[str]:
     """A new database ``name`` on the server of ``admin`` (a DSN), dropped at the end."""
 
-    async def run(sql: str) -> None:
+    async def run(*sql: str) -> None:
         connection = await asyncpg.connect(admin)
         try:
-            await connection.execute(sql)
+            for statement in sql:
+                await connection.execute(statement)
         finally:
             await connection.close()
 
-    asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    async def drop() -> None:
+        try:
+            await run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        except asyncpg.InsufficientPrivilegeError:  # an autovacuum worker on it
+            await run(f'DROP DATABASE IF EXISTS "{name}"')
+
+    asyncio.run(drop())
     asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    parts = urlsplit(admin)
     try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
+        yield urlunsplit(urlsplit(admin)._replace(path=f"/{name}"))
     finally:
-        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(drop())
 
 
 def ask_all(conns: Sequence[Connection], message: object, timeout: float = 600.0) -> list[Any]:

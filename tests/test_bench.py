@@ -16,6 +16,7 @@ import pytest
 from bench import cores, engine_speed
 from bench.holds import Holds, Window, compare
 from bench.host import Steal
+from tests.backends import PgDatabases
 
 
 def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -80,6 +81,29 @@ def test_bot_load_benchmark_runs_and_prints_its_figures(
         "memory (bot RSS, about every",
         "less this benchmark's own records",
         "MB/min less the records",
+    ):
+        assert figure in out
+
+
+def test_fleet_load_benchmark_shares_the_chats_among_its_processes(
+    capsys: pytest.CaptureFixture[str], pg_databases: PgDatabases
+) -> None:
+    from bench import fleet_load
+
+    args = ["--pg", pg_databases.url, "--processes", "2", "--tables", "4", "--seconds", "2"]
+    assert fleet_load.main([*args, "--think", "0.2"]) == 0
+    out = capsys.readouterr().out
+    actions = re.search(r"(\d+) actions \(", out)
+    assert actions is not None and int(actions[1]) > 0, out  # the people played
+    shards = [int(n) for n in re.findall(r"process \d: +(\d+) shards", out)]
+    assert sorted(shards) == [32, 32], out  # the shards shared out evenly
+    for figure in (
+        "2 processes:",
+        "ms per action of the fleet",
+        "CPU per action: the processes together",
+        "PostgreSQL",
+        "hand freshness",
+        "429 responses: 0",
     ):
         assert figure in out
 

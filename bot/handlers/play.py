@@ -62,12 +62,18 @@ class Hands:
         at a version this one has not heard of yet (or this process, which does not show
         the games, has drawn none of the game's hands)."""
         game, user = seated.key
-        if self.presenter.hand_key(game, user) == key:
+        drawn = self.presenter.hand_key(game, user)
+        if drawn == key:
             return True
+        if drawn is None:  # not drawn here (the game was just read for this press)
+            await self.presenter.follow(game)
+            await self.pages.sync(seated.key)  # a page opened through another process
+            if self.presenter.hand_key(game, user) == key:
+                return True
         if not await self.service.catch_up(game):
             return False
         await self.presenter.follow(game)
-        await self.pages.sync(seated.key)  # a page opened through another process
+        await self.pages.sync(seated.key)
         return self.presenter.hand_key(game, user) == key
 
     async def stale(self, query: CallbackQuery, seated: Seated, press: CallbackData) -> None:
