@@ -45,8 +45,8 @@ from bench.bot_load import Load, Presses, freshness, ms, rss_mb
 from bot.app import App
 from bot.outbox import Limits
 from service import Update
+from storage.shards import SHARDS
 
-SHARDS = 64  # the default (``bot.config``)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -250,7 +250,7 @@ def run(dsn: str, processes: int, load: Load) -> Run:
     return Run(processes, presses, world_cpu, fake_limited, database, reports)
 
 
-def report(r: Run, load: Load) -> None:
+def report(r: Run) -> None:
     seconds = max(f["seconds"] for f in r.reports)
     actions = sum(f["actions"] for f in r.reports)
     per = max(actions, 1)
@@ -328,7 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for processes in args.processes:
         with fresh_database(args.pg, f"durak_fleet_{os.getpid()}") as dsn:
-            report(run(dsn, processes, load), load)
+            report(run(dsn, processes, load))
         sys.stdout.flush()
     return 0
 

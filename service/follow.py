@@ -6,7 +6,8 @@ hears of a version it does not hold reloads that game (``catch_up``) and arms it
 deadline, so a deadline fires even where nobody moved (it is claimed by one
 process, see ``steps.write_step``). Every ``poll`` seconds, and whenever the
 listening connection had to be made anew, the running games' versions are read
-again, for what a lost notification did not say. A game whose version has not
+again (shared out: those of the games held, below), for what a lost notification
+did not say. A game whose version has not
 moved for ``adopt_after`` seconds gets its computer players looked at here too
 (once per version): the process that was moving them may have died.
 
@@ -55,7 +56,7 @@ class Keeping(Protocol):
 
 log = logging.getLogger(__name__)
 
-POLL = 2.0  # seconds between two reads of every running game's version
+POLL = 2.0  # seconds between two reads of the running games' versions
 SCAN_EVERY = 15  # polls between two reads of every running game's place (shared out)
 ADOPT_AFTER = 10.0  # seconds a version stands before the computer players are looked at
 
@@ -100,6 +101,7 @@ class Follower:
         self._tuning = asyncio.Lock()
         self._shards = db.shards
         self._polls = 0  # since every running game's place was read
+        self._scan_due = True  # (kept until a scan succeeds)
 
     # ------------------------------------------------------------ catching up
 
@@ -199,6 +201,7 @@ class Follower:
                     await self.catch_up(game_id)
         except Exception:
             log.exception("game %s: catching up failed (the next poll tries again)", game_id)
+            self._scan_due = True  # (a game not held yet is read at a scan only)
         finally:
             self._again.discard(game_id)
             self._pending.pop(game_id, None)
@@ -215,7 +218,7 @@ class Follower:
             self._places = {g: (chat, table) for g, (_, chat, table) in places.items()}
             versions = {g: p[0] for g, p in places.items() if self._kept(self._places[g])}
             self._let_go([g for g, place in self._places.items() if not self._kept(place)])
-            self._polls = 0
+            self._polls, self._scan_due = 0, False
         else:
             held_at = {g: (live.chat_id, live.table_id) for g, live in self._held.items()}
             self._let_go([g for g, place in held_at.items() if not self._kept(place)])
@@ -292,31 +295,31 @@ class Follower:
     async def _run(self) -> None:
         while True:
             try:
-                scan = self._polls >= self.scan_every
                 if self._listener is None or not self._listener.alive:
                     if self._listener is not None:
                         log.warning("the notification connection was lost: listening anew")
                         with contextlib.suppress(Exception):
                             await self._listener.close()
                     self._listener, self._hearing = await self._games.follow(self.heard), None
-                    scan = True  # (what was said meanwhile was not heard)
-                scan = await self.hear() or scan
+                    self._scan_due = True  # (what was said meanwhile was not heard)
+                await self.hear()
                 self._polls += 1
-                await self.sync(scan=scan)
+                await self.sync(scan=self._scan_due or self._polls >= self.scan_every)
             except Exception:
                 log.exception("following the other processes failed: again in %s s", self.poll)
             await asyncio.sleep(self.poll)
 
-    async def hear(self) -> bool:
-        """Listen to the shards whose games this process keeps now; True when it keeps
-        more of them (their games are to be read: notifications of their steps may have
-        gone unheard)."""
+    async def hear(self) -> None:
+        """Listen to the shards whose games this process keeps now; when it keeps more of
+        them, every game's place is read at the next sync (notifications of their steps
+        may have gone unheard). A listener that was lost is left to the loop."""
         async with self._tuning:  # (one change of the listened channels at a time)
             wanted = None if self._keeping is None else self._keeping.shards()
             shards = None if wanted is None else frozenset(wanted)
-            if self._listener is None or shards == self._hearing:
-                return False
-            more = self._hearing is not None and (shards is None or not shards <= self._hearing)
-            await self._listener.hear(range(self._shards) if shards is None else shards)
+            listener = self._listener
+            if listener is None or not listener.alive or shards == self._hearing:
+                return
+            if self._hearing is not None and (shards is None or not shards <= self._hearing):
+                self._scan_due = True
+            await listener.hear(range(self._shards) if shards is None else shards)
             self._hearing = shards
-            return more

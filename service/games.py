@@ -463,8 +463,19 @@ class GameService:
     async def catch_up_all(self) -> int:
         """Catch up every game whose version here differs from the database's (or that
         ended there), hearing the steps of every game kept; returns how many."""
-        await self.follower.hear()
+        try:
+            await self.follower.hear()
+        except Exception:  # (the follower's loop listens anew, and reads every game then)
+            log.exception("listening to the shards kept failed")
         return await self.follower.sync()
+
+    async def follow_table(self, table_id: int) -> None:
+        """Hold the table's running game, if another process keeps it (a Mini App page
+        open here on the table: kept from then on, its steps heard)."""
+        if self.game_of(table_id) is None:
+            newest = await self._games.newest_at(table_id)
+            if newest is not None:
+                await self.catch_up(newest)
 
     async def catch_up(self, game_id: int) -> bool:
         """Load the game as the database has it, when another process may have moved it

@@ -24,7 +24,7 @@ from .handling import Handling, Recorder
 from .lease import PgShards
 from .lock import Locked
 from .outage import Reach
-from .shards import shard_of
+from .shards import SHARDS, shard_of
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,9 @@ class PgListener:
     network ends it (the follower then reads everything again and listens anew).
     Sharded: a channel per shard, each listened to while its shard is heard."""
 
-    def __init__(self, conn: asyncpg.Connection, channel: str, heard: Callable[[str], None]):
+    def __init__(
+        self, conn: asyncpg.Connection, channel: str, heard: Callable[[str], None]
+    ) -> None:
         self.conn = conn
         self._channel = channel
         self._heard = heard
@@ -181,7 +183,7 @@ class PooledConnection(asyncpg.Connection):  # type: ignore[misc]
 
 
 class PostgresDatabase(Database):
-    def __init__(self, pool: asyncpg.Pool, url: str, shards: int = 1) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, shards: int = SHARDS) -> None:
         self.pool = pool
         self.target = url
         self.shards = shards
@@ -191,7 +193,7 @@ class PostgresDatabase(Database):
         self._relock: asyncio.Task[None] | None = None
 
     @classmethod
-    async def connect(cls, url: str, shards: int = 1) -> PostgresDatabase:
+    async def connect(cls, url: str, shards: int = SHARDS) -> PostgresDatabase:
         pool = await asyncpg.create_pool(
             url, min_size=1, max_size=POOL_SIZE, connection_class=PooledConnection
         )

@@ -60,8 +60,8 @@ class Listener(Protocol):
         ...
 
     async def hear(self, shards: Collection[int]) -> None:
-        """Hear the notifications sent for the chats of these shards only (from now
-        on; at first: every shard's)."""
+        """A sharded listener's: hear the notifications sent for the chats of these
+        shards only (from now on; at first: every shard's)."""
         ...
 
     async def close(self) -> None: ...

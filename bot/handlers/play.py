@@ -65,7 +65,7 @@ class Hands:
         drawn = self.presenter.hand_key(game, user)
         if drawn == key:
             return True
-        if drawn is None:  # not drawn here (the game was just read for this press)
+        if drawn is None:  # not drawn here (the game is often just read for this press)
             await self.presenter.follow(game)
             await self.pages.sync(seated.key)  # a page opened through another process
             if self.presenter.hand_key(game, user) == key:

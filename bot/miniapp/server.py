@@ -65,6 +65,10 @@ class Mover(Protocol):
         self, game_id: int, action: Action, version: int, *, cheat: bool = False
     ) -> Update: ...
 
+    async def follow_table(self, table_id: int) -> None:
+        """Hold the table's running game here (another process may keep it)."""
+        ...
+
 
 class Declined(Exception):
     """A message from the page that is not carried out; ``reason`` names the text."""
@@ -177,6 +181,7 @@ class Page:
         texts = {k: t(self.lang, f"miniapp.{k}") for k in PAGE_TEXTS}
         await _send(self.ws, {"type": "hello", "lang": self.lang, "texts": texts})
         self.app.watchers.watch(self.table, self.chat, self)
+        await self.app.mover.follow_table(self.table)  # (kept here from now on)
         pushing = asyncio.create_task(self._push(), name=f"mini app page {self.table}")
         try:
             async for message in self.ws:
