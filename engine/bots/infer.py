@@ -21,9 +21,10 @@ Not everyone plays like «Новичок», so the clues are trusted per player 
 as they have predicted that player's own moves: a card played that its player's
 clues said it lacked, with no card drawn since, costs the player's clues trust (by
 the clue's weight, as a likelihood ratio); every other card played earns a little
-back, up to a cap (a card it may have drawn since says nothing). The clues' strength scales with that trust and fades to uniform sampling
-for a player whose moves keep contradicting them; «Новичок»'s own clues are never
-contradicted, so against it the reading stays at full strength.
+back, up to a cap (a card it may have drawn since says nothing). The clues'
+strength scales with that trust and fades to uniform sampling for a player whose
+moves keep contradicting them; «Новичок»'s own clues are never contradicted, so
+against it the reading stays at full strength.
 
 Compiled with the engine (``engine.build.BOTS``).
 """
@@ -252,17 +253,26 @@ def lacking(view: View, tracker: Tracker, doubt: float) -> tuple[Weights | None,
     """Per seat, each card's weight for being dealt to that hand in a sampled deal (1:
     no clue; ``doubt`` for a card its owner's moves say it lacks, fading as it draws),
     None for a seat without clues; None for all when the history cannot be replayed."""
+    return reading(view, tracker, doubt)[0]
+
+
+def reading(
+    view: View, tracker: Tracker, doubt: float
+) -> tuple[tuple[Weights | None, ...] | None, tuple[float, ...]]:
+    """``lacking``'s weights, and per seat how far its moves fitted «Новичок»'s
+    style (``Replay.strength``; 1 for every seat when nothing is read)."""
     me = view.seat
     assert me is not None
+    fits = (1.0,) * view.rules.players
     if doubt >= 1.0:
-        return None
+        return None, fits
     replay = Replay(view)
     if view.shown is not None:  # the lowest trump dealt: none below in a hand
         for s in range(replay.n):
             replay.clue(s, below(view.shown) & SUIT_MASK[view.trump], RULED_OUT)
     for a, auto in zip(view.history, view.auto, strict=True):
         if not replay.move(a, me, doubt, auto):
-            return None
+            return None, fits
     if replay.att and not view.table:
         replay.end_bout()  # the last bout is over: the next has not opened yet
     if (
@@ -270,8 +280,9 @@ def lacking(view: View, tracker: Tracker, doubt: float) -> tuple[Weights | None,
         or replay.stock != view.stock_size
         or len(replay.att) != len(view.table)
     ):
-        return None
-    return tuple(weights(replay, tracker, s) for s in range(replay.n))
+        return None, fits
+    fits = tuple(replay.strength(s) for s in range(replay.n))
+    return tuple(weights(replay, tracker, s) for s in range(replay.n)), fits
 
 
 def weights(replay: Replay, tracker: Tracker, seat: int) -> Weights | None:
