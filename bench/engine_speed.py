@@ -103,9 +103,10 @@ def master(decisions: int) -> dict[str, float]:
         max_steps: int,
         policy: pimc.Policy = state_policy,
         draw: float = 0.5,
+        seats: Sequence[pimc.Policy | None] | None = None,
     ) -> float:
         played[0] += 1
-        return playout(state, seat, max_steps, policy, draw)
+        return playout(state, seat, max_steps, policy, draw, seats)
 
     pimc.playout = counted  # counts the bot's playouts
     try:

@@ -87,6 +87,7 @@ class Limits:
     draw: float | None = None
     policy: str | None = None
     lacks: float | None = None
+    mix: tuple[str, ...] | None = None
     ismcts_seconds: float | None = None  # the yardstick's CPU a decision (None: 0.2 s)
     ismcts_iterations: int | None = None  # and its cap on iterations
 
@@ -110,6 +111,7 @@ class Limits:
             draw=b.draw if self.draw is None else self.draw,
             policy=b.policy if self.policy is None else self.policy,
             lacks=b.lacks if self.lacks is None else self.lacks,
+            mix=b.mix if self.mix is None else self.mix,
         )
 
     def __str__(self) -> str:
@@ -219,6 +221,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--lacks", type=float, help="weight of a card a player's moves say it lacks (1: unread)"
     )
     parser.add_argument(
+        "--mix",
+        help="the tree's models of an opponent who does not play like «Новичок», "
+        "policies separated by commas ('' for none; level's)",
+    )
+    parser.add_argument(
         "--ismcts-seconds", type=float, help="CPU seconds a decision of ismcts (0.2)"
     )
     parser.add_argument("--ismcts-iterations", type=int, help="iteration cap of ismcts")
@@ -246,6 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         draw=args.draw,
         policy=args.policy,
         lacks=args.lacks,
+        mix=None if args.mix is None else tuple(m for m in args.mix.split(",") if m),
         ismcts_seconds=args.ismcts_seconds,
         ismcts_iterations=args.ismcts_iterations,
     )

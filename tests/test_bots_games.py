@@ -149,6 +149,11 @@ def test_the_tournament_command_line_sets_the_budgets_fields(
     argv = ["--lineup", "expert,random", "--deals", "1", "--worlds", "2", "--lacks", "1"]
     assert tournament.main(argv) == 0
     assert "budgets: worlds=2, lacks=1.0" in capsys.readouterr().out
+    assert tournament.Limits(mix=("lowest",)).budget("master").mix == ("lowest",)
+    assert tournament.Limits().budget("master").mix == BUDGETS["master"].mix
+    argv = ["--lineup", "master,random", "--deals", "1", "--actions", "300", "--mix", ""]
+    assert tournament.main(argv) == 0
+    assert "budgets: actions=300, mix=()" in capsys.readouterr().out
 
 
 def test_the_tournament_reports_progress_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,5 @@
-"""Reading the other players' moves (engine.bots.infer): sound clues, fading with draws."""
+"""Reading the other players' moves (engine.bots.infer): sound clues, fading with draws,
+trusted as far as they predicted their player's own moves."""
 
 from __future__ import annotations
 
@@ -72,6 +73,36 @@ def test_a_done_with_room_on_the_table_says_no_plain_card_of_its_ranks() -> None
     # One card drawn since, from a stock of 21 hidden: the clues fade but still count.
     for card, w in after.items():
         assert LACKS < w < 0.5, card
+
+
+def test_clues_that_fit_their_players_moves_keep_their_strength() -> None:
+    state = full_game("6D 7D 8D 9H 10D JD", "9C 10C JC QC KC AC", opener=1)
+    play(state, "1 a 9C", "0 d 9H>9C")
+    replay = Replay(state.view(0))
+    for a in state.history:
+        assert replay.move(a, 0, LACKS, False)
+    assert replay.strength(1) == 1.0
+    lack = weights_of(state, 0, 1)
+    assert set(lack) >= {"6S", "7S", "8S", "6C", "7C", "8C", "9S"}
+    assert all(w == LACKS for w in lack.values())
+
+
+def test_a_card_played_that_its_clues_said_was_not_there_fades_them() -> None:
+    # Seat 1 opens with a ten while it holds a nine: not how «Новичок» plays.
+    state = full_game("6D 7D 8D 9H 10D JD", "9C 10C JC QC KC AC", opener=1)
+    play(state, "1 a 10C", "0 d 9H>10C")
+    before = weights_of(state, 0, 1)
+    assert before["9C"] == LACKS and before["7S"] == LACKS
+    act(state, "1 t 9C")  # the nine its opening said it lacked, nothing drawn since
+    replay = Replay(state.view(0))
+    for a in state.history:
+        assert replay.move(a, 0, LACKS, False)
+    trust = replay.strength(1)  # the clue's weight, times the little its opening earned
+    assert LACKS <= trust < 2 * LACKS
+    after = weights_of(state, 0, 1)
+    # What is left of its clues is read at a twentieth of their strength or so.
+    assert set(after) == set(before) - {"9C"}
+    assert all(w == pytest.approx(1 - trust * (1 - LACKS)) for w in after.values())
 
 
 def test_the_rules_rule_out_a_trump_below_the_one_shown() -> None:
@@ -164,6 +195,10 @@ def test_every_clue_about_a_novice_is_true_and_every_history_replays(rules: Rule
                 tracker = Tracker.from_view(view)
                 lack = lacking(view, tracker, LACKS)
                 assert lack is not None, len(view.history)
+                replay = Replay(view)
+                for a, auto in zip(view.history, view.auto, strict=True):
+                    assert replay.move(a, seat, LACKS, auto)
+                assert all(replay.strength(s) == 1.0 for s in range(rules.players))
                 for other, w in enumerate(lack):
                     if w is None:
                         continue

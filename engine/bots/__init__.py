@@ -29,11 +29,19 @@ NAMES = {"novice": "Новичок", "expert": "Опытный", "master": "Ма
 # limits are a safety net. «Мастер» plays not to be the fool: a draw is worth a win
 # to it (on 600 games against «Новичок» it was the fool in 11.2% instead of 14.7%),
 # and it searches a tree of its own moves over the sampled deals (``plan``), which
-# beat «Опытный»'s flat search head to head (README).
+# beat «Опытный»'s flat search head to head (README). Against an opponent whose moves
+# do not fit «Новичок»'s style its tree plays him by the club player's rules of thumb or
+# the lowest card instead, as far as he does not fit (``mix``; README, session 21).
 BUDGETS = {
     "expert": Budget(worlds=96, actions=40_000, seconds=0.5, endgame=40_000),
     "master": Budget(
-        worlds=2000, actions=120_000, seconds=1.0, endgame=120_000, draw=1.0, search="plan"
+        worlds=2000,
+        actions=120_000,
+        seconds=1.0,
+        endgame=120_000,
+        draw=1.0,
+        search="plan",
+        mix=("club", "lowest"),
     ),
 }
 

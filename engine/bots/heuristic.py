@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import ACCUSES, BEAT, DONE, OPEN, PASS, TAKE, THROW, TRANSFER, Action
+from ..actions import ACCUSE, ACCUSES, BEAT, DONE, OPEN, PASS, TAKE, THROW, TRANSFER, Action
 from ..cards import BEAT_MASKS, RANK_MASK, SUIT_MASK, lowest
 from ..state import State
 from ..view import View
@@ -115,6 +115,23 @@ def _throw(legal: Sequence[Action], hand: int, trump: int) -> Action | None:
                 continue
             if best is None or cost(c, trump) < cost(best.cards[0], trump):
                 best = a
+    return best if best is not None else word
+
+
+def lowest_move(legal: Sequence[Action], trump: int) -> Action:
+    """The move with the lowest card (the fewest cards among equals); a word only
+    when no move plays a card."""
+    best: Action | None = None
+    word = legal[0]
+    top = (0, 0)
+    for a in legal:
+        if not a.cards:
+            if a.kind != ACCUSE:
+                word = a
+            continue
+        key = (action_cost(a, trump), len(a.cards))
+        if best is None or key < top:
+            best, top = a, key
     return best if best is not None else word
 
 

@@ -17,10 +17,21 @@ says it to close a beaten bout. The sampled deals then give such a card to that 
 (``world.sample_hands``); a player who plays otherwise is only misread, never
 ruled out.
 
+Not everyone plays like «Новичок», so the clues are trusted per player only as far
+as they have predicted that player's own moves: a card played that its player's
+clues said it lacked, with no card drawn since, costs the player's clues trust (by
+the clue's weight, as a likelihood ratio); every other card played earns a little
+back, up to a cap (a card it may have drawn since says nothing). The clues'
+strength scales with that trust and fades to uniform sampling for a player whose
+moves keep contradicting them; «Новичок»'s own clues are never contradicted, so
+against it the reading stays at full strength.
+
 Compiled with the engine (``engine.build.BOTS``).
 """
 
 from __future__ import annotations
+
+import math
 
 from ..actions import BACK, BEAT, DONE, OPEN, PASS, SHOW, TAKE, THROW, TRANSFER, Action
 from ..cards import BEAT_MASKS, RANK_MASK, SUIT_MASK, mask_of
@@ -31,6 +42,9 @@ from .heuristic import EARLY_STOCK, HIGH_TRUMP
 from .tracker import Tracker
 
 RULED_OUT = 0.001  # a card the rules say a hand did not hold (below the trump shown)
+FIT = math.log(1.15)  # trust earned by a card played that no clue contradicts (log-odds)
+CREDIT = math.log(4.0)  # the most trust a player can bank (about ten fitting cards)
+UNREAD = 0.01  # a player's clues at less than this strength are not read at all
 Weights = tuple[float, ...]  # per card 0-51: how readily a sampled deal puts it in a hand
 
 
@@ -44,6 +58,8 @@ class Replay:
 
     def __init__(self, view: View) -> None:
         rules = view.rules
+        assert view.seat is not None
+        self.me = view.seat
         self.n = n = rules.players
         self.teams = rules.teams
         self.trump = view.trump
@@ -65,6 +81,9 @@ class Replay:
         self.taking = False
         # Per seat: card -> (its cards drawn when the clue was given, the clue's floor).
         self.clues: list[dict[int, tuple[int, float]]] = [{} for _ in range(n)]
+        # Per seat: how well its clues predicted the cards it played (a log-likelihood
+        # ratio, at most CREDIT; below 0 its clues weigh less, ``strength``).
+        self.fit = [0.0] * n
 
     def clue(self, seat: int, cards: int, floor: float) -> None:
         """``seat`` lacks ``cards`` now; of two clues at one moment the stronger stays."""
@@ -77,6 +96,29 @@ class Replay:
             if old is None or old[0] < drawn or old[1] > floor:
                 clues[c] = (drawn, floor)
             cards ^= low
+
+    def check(self, seat: int, cards: tuple[int, ...] | list[int]) -> None:
+        """``seat`` plays ``cards``: a card its clues said it lacked, with no card drawn
+        since, says that it does not play as read (by the clue's weight, a likelihood
+        ratio); a card it may have drawn since says nothing; any other card earns
+        its clues a little trust."""
+        clues = self.clues[seat]
+        worst = 1.0
+        for c in cards:
+            old = clues.get(c)
+            if old is None or old[1] <= RULED_OUT:  # the rules' clue says nothing of style
+                continue
+            if old[0] < self.drawn[seat]:
+                return  # drawn since, perhaps: neither for nor against
+            worst = min(worst, old[1])
+        if worst < 1.0:
+            self.fit[seat] += math.log(worst)
+        else:
+            self.fit[seat] = min(CREDIT, self.fit[seat] + FIT)
+
+    def strength(self, seat: int) -> float:
+        """How far ``seat``'s clues are trusted: 1 while its moves fit them."""
+        return math.exp(min(0.0, self.fit[seat]))
 
     def next_opponent(self, seat: int) -> int:
         n = self.n
@@ -101,6 +143,9 @@ class Replay:
         table = len(self.att) + sum(1 for c in self.dfn if c >= 0)
         if self.taking:
             self.sizes[self.defender] += table
+            clues = self.clues[self.defender]
+            for c in (*self.att, *self.dfn):
+                clues.pop(c, None)  # taken in sight of all: its clue is void
         else:
             self.bito = True
         self.att, self.dfn, self.taking = [], [], False
@@ -138,6 +183,7 @@ class Replay:
             self.limit = min(cap, self.sizes[self.defender])
             c = cards[0]
             if read:
+                self.check(seat, cards)
                 if plain >> c & 1:
                     lacks = below(c) & plain
                     if not self.single and len(cards) < self.limit:
@@ -150,8 +196,10 @@ class Replay:
             self.dfn += [-1] * len(cards)
         elif kind == THROW:
             c = cards[0]
-            if read and plain >> c & 1:
-                self.clue(seat, self.cover() & below(c) & plain, doubt)
+            if read:
+                self.check(seat, cards)
+                if plain >> c & 1:
+                    self.clue(seat, self.cover() & below(c) & plain, doubt)
             self.sizes[seat] -= 1
             self.att.append(c)
             self.dfn.append(-1)
@@ -161,6 +209,7 @@ class Replay:
                 return False
             c = cards[0]
             if read:  # nothing cheaper beat it: a lower plain card, or for a trump any plain one
+                self.check(seat, cards)
                 cheaper = below(c) & plain if plain >> c & 1 else plain | below(c)
                 self.clue(seat, self.beats[t] & cheaper, doubt)
             self.sizes[seat] -= 1
@@ -169,6 +218,8 @@ class Replay:
             if seat != self.defender:
                 return False
             if kind == TRANSFER:
+                if read:
+                    self.check(seat, cards)
                 self.sizes[seat] -= 1
                 self.att.append(cards[0])
                 self.dfn.append(-1)
@@ -202,17 +253,26 @@ def lacking(view: View, tracker: Tracker, doubt: float) -> tuple[Weights | None,
     """Per seat, each card's weight for being dealt to that hand in a sampled deal (1:
     no clue; ``doubt`` for a card its owner's moves say it lacks, fading as it draws),
     None for a seat without clues; None for all when the history cannot be replayed."""
+    return reading(view, tracker, doubt)[0]
+
+
+def reading(
+    view: View, tracker: Tracker, doubt: float
+) -> tuple[tuple[Weights | None, ...] | None, tuple[float, ...]]:
+    """``lacking``'s weights, and per seat how far its moves fitted «Новичок»'s
+    style (``Replay.strength``; 1 for every seat when nothing is read)."""
     me = view.seat
     assert me is not None
+    fits = (1.0,) * view.rules.players
     if doubt >= 1.0:
-        return None
+        return None, fits
     replay = Replay(view)
     if view.shown is not None:  # the lowest trump dealt: none below in a hand
         for s in range(replay.n):
             replay.clue(s, below(view.shown) & SUIT_MASK[view.trump], RULED_OUT)
     for a, auto in zip(view.history, view.auto, strict=True):
         if not replay.move(a, me, doubt, auto):
-            return None
+            return None, fits
     if replay.att and not view.table:
         replay.end_bout()  # the last bout is over: the next has not opened yet
     if (
@@ -220,18 +280,22 @@ def lacking(view: View, tracker: Tracker, doubt: float) -> tuple[Weights | None,
         or replay.stock != view.stock_size
         or len(replay.att) != len(view.table)
     ):
-        return None
-    return tuple(weights(replay, tracker, s) for s in range(replay.n))
+        return None, fits
+    fits = tuple(replay.strength(s) for s in range(replay.n))
+    return tuple(weights(replay, tracker, s) for s in range(replay.n)), fits
 
 
 def weights(replay: Replay, tracker: Tracker, seat: int) -> Weights | None:
     """The weights of ``seat``'s hidden cards by its clues. A card it lacked when it
     had drawn d cards fewer is in its hand now only if it was among those d draws:
-    about d / (d + the hidden stock) against slots / unseen for any hidden card."""
+    about d / (d + the hidden stock) against slots / unseen for any hidden card. The
+    clues drawn from its style weigh as far as it is trusted (``Replay.strength``);
+    the rules' clue always weighs in full."""
     slots = tracker.slots[seat]
     clues = replay.clues[seat]
     if not slots or not clues:
         return None
+    trust = replay.strength(seat)
     stock, unseen = tracker.stock_hidden, tracker.unseen
     base = slots / unseen
     out = [1.0] * 52
@@ -242,6 +306,10 @@ def weights(replay: Replay, tracker: Tracker, seat: int) -> Weights | None:
         d = replay.drawn[seat] - drawn
         chance = d / (d + stock) if d else 0.0
         w = min(1.0, max(floor, chance / base))
+        if floor > RULED_OUT and trust < 1.0:
+            if trust < UNREAD:
+                continue
+            w = 1.0 - trust * (1.0 - w)
         if w < 1.0:
             out[card] = w
             found = True

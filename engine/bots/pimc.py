@@ -62,10 +62,16 @@ class Budget:
     policy: str = "novice"  # the playout policy, a key of ``POLICIES``
     lacks: float = LACKS  # a hidden card's weight where its holder's moves say it lacks it
     search: str = "flat"  # a key of ``SEARCHES``
+    # The tree's models of an opponent whose moves do not fit «Новичок»'s style (keys of
+    # ``POLICIES``, one picked at random per iteration; ``tree.Search``). Empty: none.
+    mix: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 < self.lacks <= 1:
             raise ValueError(f"lacks is a weight in (0, 1], not {self.lacks}")
+        for name in (self.policy, *self.mix):
+            if name not in POLICIES:
+                raise ValueError(f"a policy is one of {', '.join(POLICIES)}, not {name!r}")
 
     def scaled(self, share: float, least: int = 0) -> Budget:
         """This budget with ``share`` (at most 1) of its actions, but no fewer than
@@ -187,6 +193,7 @@ class MonteCarloBot:
             draw=budget.draw,
             opponents=budget.search == "tree",
             lacks=budget.lacks,
+            mix=[POLICIES[name] for name in budget.mix],
         )
         actions = None if budget.actions is None else budget.actions - self.last_actions
         deadline = None if budget.seconds is None else start + budget.seconds

@@ -11,6 +11,10 @@ stock in a two-player game that is what the seat knows anyway).
   two trumps on them while the stock is long.
 - Throw in every plain card that fits; with the stock gone also what the
   defender cannot beat, and low trumps onto a take.
+
+``lowest_policy`` is the plainest player of all, the search yardstick's playouts
+(``bench.ismcts``): the lowest card it may play, trumps above every plain card, a
+word only when it has no card to play (so it never takes what it can beat).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Sequence
 
 from ..actions import BEAT, DONE, OPEN, PASS, TAKE, THROW, TRANSFER, Action
 from ..state import State
-from .heuristic import cost
+from .heuristic import cost, lowest_move
 
 LONG_STOCK = 8  # more cards than this in the stock: keep the trumps
 HIGH = 10  # rank index of Q: a high card
@@ -129,3 +133,11 @@ def _throw(state: State, legal: Sequence[Action], trump: int, stock: int, seat: 
         if best is None or cost(c, trump) < cost(best.cards[0], trump):
             best = a
     return best if best is not None else word
+
+
+def lowest_policy(state: State, seat: int) -> Action | None:
+    """The move with the lowest card; a word only with no card to play."""
+    legal = state.legal_actions(seat)
+    if not legal:
+        return None
+    return lowest_move(legal, state.trump)

@@ -11,6 +11,13 @@ for its team (opponents minimize the bot's result); without, the opponents play
 the playout policy's move, as in flat PIMC, and only the bot team's moves are
 searched. Moves of one signature (an equivalent card) share a node.
 
+With ``mix`` the opponents do not all play like the playout policy: in each
+iteration an opponent whose moves so far did not fit «Новичок»'s style
+(``infer.reading``; its trust t) plays the iteration's moves and playout by
+one of the ``mix`` policies with probability 1 - t, chosen at random. So the
+search leans on one model of a player only as far as that model predicted
+him; against «Новичок» itself (t = 1) nothing changes.
+
 Compiled with the engine (``engine.build.BOTS``).
 """
 
@@ -25,7 +32,7 @@ from ..actions import ACCUSE, BEAT, OPEN, THROW, TRANSFER, Action
 from ..state import State
 from ..view import View
 from .heuristic import action_cost, decide
-from .infer import lacking
+from .infer import reading
 from .playout import Policy, playout
 from .tracker import Tracker
 from .world import sample_state
@@ -107,6 +114,7 @@ class Search:
         draw: float,
         opponents: bool = True,
         lacks: float = 1.0,
+        mix: Sequence[Policy] = (),
     ) -> None:
         assert view.seat is not None
         self.view = view
@@ -118,8 +126,12 @@ class Search:
         self.draw = draw
         self.opponents = opponents  # whether the opponents' moves are searched too
         self.tracker = tracker = Tracker.from_view(view)
-        # What the other players' moves say they lack (``infer.py``; 1: nothing).
-        self.lacking = None if tracker.certain else lacking(view, tracker, lacks)
+        # What the other players' moves say they lack (``infer.py``; 1: nothing), and
+        # how far each one's moves fitted the style they are read by.
+        weights, self.fits = reading(view, tracker, lacks)
+        self.lacking = None if tracker.certain else weights
+        self.mix = list(mix)
+        self.seats: list[Policy | None] | None = None  # this iteration's opponent models
         self.roots = [Node() for _ in moves]
         self.iterations = 0
         self.spent = 0  # actions simulated, in the tree and in the playouts
@@ -158,6 +170,8 @@ class Search:
     def step(self) -> None:
         """One iteration: a sampled deal, a walk down the tree, one new node, a playout."""
         state = sample_state(self.view, self.tracker, self.rng, self.lacking)
+        if self.mix:
+            self.seats = self.models(state.partners[self.seat])
         base = len(state.history)
         for node in self.roots:
             node.available += 1
@@ -170,6 +184,19 @@ class Search:
             node.total += value
         self.iterations += 1
         self.spent += len(state.history) - base
+
+    def models(self, team: int) -> list[Policy | None] | None:
+        """Per seat, the policy that plays it this iteration (None: the playout
+        policy): an opponent that does not fit «Новичок»'s style (trust t) gets one
+        of ``mix`` with probability 1 - t; None when every seat plays the policy."""
+        seats: list[Policy | None] | None = None
+        for s, fit in enumerate(self.fits):
+            if fit >= 1.0 or team >> s & 1 or self.rng.random() < fit:
+                continue
+            if seats is None:
+                seats = [None] * len(self.fits)
+            seats[s] = self.mix[self.rng.randrange(len(self.mix))]
+        return seats
 
     def descend(self, state: State, path: list[Node]) -> float:
         """Walk down from ``path[-1]``, add one node, play out: the bot team's result."""
@@ -188,11 +215,18 @@ class Search:
                         break
             if mover < 0:
                 return self.draw
-            first = decide(legal, state.hands[mover], trump, state.att, state.dfn, len(state.stock))
             if not self.opponents and not team >> mover & 1:
-                assert first is not None
-                state.play(first)  # an opponent plays the playout policy's move
+                model = None if self.seats is None else self.seats[mover]
+                if model is not None:
+                    move = model(state, mover)  # an opponent plays its model's move
+                else:  # or the playout policy's
+                    move = decide(
+                        legal, state.hands[mover], trump, state.att, state.dfn, len(state.stock)
+                    )
+                assert move is not None
+                state.play(move)
                 continue
+            first = decide(legal, state.hands[mover], trump, state.att, state.dfn, len(state.stock))
             pairs = signed(legal, trump, first)
             children = node.children
             nodes: list[Node] = []
@@ -215,7 +249,7 @@ class Search:
 
     def playout(self, state: State) -> float:
         """The rest played by the policy (a finished game graded at once)."""
-        return playout(state, self.seat, self.max_steps, self.policy, self.draw)
+        return playout(state, self.seat, self.max_steps, self.policy, self.draw, self.seats)
 
 
 def pick(nodes: list[Node], maximize: bool) -> int:
