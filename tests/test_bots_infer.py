@@ -40,6 +40,14 @@ def weights_of(state: State, seat: int, other: int) -> dict[str, float]:
     return {} if w is None else {str(Card(c)): x for c, x in enumerate(w) if x < 1.0}
 
 
+def replayed(state: State) -> Replay:
+    """Seat 0's reading of the game so far (every move read by people's hands)."""
+    replay = Replay(state.view(0))
+    for a in state.history:
+        assert replay.move(a, 0, LACKS, False)
+    return replay
+
+
 def test_an_opening_says_no_lower_plain_card_and_no_other_of_its_rank() -> None:
     state = full_game("6D 7D 8D 9D 10D JD", "9C 10C JC QC KC AC", opener=1)
     play(state, "1 a 9C")
@@ -78,9 +86,7 @@ def test_a_done_with_room_on_the_table_says_no_plain_card_of_its_ranks() -> None
 def test_clues_that_fit_their_players_moves_keep_their_strength() -> None:
     state = full_game("6D 7D 8D 9H 10D JD", "9C 10C JC QC KC AC", opener=1)
     play(state, "1 a 9C", "0 d 9H>9C")
-    replay = Replay(state.view(0))
-    for a in state.history:
-        assert replay.move(a, 0, LACKS, False)
+    replay = replayed(state)
     assert replay.strength(1) == 1.0
     lack = weights_of(state, 0, 1)
     assert set(lack) >= {"6S", "7S", "8S", "6C", "7C", "8C", "9S"}
@@ -94,9 +100,7 @@ def test_a_card_played_that_its_clues_said_was_not_there_fades_them() -> None:
     before = weights_of(state, 0, 1)
     assert before["9C"] == LACKS and before["7S"] == LACKS
     act(state, "1 t 9C")  # the nine its opening said it lacked, nothing drawn since
-    replay = Replay(state.view(0))
-    for a in state.history:
-        assert replay.move(a, 0, LACKS, False)
+    replay = replayed(state)
     trust = replay.strength(1)  # the clue's weight, times the little its opening earned
     assert LACKS <= trust < 2 * LACKS
     after = weights_of(state, 0, 1)
@@ -128,9 +132,7 @@ def test_the_rules_rule_out_a_trump_below_the_one_shown() -> None:
 def test_timeouts_and_unmodelled_moves_tell_nothing() -> None:
     state = full_game("6D 7S 8S 10C JS QS", "9C JC QC KC AC 8H", opener=1)
     play(state, "1 a 9C", "0 d 10C>9C")
-    quiet = Replay(state.view(0))
-    for a in state.history:
-        assert quiet.move(a, 0, LACKS, False)
+    quiet = replayed(state)
     clues = dict(quiet.clues[1])
     assert quiet.move(Action(1, DONE), 0, LACKS, True)  # a timeout's «Бито»
     assert quiet.move(Action(1, BACK), 0, LACKS, False)  # back from idling: no cards move
