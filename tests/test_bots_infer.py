@@ -209,8 +209,8 @@ def test_every_clue_about_a_novice_is_true_and_every_history_replays(rules: Rule
                             clues += 1
                             assert not state.hands[other] >> c & 1
             rng.shuffle(seats)
-            action = next(a for s in seats if (a := state_policy(state, s)) is not None)
-            state.apply(action)
+            moves = (state_policy(state, s) for s in seats)
+            state.apply(next(a for a in moves if a is not None))
     assert clues > 100
 
 

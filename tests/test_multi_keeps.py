@@ -77,7 +77,11 @@ async def test_a_process_follows_only_the_games_it_keeps(pg_databases: PgDatabas
             seat, text = next_move(state)
             await a.act(game, Action.from_text(seat, text), len(state.history))
             want = held(a, game).state
-            await until(lambda w=want: held(b, game).state == w, "a's move heard")
+
+            def heard(want: object = want) -> bool:
+                return held(b, game).state == want
+
+            await until(heard, "a's move heard")
         kept.tables.clear()
         await b.catch_up_all()  # (as when a process lets shards go)
         assert b.live(game) is None  # let go once no longer kept
