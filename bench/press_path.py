@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, str | None], ...] = (
     ("bot/hand_moves.py", None),
     ("service/logctx.py", None),
     ("service/clock.py", None),
+    ("bot/traffic.py", None),  # the counters of what passes in and out
     ("bot/miniapp/", "miniapp"),
     ("bot/handlers/", "handler"),
     ("bot/taps.py", "handler"),
@@ -54,6 +55,7 @@ LAYERS: tuple[tuple[str, str | None], ...] = (
     ("bot/session.py", "outbox"),
     ("bot/calls.py", "outbox"),
     ("bot/polling.py", "update"),
+    ("bot/intake.py", "update"),
     ("bot/once.py", "update"),
     ("bot/inflight.py", "update"),
     ("bot/metrics.py", "update"),

@@ -9,7 +9,7 @@ import logging
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.telegram import TelegramAPIServer
+from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import (
     BotCommand,
@@ -39,8 +39,9 @@ from .handlers.play import Hands
 from .health import Health
 from .i18n import LANGS, lang_of, t
 from .inflight import InFlight
-from .logs import ScopeMiddleware, ids_of
-from .metrics import Arrivals, Calls, Readings
+from .intake import Intake
+from .logs import ChatScope, ids_of
+from .metrics import Readings
 from .miniapp import MiniApp, Watchers
 from .miniapp.links import Links
 from .miniapp.members import ChatMembers
@@ -50,6 +51,7 @@ from .polling import Polling
 from .presenter import Presenter
 from .reach import Reach
 from .session import JsonSession
+from .traffic import Arrivals, Calls
 from .web import Routes, Site
 
 log = logging.getLogger(__name__)
@@ -106,12 +108,10 @@ class App:
         self.config = config
         self.db = db
         clock = clock or SystemClock()
-        session = JsonSession(limit=CONNECTIONS)
-        if config.api_base:
-            api = TelegramAPIServer.from_base(config.api_base)
-            session = JsonSession(api=api, limit=CONNECTIONS)
         registry = CollectorRegistry()  # this process's metrics (never the global one)
-        session.middleware(Calls(registry))  # (inside the session's Patience: every try)
+        calls = Calls(registry)
+        api = TelegramAPIServer.from_base(config.api_base) if config.api_base else PRODUCTION
+        session = JsonSession(calls, api=api, limit=CONNECTIONS)
         self.bot = Bot(
             config.token, session=session, default=DefaultBotProperties(parse_mode="HTML")
         )
@@ -151,12 +151,10 @@ class App:
         self.dp.include_routers(*routers())
         self.dp.errors.register(self._error)
         self.inflight = InFlight()
-        self.dp.update.outer_middleware(Arrivals(registry))  # (first: when an update came)
-        self.dp.update.outer_middleware(self.inflight)
         self.once = Once(db)  # each update acts once, however often Telegram sends it
-        self.dp.update.outer_middleware(self.once)
-        for observer in (self.dp.message, self.dp.callback_query, self.dp.my_chat_member):
-            observer.middleware(ScopeMiddleware())
+        self.dp.update.outer_middleware(Intake(Arrivals(registry), self.inflight, self.once))
+        for observer in (self.dp.message, self.dp.my_chat_member):
+            observer.middleware(ChatScope())
         self.dp.workflow_data.update(
             tables=self.tables,
             records=records,

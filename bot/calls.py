@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aiogram import Bot
-from aiogram.client.session.middlewares.base import (
-    BaseRequestMiddleware,
-    NextRequestMiddlewareType,
-)
 from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
@@ -62,40 +58,33 @@ POLICIES: dict[type[TelegramMethod[Any]], Policy] = {
 }
 
 
-class Patience(BaseRequestMiddleware):
-    """A session middleware: the calls of ``POLICIES`` as they say; the rest as they are."""
-
-    async def __call__(
-        self,
-        make_request: NextRequestMiddlewareType[Any],
-        bot: Bot,
-        method: TelegramMethod[Any],
-    ) -> Any:
-        policy = POLICIES.get(type(method))
-        if policy is None:
-            return await make_request(bot, method)
-        error: TelegramAPIError | None = None
-        for attempt in range(policy.tries):
-            if attempt:
-                await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF)) - 1])
-            try:
-                async with asyncio.timeout(policy.limit):
-                    return await make_request(bot, method)
-            except TimeoutError:
-                error = TelegramNetworkError(method, f"no answer within {policy.limit:.0f} s")
-            except (TelegramNetworkError, TelegramServerError) as e:
-                error = e
-            except TelegramBadRequest as e:
-                if not (isinstance(method, AnswerCallbackQuery) and TOO_OLD in e.message):
-                    raise
-                if error is None:  # too late: the player saw the button spin out
-                    log.info("a press was answered too late: %s", why(e))
-                return True  # (after a failed try: that one reached Telegram)
-        assert error is not None
-        if policy.assumed:
-            log.warning(
-                "%s failed %s times, taken as made: %s",
-                method.__api_method__, policy.tries, why(error),
-            )  # fmt: skip
-            return True
-        raise error  # (its caller logs it, and goes on without)
+async def patiently(method: TelegramMethod[Any], attempt: Callable[[], Awaitable[Any]]) -> Any:
+    """The call (each ``attempt`` one try) as ``POLICIES`` says; the rest as it is."""
+    policy = POLICIES.get(type(method))
+    if policy is None:
+        return await attempt()
+    error: TelegramAPIError | None = None
+    for tried in range(policy.tries):
+        if tried:
+            await asyncio.sleep(BACKOFF[min(tried, len(BACKOFF)) - 1])
+        try:
+            async with asyncio.timeout(policy.limit):
+                return await attempt()
+        except TimeoutError:
+            error = TelegramNetworkError(method, f"no answer within {policy.limit:.0f} s")
+        except (TelegramNetworkError, TelegramServerError) as e:
+            error = e
+        except TelegramBadRequest as e:
+            if not (isinstance(method, AnswerCallbackQuery) and TOO_OLD in e.message):
+                raise
+            if error is None:  # too late: the player saw the button spin out
+                log.info("a press was answered too late: %s", why(e))
+            return True  # (after a failed try: that one reached Telegram)
+    assert error is not None
+    if policy.assumed:
+        log.warning(
+            "%s failed %s times, taken as made: %s",
+            method.__api_method__, policy.tries, why(error),
+        )  # fmt: skip
+        return True
+    raise error  # (its caller logs it, and goes on without)

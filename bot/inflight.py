@@ -2,40 +2,32 @@
 
 aiogram's polling hands each update to a task of its own and does not wait for
 them when it stops; without this, a press handled during shutdown would meet a
-closed database.
+closed database. ``bot.intake`` holds each update in here while it is handled.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
-from typing import Any
-
-from aiogram import BaseMiddleware
-from aiogram.types import TelegramObject
+from types import TracebackType
 
 
-class InFlight(BaseMiddleware):
+class InFlight:
     def __init__(self) -> None:
         self.count = 0
         self._idle = asyncio.Event()
         self._idle.set()
 
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
+    def __enter__(self) -> None:
         self.count += 1
         self._idle.clear()
-        try:
-            return await handler(event, data)
-        finally:
-            self.count -= 1
-            if not self.count:
-                self._idle.set()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.count -= 1
+        if not self.count:
+            self._idle.set()
 
     async def settle(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for the updates in hand; False if some remain."""

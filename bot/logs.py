@@ -79,8 +79,9 @@ GAME_CALLBACKS: dict[str, GameCb] = {  # the buttons of a hand, each naming its 
 }
 
 
-class ScopeMiddleware(BaseMiddleware):
-    """Opens a log scope for each handled update about a table or a game."""
+class ChatScope(BaseMiddleware):
+    """Opens a log scope for each message or member update in a group with a table (an
+    inner middleware; a press's scope is the button's: ``bot.intake``)."""
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         table, game = await ids_of(event, data["service"])
@@ -90,21 +91,27 @@ class ScopeMiddleware(BaseMiddleware):
             return await handler(event, data)
 
 
+def button_ids(data: str | None) -> Ids:
+    """The table of a lobby's button, or the game of a hand's (their data says so)."""
+    data = data or ""
+    try:
+        factory = GAME_CALLBACKS.get(data.partition(":")[0])
+        if factory is not None:
+            return None, factory.unpack(data).game
+        if data.startswith(f"{LobbyCb.__prefix__}:"):
+            return LobbyCb.unpack(data).table, None
+    except (TypeError, ValueError):  # forged data: the handlers answer it
+        pass
+    return None, None
+
+
 async def ids_of(event: TelegramObject, service: GameService) -> Ids:
-    """The table and game an update is about: from a button's data, or the chat's table."""
+    """The table and game an update is about: from a button's data (a game's table
+    looked up), or the chat's table."""
     if isinstance(event, CallbackQuery):
-        data = event.data or ""
-        try:
-            factory = GAME_CALLBACKS.get(data.partition(":")[0])
-            if factory is not None:
-                game = factory.unpack(data).game
-                live = service.live(game)
-                return (live.table_id if live else None), game
-            if data.startswith(f"{LobbyCb.__prefix__}:"):
-                return LobbyCb.unpack(data).table, None
-        except (TypeError, ValueError):  # forged data: the handlers answer it
-            pass
-        return None, None
+        table, game = button_ids(event.data)
+        live = None if game is None else service.live(game)
+        return (live.table_id if live else table), game
     if isinstance(event, Message | ChatMemberUpdated) and event.chat.type != "private":
         table = await service.table_in_chat(event.chat.id)
         if table is not None:

@@ -79,8 +79,7 @@ class Presenter:
 
     async def on_update(self, update: Update) -> None:
         """Called by the service after each commit; never blocks the game."""
-        live = self.games.live(update.game_id)
-        seats = live.seats if live else []
+        seats = update.seats
         for action, auto in update.actions:  # made by the person's own press
             seat = seats[action.seat] if action.seat < len(seats) else None
             if not auto and seat is not None and seat.human and seat.user_id is not None:
@@ -168,8 +167,7 @@ class Presenter:
 
     def hand_delivered(self, game_id: int, user_id: int) -> bool:
         """Whether the user's hand, as it would be drawn now, has reached their chat."""
-        game = self._games.get(game_id)
-        key = self.hand_key(game_id, user_id)
+        game, key = self._games.get(game_id), self.hand_key(game_id, user_id)
         return game is not None and key is not None and game.slot(user_id).delivered == key
 
     async def follow(self, game_id: int) -> None:
@@ -415,7 +413,7 @@ class Presenter:
         seat = next(s for s, info in enumerate(live.seats) if info.user_id == who)
         page, picking = self.hand_pages.current((game_id, who), state, seat)
         lang = game.langs.get(who, "ru")
-        deadline = self.games.deadline(game_id)
+        deadline = None if state.is_over else live.deadline
         seconds = None if deadline is None else round(deadline - self.clock.now())
         added = added_seconds(live)
         names = render.seat_names(lang, live.seats)

@@ -28,8 +28,10 @@ from aiogram.exceptions import ClientDecodeError, TelegramNetworkError, Telegram
 from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiohttp import ClientError, ClientTimeout
+from prometheus_client import CollectorRegistry
 
-from .calls import Patience
+from .calls import patiently
+from .traffic import Calls
 
 HEADERS = {"Content-Type": "application/json"}
 SHOWN = 120  # characters of a bad answer in its error's message
@@ -73,9 +75,12 @@ def _styled(markup: Any) -> bool:
 
 
 class JsonSession(AiohttpSession):
-    def __init__(self, **kwargs: Any) -> None:
+    """Each call tried as ``bot.calls`` says, and each try counted (``calls``: the
+    process's metrics; by default a registry of the session's own)."""
+
+    def __init__(self, calls: Calls | None = None, **kwargs: Any) -> None:
         super().__init__(json_loads=_loads, **kwargs)
-        self.middleware(Patience())  # (aiogram's way to wrap every call)
+        self.calls = calls if calls is not None else Calls(CollectorRegistry())
 
     def check_response(
         self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int, content: str
@@ -102,6 +107,22 @@ class JsonSession(AiohttpSession):
 
     async def make_request(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
+    ) -> TelegramType:
+        return cast(TelegramType, await patiently(method, lambda: self._try(bot, method, timeout)))
+
+    async def _try(
+        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None
+    ) -> TelegramType:
+        try:
+            result = await self._post(bot, method, timeout)
+        except BaseException as e:
+            self.calls.failed(method, e)
+            raise
+        self.calls.made(method)
+        return result
+
+    async def _post(
+        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None
     ) -> TelegramType:
         prepared = self.body(bot, method)
         if prepared is None:

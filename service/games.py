@@ -34,7 +34,7 @@ from .news import Listener, Update
 from .outage import Watch, moved_deadline
 from .registry import LiveGames
 from .restore import Broken, rebuild, restore_games
-from .steps import Behind, Unclaimed, write_step
+from .steps import Behind, Step, Unclaimed, write_step
 from .thinking import Thinker
 from .timers import Timers
 
@@ -159,10 +159,7 @@ class GameService:
     def seat_of(self, game_id: int, user_id: int) -> int | None:
         """The person's seat in the running game (None: they do not play in it)."""
         live = self._held.live(game_id)
-        for seat, info in enumerate(live.seats if live is not None else ()):
-            if info.user_id == user_id and info.human:
-                return seat
-        return None
+        return None if live is None else live.seat_of(user_id)
 
     def game_of(self, table_id: int) -> int | None:
         """The id of the table's running game, if one is being played."""
@@ -424,9 +421,10 @@ class GameService:
         a deadline, which this process must claim (see ``steps.write_step``)."""
         version = len(state.history)
         now = self.clock.now()
+        step = Step.of(state, done, now)
         try:
             async with self.db.tx() as c:
-                deadline, _ = await write_step(c, game_id, live, state, done, now, timeout=timeout)
+                await write_step(c, game_id, live, step, now, timeout=timeout)
         except Behind:
             log.info("game %s moved on elsewhere (or its deadline did): reloaded", game_id)
             await self.follower.reload(game_id, live)
@@ -437,8 +435,8 @@ class GameService:
         live.time_added = None
         if timeout:  # claimed and committed here: it fires nowhere else
             log.info("game %s: the deadline at version %s fired", game_id, version - len(done))
-        self._arm(game_id, live, deadline)
-        update = Update(game_id, version, events, state, done)
+        self._arm(game_id, live, step.deadline)
+        update = Update(game_id, version, events, state, live.table_id, live.seats, done)
         if self._listener is not None:
             try:
                 await self._listener.news(update)

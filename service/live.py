@@ -23,6 +23,13 @@ class LiveGame:
     deadline: float | None = None  # when the current move times out (epoch seconds)
     time_added: float | None = None  # seconds an outage added to it (``outage``)
 
+    def seat_of(self, user_id: int) -> int | None:
+        """The person's seat (None: they do not play in this game)."""
+        for seat, info in enumerate(self.seats):
+            if info.user_id == user_id and info.human:
+                return seat
+        return None
+
 
 def bots_seed(seed: int) -> int:
     """The computer players' seed, derived from the deal's (which it does not reveal)."""

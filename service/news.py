@@ -8,18 +8,22 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine import Action, Event, State
+from storage.records import Seat
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Update:
-    """What one committed step did: the new version and the events, in order."""
+    """What one committed step did: the new version and the events, in order; the
+    game's table and seats."""
 
     game_id: int
     version: int
     events: list[Event]
     state: State
+    table_id: int
+    seats: list[Seat]
     actions: list[tuple[Action, bool]] = field(default_factory=list)
 
 

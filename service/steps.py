@@ -9,7 +9,10 @@ back and the service reloads the game (``GameService.catch_up``).
 
 from __future__ import annotations
 
-from engine import Action, State
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Action, Outcome, State
 from storage.db import Tx
 from storage.repos import GameRepo, TableRepo, TableStatus
 
@@ -38,42 +41,65 @@ def deadline_of(state: State, now: float) -> tuple[float | None, str | None]:
     return now + seconds, turn.kind
 
 
+@dataclass(frozen=True)
+class Step:
+    """A step as the engine left it, read out before its transaction opens: the state's
+    version and snapshot, its deadline, the actions that made it, the outcome."""
+
+    version: int
+    start: int  # the version it was made from
+    snapshot: dict[str, Any]
+    deadline: float | None
+    kind: str | None  # whose kind of move the deadline is for
+    actions: list[tuple[int, str, bool]]  # seat, text, made automatically
+    outcome: Outcome | None
+    teams: bool
+    pogony: list[tuple[int, int]]  # (giver, fool) of every «погоны» given
+
+    @classmethod
+    def of(cls, state: State, done: list[tuple[Action, bool]], now: float) -> Step:
+        version = len(state.history)
+        deadline, kind = deadline_of(state, now)
+        outcome = state.outcome
+        return cls(
+            version,
+            version - len(done),
+            state.to_dict(),
+            deadline,
+            kind,
+            [(action.seat, action.text, auto) for action, auto in done],
+            outcome,
+            state.rules.teams,
+            [] if outcome is None else pogony_pairs(outcome, state.pogony_awards),
+        )
+
+
 async def write_step(
-    c: Tx,
-    game_id: int,
-    live: LiveGame,
-    state: State,
-    done: list[tuple[Action, bool]],
-    now: float,
-    *,
-    timeout: bool = False,
-) -> tuple[float | None, str | None]:
-    """Store ``state``, reached from the cached one by ``done``; returns its deadline.
-    The game's row is changed first: that takes its lock, and checks its version.
-    ``timeout``: the steps of a passed deadline, which this process must claim first
-    (raises ``Unclaimed``): each deadline fires once, in one of the processes."""
-    version = len(state.history)
-    if timeout and not await GameRepo.claim_due(c, game_id, version - len(done), now):
+    c: Tx, game_id: int, live: LiveGame, step: Step, now: float, *, timeout: bool = False
+) -> None:
+    """Store ``step``, made from the cached state. The game's row is changed first: that
+    takes its lock, and checks its version. ``timeout``: the steps of a passed deadline,
+    which this process must claim first (raises ``Unclaimed``): each deadline fires
+    once, in one of the processes."""
+    if timeout and not await GameRepo.claim_due(c, game_id, step.start, now):
         raise Unclaimed(game_id)
-    deadline, kind = deadline_of(state, now)
-    outcome = state.outcome
+    outcome = step.outcome
     if not await GameRepo.save_state(
         c,
         game_id,
-        version=version,
-        snapshot=state.to_dict(),
-        deadline=deadline,
-        deadline_for=kind,
+        version=step.version,
+        snapshot=step.snapshot,
+        deadline=step.deadline,
+        deadline_for=step.kind,
         outcome=None if outcome is None else outcome.to_dict(),
-        expect_version=version - len(done),
+        expect_version=step.start,
     ):
         raise Behind(game_id)
-    for seq, (action, auto) in enumerate(done, version - len(done) + 1):
-        await GameRepo.append_action(c, game_id, seq, action.seat, action.text, auto, now)
-    await GameRepo.changed(c, game_id, version, live.chat_id)
+    for seq, (seat, text, auto) in enumerate(step.actions, step.start + 1):
+        await GameRepo.append_action(c, game_id, seq, seat, text, auto, now)
+    await GameRepo.changed(c, game_id, step.version, live.chat_id)
     if outcome is not None:
-        pogony = pogony_pairs(outcome, state.pogony_awards)
-        await record_game(c, live.chat_id, live.seats, outcome, state.rules.teams, pogony)
+        await record_game(c, live.chat_id, live.seats, outcome, step.teams, step.pogony)
         series = series_after(await TableRepo.series_in(c, live.table_id), live.seats, outcome)
         if not await TableRepo.update(
             c,
@@ -83,4 +109,3 @@ async def write_step(
             expect_status=TableStatus.PLAYING,
         ):
             raise Behind(game_id)  # the table was closed meanwhile
-    return deadline, kind

@@ -43,7 +43,7 @@ def presenter_with(show: Any) -> Presenter:
 
 
 def news(game_id: int, version: int) -> Update:
-    return Update(game_id, version, [], State(Rules(), 0))
+    return Update(game_id, version, [], State(Rules(), 0), 1, [])
 
 
 async def test_a_slow_game_does_not_hold_up_the_others() -> None:

@@ -10,6 +10,7 @@ from aiogram import BaseMiddleware, Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message, TelegramObject
 
+from service.logctx import log_scope
 from service.tables import Person, TableError, TableRefusal, Tables
 from storage.repos import TableRecord, TableStatus
 
@@ -102,7 +103,8 @@ class PressedTable(BaseMiddleware):
             return None
         data.update(pressed=pressed, who=who)
         try:
-            return await handler(event, data)
+            with log_scope(table=pressed.id):
+                return await handler(event, data)
         except TableError as e:
             await event.answer(
                 error_text(who.lang, e), show_alert=e.code is TableRefusal.BAD_SETTINGS

@@ -8,6 +8,7 @@ hand through its owner (``HandPages``), or an answer saying why not.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import NamedTuple
 
 from aiogram import F, Router
 from aiogram.filters.callback_data import CallbackData
@@ -15,7 +16,7 @@ from aiogram.types import CallbackQuery
 
 from engine import Accused, Action
 from engine.actions import QUIT
-from service import GameService, Refusal, Refused
+from service import GameService, LiveGame, Refusal, Refused
 
 from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName
 from ..card_labels import card_label
@@ -46,6 +47,14 @@ from .seated import Seated, SeatMiddleware
 TRIES = 3  # a press whose hand is still drawn as pressed, while the game moves on
 
 
+class Checked(NamedTuple):
+    """A press checked against its hand: whether the hand is still drawn so (``fresh``),
+    and the game as the check left it (None: it ended)."""
+
+    fresh: bool
+    live: LiveGame | None
+
+
 class Hands:
     """What a hand handler needs besides the press: the service, the presenter's hand
     keys, the pages' owner and where a hand is shown again (from the workflow data)."""
@@ -56,7 +65,7 @@ class Hands:
         self.service, self.presenter, self.pages = service, presenter, pages
         self.delivery = delivery
 
-    async def fresh(self, seated: Seated, key: str) -> bool:
+    async def fresh(self, seated: Seated, key: str) -> Checked:
         """Whether the press came from the hand as it would be drawn now; once more
         after catching up when not: the hand may have been drawn by another bot process
         at a version this one has not heard of yet (or this process, which does not show
@@ -64,17 +73,18 @@ class Hands:
         game, user = seated.key
         drawn = self.presenter.hand_key(game, user)
         if drawn == key:
-            return True
+            return Checked(True, seated.live)
         if drawn is None:  # not drawn here (the game is often just read for this press)
             await self.presenter.follow(game)
             await self.pages.sync(seated.key)  # a page opened through another process
             if self.presenter.hand_key(game, user) == key:
-                return True
-        if not await self.service.catch_up(game):
-            return False
-        await self.presenter.follow(game)
-        await self.pages.sync(seated.key)
-        return self.presenter.hand_key(game, user) == key
+                return Checked(True, self.service.live(game))
+        caught = await self.service.catch_up(game)
+        if caught:
+            await self.presenter.follow(game)
+            await self.pages.sync(seated.key)
+        live = self.service.live(game)
+        return Checked(caught and self.presenter.hand_key(game, user) == key, live)
 
     async def stale(self, query: CallbackQuery, seated: Seated, press: CallbackData) -> None:
         """Answer a press from a hand drawn before the game moved on: calmly when it
@@ -100,10 +110,15 @@ class Hands:
         player's pages and is remembered as made by ``press``."""
         lang = seated.lang
         for _ in range(TRIES):  # the game may move on between the check and the move
-            if key is not None and not await self.fresh(seated, key):
-                await self.stale(query, seated, press)
-                return
-            live = self.service.live(seated.game_id) or seated.live
+            live = seated.live
+            if key is not None:
+                checked = await self.fresh(seated, key)
+                if not checked.fresh:
+                    await self.stale(query, seated, press)
+                    return
+                live = checked.live or live
+            elif version is None:  # (the newest version, whatever the hand showed)
+                live = self.service.live(seated.game_id) or live
             v = len(live.state.history) if version is None else version
             try:
                 update = await self.service.act(seated.game_id, action, v, cheat=cheat)
@@ -133,7 +148,7 @@ class Hands:
         """Open the page a press asked for (``tap``, asked once the press is known to come
         from the hand as drawn now), or answer why not."""
         lang = seated.lang
-        if not await self.fresh(seated, key):
+        if not (await self.fresh(seated, key)).fresh:
             await query.answer(t(lang, "answer.stale"))
             return
         match tap():
@@ -187,8 +202,7 @@ async def card_button(
 ) -> None:
     """A tap on a card: the move it makes, or the choice of its target."""
     lang = seated.lang
-    fresh = await hands.fresh(seated, callback_data.k)
-    live = hands.service.live(seated.game_id)
+    fresh, live = await hands.fresh(seated, callback_data.k)
     if live is None:  # catching up found it ended (its table closed)
         await query.answer(t(lang, "answer.game_over"))
         return
@@ -214,7 +228,7 @@ async def cancel_target(
     query: CallbackQuery, callback_data: CardCb, seated: Seated, hands: Hands
 ) -> None:
     """«Назад» from choosing a card's target."""
-    if not await hands.fresh(seated, callback_data.k):
+    if not (await hands.fresh(seated, callback_data.k)).fresh:
         await query.answer(t(seated.lang, "answer.stale"))
         return
     await hands.pages.pick(seated.key, None, len(seated.state.history))

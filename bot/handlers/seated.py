@@ -3,7 +3,8 @@
 The play router's handlers all take ``seated``: the middleware finds the presser's seat
 in the game the button names (a game another bot process started is loaded first), or
 answers the press and calls no handler when they do not play in it, or there is no
-such game (forged data, or a game that ended long ago).
+such game (forged data, or a game that ended long ago). What the handler logs carries
+the game's ids.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from aiogram.types import CallbackQuery, TelegramObject
 
 from engine import State
 from service import GameService, LiveGame
+from service.logctx import log_scope
 
 from ..i18n import lang_of, t
 
@@ -58,9 +60,10 @@ class SeatMiddleware(BaseMiddleware):
         live = service.live(game_id)
         if live is None and await service.catch_up(game_id):
             live = service.live(game_id)
-        seat = service.seat_of(game_id, user.id)
+        seat = None if live is None else live.seat_of(user.id)
         if live is None or seat is None:
             await event.answer(t(lang, "answer.not_your_game" if live else "answer.no_game"))
             return None
         data["seated"] = Seated(game_id, seat, user.id, lang, live)
-        return await handler(event, data)
+        with log_scope(table=live.table_id, game=game_id):
+            return await handler(event, data)

@@ -54,7 +54,8 @@ class Watchers:
         return sum(len(pages) for pages in self._tables.values())
 
     async def news(self, update: Update) -> None:
-        self._wake(update.game_id)
+        self._table_of[update.game_id] = update.table_id
+        self._wake_table(update.table_id)
 
     def moved(self, game_id: int) -> None:
         self._wake(game_id)
@@ -66,5 +67,9 @@ class Watchers:
         table_id = self._table_of.get(game_id)
         if live is None:  # let go: its table is closed, or it ended and a new one began
             self._table_of.pop(game_id, None)
-        for watcher in list(self._tables.get(table_id, ())) if table_id is not None else ():
+        if table_id is not None:
+            self._wake_table(table_id)
+
+    def _wake_table(self, table_id: int) -> None:
+        for watcher in list(self._tables.get(table_id, ())):
             watcher.wake()
