@@ -304,7 +304,8 @@ async def world(
 async def push_updates(tg: WorldTelegram, addresses: Sequence[str]) -> None:
     """Telegram's side of a webhook: each update POSTed as soon as it is queued, on as
     many connections at once as setWebhook's ``max_connections`` (Telegram's default: 40);
-    one that fails is POSTed again, with a line on stderr. With several ``addresses``
+    one that fails is POSTed again, with a line on stderr; a call its answer names is
+    carried out. With several ``addresses``
     (processes) they take the updates in turn, as a round-robin proxy in front of them
     would hand them out."""
     changed = asyncio.Event()
@@ -327,6 +328,7 @@ async def push_updates(tg: WorldTelegram, addresses: Sequence[str]) -> None:
                                 if "callback_query" in update:
                                     query = update["callback_query"]["id"]
                                     tg.acknowledged[query] = time.monotonic()
+                                await tg.carry_out(await response.json(content_type=None) or {})
                                 return
                             failed: object = f"HTTP {response.status}"
                     except Exception as e:  # (aiohttp's total timeout is no ClientError)

@@ -31,6 +31,7 @@ from aiohttp import ClientError, ClientTimeout
 from prometheus_client import CollectorRegistry
 
 from .calls import patiently
+from .replies import REPLY
 from .traffic import Calls
 
 HEADERS = {"Content-Type": "application/json"}
@@ -108,6 +109,10 @@ class JsonSession(AiohttpSession):
     async def make_request(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
     ) -> TelegramType:
+        reply = REPLY.get()
+        if reply is not None and reply.take(method):  # (``bot.replies``: no call)
+            self.calls.made(method, "reply")
+            return cast(TelegramType, True)
         return cast(TelegramType, await patiently(method, lambda: self._try(bot, method, timeout)))
 
     async def _try(

@@ -77,7 +77,8 @@ class Calls:
     def __init__(self, registry: CollectorRegistry) -> None:
         self.calls = Counter(
             "durak_api_calls",
-            "Bot API calls, by method and result (ok, 429, error); each try counts",
+            "Bot API calls, by method and result (ok, 429, error; reply: given in a"
+            " webhook's answer); each try counts",
             ["method", "result"],
             registry=registry,
         )
@@ -88,8 +89,8 @@ class Calls:
             registry=registry,
         )
 
-    def made(self, method: TelegramMethod[Any]) -> None:
-        self.calls.labels(method.__api_method__, "ok").inc()
+    def made(self, method: TelegramMethod[Any], result: str = "ok") -> None:
+        self.calls.labels(method.__api_method__, result).inc()
         self._answered(method)
 
     def failed(self, method: TelegramMethod[Any], error: BaseException) -> None:

@@ -1,11 +1,13 @@
 """Webhook mode: Telegram POSTs each update to a local aiohttp server.
 
 Each request needs the webhook's secret header (401 without the right one), and is
-answered 200 only once its update has been handled: its change committed (or refused,
-or there was none to make). A process that dies holding an update leaves Telegram
-without an answer, so Telegram sends it again, to this process once restarted or to
-another one; ``bot.once`` sees that it acts once. A handling slower than ``PATIENCE``
-is answered as soon as its change is committed; one that has committed nothing after
+answered 200 only once its update has been handled (its change committed, or refused,
+or there was none to make), or once its change is committed and its press answered:
+that answer rides the 200 (``bot.replies``). A process that dies holding an update
+leaves Telegram without an answer, so Telegram sends it again, to this process once
+restarted or to another one; ``bot.once`` sees that it acts once. A handling slower
+than ``PATIENCE`` is answered as soon as its change is committed (its press's answer,
+if still to come, is then a call of its own); one that has committed nothing after
 ``LIMIT`` seconds is answered 503, for Telegram to send it again (it still acts once).
 The local route is the public URL's path; a reverse proxy in front terminates HTTPS.
 """
@@ -31,6 +33,7 @@ from storage.handling import Handled
 
 from .config import Config
 from .once import MARK
+from .replies import REPLY, Reply
 from .web import Routes, application
 
 log = logging.getLogger(__name__)
@@ -70,14 +73,19 @@ class Receiver:
             log.warning("webhook: refused a request that is not an update: %s", e)
             return web.Response(text="Bad Request", status=400)
         handled = Handled(update.update_id)
+        query = update.callback_query
+        reply = None if query is None else Reply(query.id)
+        token = REPLY.set(reply)  # (for the handling's task only)
         task = asyncio.create_task(
             self.dp.feed_update(self.bot, update, **{MARK: handled}),
             name=f"update-{update.update_id}",
         )
+        REPLY.reset(token)
         self._handling.add(task)
         task.add_done_callback(self._done)
-        await asyncio.wait({task}, timeout=self.patience)
-        if not task.done() and not handled.durable.is_set():
+        waits: set[asyncio.Future[Any]] = {task} if reply is None else {task, reply.given}
+        await asyncio.wait(waits, timeout=self.patience, return_when=asyncio.FIRST_COMPLETED)
+        if not task.done() and not handled.durable.is_set():  # (slow, or answered first)
             durable = asyncio.create_task(handled.durable.wait())
             await asyncio.wait(
                 {task, durable},
@@ -85,8 +93,9 @@ class Receiver:
                 return_when=asyncio.FIRST_COMPLETED,
             )
             durable.cancel()
+        answer = {} if reply is None else reply.close()
         if task.done() or handled.durable.is_set():
-            return web.json_response({})
+            return web.json_response(answer)
         log.warning(
             "update %s: nothing committed in %.0f s, given back", update.update_id, self.limit
         )

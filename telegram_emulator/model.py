@@ -214,6 +214,7 @@ class Call:
     status: int = 200
     response: dict[str, Any] = field(default_factory=dict)
     faulted: bool = False  # answered with an injected fault (``inject_fault``)
+    replied: bool = False  # given in a webhook's answer, not requested (``carry_out``)
 
     @property
     def chat_id(self) -> int | str | None:

@@ -264,14 +264,26 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
                 form = await request.post()
                 for key, value in form.items():
                     raw[key] = value if isinstance(value, str) else getattr(value, "filename", "")
-        call = Call(method, raw, time.monotonic(), status=0)
+        return await self._carry_out(Call(method, raw, time.monotonic(), status=0), request)
+
+    async def carry_out(self, reply: dict[str, Any]) -> None:
+        """A webhook's answer that names a ``method``: that call carried out with the
+        answer's other fields, as Telegram does (the bot learns nothing of its result)."""
+        raw = dict(reply)
+        name = raw.pop("method", None)
+        if isinstance(name, str):
+            method = self._canonical.get(name.lower(), name)
+            await self._carry_out(Call(method, raw, time.monotonic(), status=0, replied=True))
+
+    async def _carry_out(self, call: Call, request: web.Request | None = None) -> web.Response:
+        """``request``: the bot's own (not a webhook's answer), which a fault may fail."""
         self.calls.append(call)
         try:
-            call.params = decode_params(raw)
-            fault = self._fault(method, call.params)
-            if fault is not None:
+            call.params = decode_params(call.params)
+            fault = None if request is None else self._fault(call.method, call.params)
+            if fault is not None and request is not None:
                 return await self._fail(request, call, fault)
-            result = await self._dispatch(method, call.params)
+            result = await self._dispatch(call.method, call.params)
             body = {"ok": True, "result": result}
             status = 200
         except ApiError as error:
@@ -457,7 +469,8 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
 
         ``address`` is where a reverse proxy would forward the URL given to setWebhook.
         The secret header and the update types are those of the last setWebhook,
-        unless ``secret`` replaces it. An update answered with 200 is delivered;
+        unless ``secret`` replaces it. An update answered with 200 is delivered (with
+        the call its answer may name: ``carry_out``);
         the others stay pending (``pending=False`` drops them). ``limit``: POST at most
         that many (a proxy spreading updates over several processes). Returns the statuses.
         """
@@ -478,6 +491,8 @@ class FakeTelegram(Ephemerals, Watching, BotApiMethods):
                     statuses.append(response.status)
                     if response.status != 200 and pending:
                         done.discard(update["update_id"])
+                    if response.status == 200:
+                        await self.carry_out(await response.json(content_type=None) or {})
         self._pending = [u for u in self._pending if u["update_id"] not in done]
         self._notify()
         return statuses

@@ -175,6 +175,10 @@ async def test_webhook_processes_serve_metrics_and_health_on_the_webhook_server(
             assert value(samples, "durak_updates_total", kind="callback_query") == 2
             assert value(samples, "durak_updates_total", kind="message") == 3
             assert value(samples, "durak_press_answer_seconds_count") == 2
+            replied = value(
+                samples, "durak_api_calls_total", method="answerCallbackQuery", result="reply"
+            )
+            assert replied == 2  # both in the webhook's answers (``bot.replies``)
             assert value(samples, "durak_api_calls_total", method="setWebhook", result="ok") == 1
             assert value(samples, "durak_showing") == value(samples, "durak_shards") == 64
             assert value(samples, "durak_games_in_memory") == 1

@@ -71,6 +71,7 @@ async def test_webhook_mode_answers_only_requests_with_the_secret(
         press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
         assert await tg.deliver_to_webhook(address) == [200]
         assert (await press).text == "Вы за столом!"
+        assert tg.calls_to("answerCallbackQuery")[-1].replied  # in the 200 (``bot.replies``)
         await tg.wait_for(lambda: "Аня" in (latest(tg, group).text or ""))
     finally:
         running.cancel()
@@ -81,3 +82,6 @@ async def test_webhook_mode_answers_only_requests_with_the_secret(
         assert tg.webhook_url is None and tg.count("deleteWebhook") == 1
         await tg.send_text(anna, group, "правила")
         await tg.wait_for_message(group, lambda m: "Правила" in m.text)
+        press = await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.LEAVE).pack())
+        assert (await press).text is not None  # a call of its own: no webhook to answer
+        assert not tg.calls_to("answerCallbackQuery")[-1].replied
