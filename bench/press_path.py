@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, str | None], ...] = (
     ("bot/outbox", "outbox"),
     ("bot/session.py", "outbox"),
     ("bot/calls.py", "outbox"),
+    ("bot/replies.py", "outbox"),
     ("bot/polling.py", "update"),
     ("bot/intake.py", "update"),
     ("bot/once.py", "update"),
