@@ -14,6 +14,7 @@ import bisect
 import contextlib
 import gc
 import itertools
+import json
 import multiprocessing
 import random
 import sys
@@ -304,10 +305,9 @@ async def world(
 async def push_updates(tg: WorldTelegram, addresses: Sequence[str]) -> None:
     """Telegram's side of a webhook: each update POSTed as soon as it is queued, on as
     many connections at once as setWebhook's ``max_connections`` (Telegram's default: 40);
-    one that fails is POSTed again, with a line on stderr; a call its answer names is
-    carried out. With several ``addresses``
-    (processes) they take the updates in turn, as a round-robin proxy in front of them
-    would hand them out."""
+    one that fails is POSTed again, with a line on stderr. A call the bot's answer names
+    is carried out. With several ``addresses`` (processes) they take the updates in
+    turn, as a round-robin proxy in front of them would hand them out."""
     changed = asyncio.Event()
     tg.listeners.add(changed)
     headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
@@ -325,16 +325,16 @@ async def push_updates(tg: WorldTelegram, addresses: Sequence[str]) -> None:
                     try:
                         async with session.post(address, json=update) as response:
                             if response.status == 200:
-                                if "callback_query" in update:
-                                    query = update["callback_query"]["id"]
-                                    tg.acknowledged[query] = time.monotonic()
-                                await tg.carry_out(await response.json(content_type=None) or {})
-                                return
+                                answer = await response.read()
+                                break
                             failed: object = f"HTTP {response.status}"
                     except Exception as e:  # (aiohttp's total timeout is no ClientError)
                         failed = repr(e)
                     print(f"webhook: update {update['update_id']}: {failed}", file=sys.stderr)
                     await asyncio.sleep(0.1)
+                if "callback_query" in update:
+                    tg.acknowledged[update["callback_query"]["id"]] = time.monotonic()
+                await tg.carry_out(json.loads(answer or b"{}"))
 
         async with asyncio.TaskGroup() as posting:  # cancelled with this task
             while True:

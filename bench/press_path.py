@@ -59,7 +59,7 @@ LAYERS: tuple[tuple[str, str | None], ...] = (
     ("bot/intake.py", "update"),
     ("bot/once.py", "update"),
     ("bot/inflight.py", "update"),
-    ("bot/metrics.py", "update"),
+    ("bot/metrics.py", None),
     ("bot/logs.py", "update"),
     ("bot/", "presenter"),  # the presenter, its drawings and its collaborators
     ("service/", "service"),

@@ -81,7 +81,8 @@ GAME_CALLBACKS: dict[str, GameCb] = {  # the buttons of a hand, each naming its 
 
 class ChatScope(BaseMiddleware):
     """Opens a log scope for each message or member update in a group with a table (an
-    inner middleware; a press's scope is the button's: ``bot.intake``)."""
+    inner middleware; a press's scope is opened where its table or game is resolved:
+    ``handlers.seated.SeatMiddleware``, ``handlers.lobby.PressedTable``)."""
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         table, game = await ids_of(event, data["service"])

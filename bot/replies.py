@@ -28,25 +28,28 @@ class Reply:
         self._open = True
 
     def take(self, method: TelegramMethod[Any]) -> bool:
-        """Whether the call rides this reply: the press's first answer, while the
-        request waits."""
+        """Whether the call is this reply's: an answer to its press while the request
+        waits. The first rides the reply; a later one is dropped, as Telegram refuses
+        a second answer (made as a call, it would overtake the first)."""
         if (
             not self._open
-            or self.given.done()
             or not isinstance(method, AnswerCallbackQuery)
             or method.callback_query_id != self.query_id
         ):
             return False
-        self.given.set_result(method)
+        if not self.given.done():
+            self.given.set_result(method)
         return True
 
-    def close(self) -> dict[str, Any]:
-        """The webhook's answer (the call given, if any); the calls after it are made."""
+    def close(self) -> AnswerCallbackQuery | None:
+        """The answer given, if any; the calls after this are made."""
         self._open = False
-        if not self.given.done():
-            return {}
-        method = self.given.result()
-        return {"method": method.__api_method__, **method.model_dump(exclude_none=True)}
+        return self.given.result() if self.given.done() else None
+
+
+def body(answer: AnswerCallbackQuery) -> dict[str, Any]:
+    """The webhook's answer that makes Telegram carry out the call."""
+    return {"method": answer.__api_method__, **answer.model_dump(exclude_none=True)}
 
 
 # The update's reply, set by ``bot.webhook`` for its handling (its task and what that

@@ -8,6 +8,10 @@ defaults (``parse_mode``) are filled in, and the standard library's encoder writ
 the body. A call carrying what JSON cannot (a file to upload, a date) goes the
 form way, as before.
 
+Each call is tried as ``bot.calls`` says, each try counted (``bot.traffic``); a press's
+answer that can ride the webhook's reply to its update is handed there instead
+(``bot.replies``).
+
 An answer echoes back the keyboard sent with the call, most of the answer to check
 (each button a model of its own). The bot holds that keyboard already; what it learns
 from the echo is only whether the server keeps button styles (Bot API 9.4; an older

@@ -25,6 +25,7 @@ from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramAPIError
+from aiogram.methods import AnswerCallbackQuery
 from aiogram.types import Update
 from aiohttp import web
 from pydantic import ValidationError
@@ -33,7 +34,7 @@ from storage.handling import Handled
 
 from .config import Config
 from .once import MARK
-from .replies import REPLY, Reply
+from .replies import REPLY, Reply, body
 from .web import Routes, application
 
 log = logging.getLogger(__name__)
@@ -81,25 +82,38 @@ class Receiver:
             name=f"update-{update.update_id}",
         )
         REPLY.reset(token)
-        self._handling.add(task)
-        task.add_done_callback(self._done)
+        self._keep(task)
         waits: set[asyncio.Future[Any]] = {task} if reply is None else {task, reply.given}
-        await asyncio.wait(waits, timeout=self.patience, return_when=asyncio.FIRST_COMPLETED)
-        if not task.done() and not handled.durable.is_set():  # (slow, or answered first)
-            durable = asyncio.create_task(handled.durable.wait())
-            await asyncio.wait(
-                {task, durable},
-                timeout=self.limit - self.patience,
-                return_when=asyncio.FIRST_COMPLETED,
-            )
-            durable.cancel()
-        answer = {} if reply is None else reply.close()
+        loop = asyncio.get_running_loop()
+        given_up = loop.time() + self.limit
+        try:
+            await asyncio.wait(waits, timeout=self.patience, return_when=asyncio.FIRST_COMPLETED)
+            if not task.done() and not handled.durable.is_set():  # (slow, or answered first)
+                durable = asyncio.create_task(handled.durable.wait())
+                await asyncio.wait(
+                    {task, durable},
+                    timeout=max(0.0, given_up - loop.time()),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                durable.cancel()
+        finally:
+            answer = None if reply is None else reply.close()
         if task.done() or handled.durable.is_set():
-            return web.json_response(answer)
+            return web.json_response({} if answer is None else body(answer))
+        if answer is not None:  # given, but the update goes back: the answer as a call
+            self._keep(asyncio.create_task(self._call(answer), name="answer"))
         log.warning(
             "update %s: nothing committed in %.0f s, given back", update.update_id, self.limit
         )
         return web.Response(text="Service Unavailable", status=503)
+
+    async def _call(self, answer: AnswerCallbackQuery) -> None:
+        with contextlib.suppress(TelegramAPIError):
+            await self.bot(answer)
+
+    def _keep(self, task: asyncio.Task[Any]) -> None:
+        self._handling.add(task)
+        task.add_done_callback(self._done)
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._handling.discard(task)

@@ -4,14 +4,22 @@ restarted before it confirmed the update) changes nothing again."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
+from aiogram import Bot
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 
 from bot import webhook
 from bot.app import App
@@ -136,6 +144,17 @@ async def test_a_press_sent_again_to_a_restarted_polling_bot_acts_once(
     assert tg.internal_errors == []
 
 
+class LateAnswers(BaseRequestMiddleware):
+    """A session middleware: each press's answer asked for a second late."""
+
+    async def __call__(
+        self, make_request: NextRequestMiddlewareType[Any], bot: Bot, method: TelegramMethod[Any]
+    ) -> Any:
+        if isinstance(method, AnswerCallbackQuery):
+            await asyncio.sleep(1.0)
+        return await make_request(bot, method)
+
+
 async def a_lobby(tg: FakeTelegram, address: str) -> tuple[FakeUser, FakeMessage]:
     anna, _, group = two_friends(tg)
     await tg.send_text(anna, group, "/durak")
@@ -149,13 +168,16 @@ async def test_a_slow_update_is_answered_once_its_change_is_committed(
     db = str(tmp_path / "db.sqlite3")
     async with webhook_app(tg, db, patience=0.5, limit=30) as (app, address):
         anna, lobby = await a_lobby(tg, address)
+        app.bot.session.middleware(LateAnswers())  # past the patience: not in the 200
         tg.inject_fault("timeout", count=3, methods=["answerCallbackQuery"], delay=30)
         await tg.press(anna, lobby, LobbyCb(table=1, op=LobbyOp.SET, arg="seats").pack())
         began = time.monotonic()
         assert await tg.deliver_to_webhook(address) == [200]
-        assert time.monotonic() - began < 5  # its answer is still being tried
+        assert time.monotonic() - began < 5
         table = await app.tables.in_chat(lobby.chat.id)
         assert table is not None and table.settings.seats == 3
+        await tg.wait_for(lambda: tg.faults == 1, what="its answer, a call of its own, tried")
+        assert not tg.calls_to("answerCallbackQuery")[-1].replied
 
 
 async def test_an_update_that_commits_nothing_in_time_is_given_back_and_acts_once(

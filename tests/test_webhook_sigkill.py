@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import asyncpg
@@ -109,17 +110,17 @@ async def database_held(db: str) -> AsyncIterator[None]:
         await conn.close()
 
 
-async def posted_and_lost(tg: FakeTelegram, bot: Bot) -> int:
+async def posted_and_lost(tg: FakeTelegram, bot: Bot) -> tuple[int, dict[str, Any]]:
     """The next update POSTed to ``bot`` as by a proxy whose way back to Telegram broke:
-    the bot's answer (its status returned) never reaches Telegram, which still has the
-    update to send, and carries out no call named in it."""
+    the bot's answer (its status and body returned) never reaches Telegram, which still
+    has the update to send, and carries out no call named in it."""
     secret = tg.calls_to("setWebhook")[-1].params.get("secret_token")
     headers = {SECRET_HEADER: secret} if secret else {}
     async with (
         aiohttp.ClientSession() as session,
         session.post(bot.address, json=tg.pending_updates[0], headers=headers) as response,
     ):
-        return response.status
+        return response.status, await response.json()
 
 
 async def killed(bot: Bot) -> None:
@@ -142,7 +143,8 @@ async def test_a_press_held_by_a_killed_process_is_made_once_and_answered_once(
             assert hand is not None
             press = await tg.press(user, hand, data)
             if when == "after_commit":
-                assert await posted_and_lost(tg, first) == 200  # made, and answered in it
+                status, lost = await posted_and_lost(tg, first)
+                assert status == 200 and lost["method"] == "answerCallbackQuery"  # made
                 await killed(first)
             else:
                 async with database_held(db):

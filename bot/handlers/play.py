@@ -73,7 +73,7 @@ class Hands:
         game, user = seated.key
         drawn = self.presenter.hand_key(game, user)
         if drawn == key:
-            return Checked(True, seated.live)
+            return Checked(True, self.service.live(game) or seated.live)
         if drawn is None:  # not drawn here (the game is often just read for this press)
             await self.presenter.follow(game)
             await self.pages.sync(seated.key)  # a page opened through another process
