@@ -378,7 +378,8 @@ def report(f: dict[str, Any], load: Load) -> None:
     print(
         f"  Telegram calls per action: group {per['group'] / actions:.2f},"
         f" private {per['private'] / actions:.2f}, answerCallbackQuery {answers / actions:.2f}"
-        f" (not paced); in all {(sum(per.values()) + answers) / actions:.2f}"
+        f" ({'in the 200s' if load.webhook else 'not paced'});"
+        f" in all {(sum(per.values()) + answers) / actions:.2f}"
     )
     for kind in ("group", "private"):
         mix = ", ".join(f"{m} {n}" for (m, k), n in sorted(w.calls.items()) if k == kind)
