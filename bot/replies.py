@@ -3,9 +3,9 @@
 Telegram carries out one Bot API call named in a webhook's answer (its result is not
 told). Where updates come by webhook (``bot.webhook``), the answer to the update's own
 press rides there: the session (``bot.session``) hands it to the update's ``Reply``
-instead of calling. That spares a call per press, and the answer still reaches the
-player only with the 200 that ends the update (a process that dies before it leaves the
-update to be sent again and answered then). Where updates come by polling there is no
+instead of calling. That spares a call per press, and the answer reaches the player
+only with the 200 that ends the update: if the process dies before it, Telegram sends
+the update again, and it is answered then. Where updates come by polling there is no
 ``Reply``, and the answer is a call as any other.
 """
 
