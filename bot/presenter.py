@@ -413,7 +413,7 @@ class Presenter:
         seat = next(s for s, info in enumerate(live.seats) if info.user_id == who)
         page, picking = self.hand_pages.current((game_id, who), state, seat)
         lang = game.langs.get(who, "ru")
-        deadline = None if state.is_over else live.deadline
+        deadline = self.games.deadline(game_id)
         seconds = None if deadline is None else round(deadline - self.clock.now())
         added = added_seconds(live)
         names = render.seat_names(lang, live.seats)
