@@ -44,6 +44,7 @@ from bench.memory_trace import MemoryTrace
 from bench.playing import hand_message
 from bot.app import App
 from bot.callbacks import LobbyCb
+from bot.keyboard import Keyboard
 from bot.outbox import Limits
 from service import Update
 from storage.handled import HandledRepo
@@ -53,7 +54,7 @@ from telegram_emulator import FakeChat, FakeUser, PressHandle
 # What this benchmark's own records take in the bot's process (tracemalloc, 200k each):
 COMMIT = 200  # bytes an entry of Watch.commits takes
 SHOWN = 120  # bytes an entry of the lists of what a hand or table showed takes
-SENDS = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup")
+SENDS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -188,26 +189,23 @@ class Watch:
             self.finished += self.measuring
 
     async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
-        name = type(method).__name__
+        name = method.__api_method__
         chat: int = getattr(method, "chat_id", None) or 0
-        if name == "GetUpdates":
+        markup = getattr(method, "reply_markup", None)
+        rows = markup.rows if isinstance(markup, Keyboard) else ()
+        if name == "getUpdates":
             return await make_request(bot, method)
         if not self.measuring:  # only what each hand shows (a hand may stay so for long)
             result = await make_request(bot, method)
-            rows = getattr(getattr(method, "reply_markup", None), "inline_keyboard", None)
-            first = (rows[0][0].callback_data or "").split(":") if rows and rows[0] else [""]
+            first = (rows[0][0].data or "").split(":") if rows and rows[0] else [""]
             if chat > 0 and first[0] in ("c", "m", "p"):
                 self.keys[(int(first[1]), chat)] = first[-1]
             return result
-        if name == "AnswerCallbackQuery":
+        if name == "answerCallbackQuery":
             kind = "answer"
         else:
             kind = "other" if not chat else "group" if chat < 0 else "private"
-        data = [
-            b.callback_data or ""
-            for row in getattr(getattr(method, "reply_markup", None), "inline_keyboard", None) or ()
-            for b in row
-        ]
+        data = [b.data or "" for row in rows for b in row]
         first = data[0].split(":") if data else [""]
         hand = int(first[1]) if first[0] in ("c", "m", "p") else None  # a hand: its game
         game = self.games.get(chat) if kind == "group" else hand
@@ -225,9 +223,9 @@ class Watch:
             if live is not None and self.app.presenter.hand_key(hand, chat) == sent:
                 version = len(live.state.history)  # the moves meanwhile left it so
             self.hands.setdefault((hand, chat), []).append((now, version))
-        elif name == "EditMessageText" and game is not None and version is not None:
+        elif name == "editMessageText" and game is not None and version is not None:
             self.tables.setdefault(game, []).append((now, version))
-        elif name == "SendMessage" and game is not None and any(":again" in d for d in data):
+        elif name == "sendMessage" and game is not None and any(":again" in d for d in data):
             self.summaries.setdefault(game, now)
         return result
 

@@ -62,6 +62,7 @@ from bench.load_world import MADE, TELEGRAM, FirstShown, Pace, Table, WorldTeleg
 from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.config import Config
+from bot.keyboard import Keyboard
 from bot.outbox import Limits
 from service import Update
 from service.thinking import TIMEOUT
@@ -188,9 +189,9 @@ class Watch:
         chat = getattr(method, "chat_id", None)
         markup = getattr(method, "reply_markup", None)
         game = version = None
-        if isinstance(chat, int) and chat > 0 and markup is not None:
-            for row in getattr(markup, "inline_keyboard", None) or ():
-                parts = (row[0].callback_data or "").split(":") if row else []
+        if isinstance(chat, int) and chat > 0 and isinstance(markup, Keyboard):
+            for row in markup.rows:
+                parts = (row[0].data or "").split(":") if row else []
                 if parts and parts[0] in ("c", "m", "p", "f") and len(parts) >= 3:
                     live = self.app.service.live(game := int(parts[1]))
                     version = len(live.state.history) if live else None

@@ -7,7 +7,7 @@ from an older bot) does not unpack, so no handler sees it and the fallback answe
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, NamedTuple
+from typing import Annotated
 
 from aiogram.filters.callback_data import CallbackData
 from pydantic import Field
@@ -28,15 +28,6 @@ ACTION = r"^[a-z]{1,6}(?: [0-9JQKASCDH>]{1,7}){0,6}$"
 ActionText = Annotated[str, Field(max_length=40, pattern=ACTION)]
 MEANING = r"^(?:[a-z]{1,2}[0-9]{1,4}\.[0-9]\.[0-9]{1,3}t?(?:\.[0-9]{1,2})?)?$"
 Meaning = Annotated[str, Field(max_length=20, pattern=MEANING)]
-
-
-class Draft(NamedTuple):
-    """A hand's button before ``render_hand.seal`` makes it one of Telegram's (once per
-    button: pydantic's models are the costly part of drawing a hand)."""
-
-    text: str
-    data: str
-    style: str | None = None
 
 
 def packed(cls: type[CallbackData], **values: str | int) -> str:

@@ -6,15 +6,14 @@ from __future__ import annotations
 import asyncio
 from html import escape
 
-from aiogram.types import Message
-
 from service.records import Records
 from storage.repos import TableRecord
 
 from .i18n import t
 from .outbox import Outbox
+from .outgoing import Posted
 
-Sending = asyncio.Future[Message | None]
+Sending = asyncio.Future[Posted | None]
 
 
 async def show_closed(

@@ -26,13 +26,14 @@ from enum import StrEnum
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramNotFound
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from service import LiveGame
 
 from .callbacks import CardsCb
 from .i18n import t
+from .keyboard import Button, Keyboard
 from .outbox import Outbox
+from .outgoing import Posted
 from .render_hand import Drawn
 
 log = logging.getLogger(__name__)
@@ -52,13 +53,11 @@ class Mode(StrEnum):
     BUTTON = "button"  # in the group when asked («Мои карты»)
 
 
-def cards_button(
-    lang: str, game_id: int, beside: InlineKeyboardButton | None = None
-) -> InlineKeyboardMarkup:
+def cards_button(lang: str, game_id: int, beside: Button | None = None) -> Keyboard:
     """The table message's keyboard: «🃏 Мои карты» (and ``beside`` it the Mini App's)."""
     data = CardsCb(game=game_id).pack()
-    row = [InlineKeyboardButton(text=t(lang, "eph.button"), callback_data=data)]
-    return InlineKeyboardMarkup(inline_keyboard=[row if beside is None else [*row, beside]])
+    row = [Button(t(lang, "eph.button"), data)]
+    return Keyboard([row if beside is None else [*row, beside]])
 
 
 @dataclass
@@ -249,7 +248,7 @@ class EphemeralHands:
         key = (game_id, user_id)
         drawn: list[str] = []
 
-        def render() -> tuple[str, InlineKeyboardMarkup | None] | None:
+        def render() -> tuple[str, Keyboard | None] | None:
             hand = draw(user_id)
             if hand is None:
                 return None
@@ -258,14 +257,14 @@ class EphemeralHands:
 
         result: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
-        def done(future: asyncio.Future[Message | None]) -> None:
+        def done(future: asyncio.Future[Posted | None]) -> None:
             sent = None if future.cancelled() else future.result()
             result.set_result(self._sent(key, chat_id, sent, drawn))
 
         self.outbox.ephemeral(chat_id, user_id, None, render, query=query).add_done_callback(done)
         return result
 
-    def _sent(self, key: Key, chat_id: int, sent: Message | None, drawn: list[str]) -> bool:
+    def _sent(self, key: Key, chat_id: int, sent: Posted | None, drawn: list[str]) -> bool:
         if sent is None:
             return False
         if sent.ephemeral_message_id is None:  # an older server posted it for everyone
@@ -291,7 +290,7 @@ class EphemeralHands:
         assert eid is not None, "an edit of a hand the group shows"
         handed: list[str] = []
 
-        def render() -> tuple[str, InlineKeyboardMarkup | None] | None:
+        def render() -> tuple[str, Keyboard | None] | None:
             drawn = draw(user_id)
             if drawn is None or (hand.key == drawn.key and drawn.key not in handed):
                 return None  # it shows this already (the seconds left aside)
@@ -299,7 +298,7 @@ class EphemeralHands:
             hand.key = drawn.key
             return drawn.text, drawn.markup
 
-        def done(future: asyncio.Future[Message | None]) -> None:
+        def done(future: asyncio.Future[Posted | None]) -> None:
             edited = None if future.cancelled() else future.result()
             if edited is None and handed and hand.message_id == eid:
                 hand.message_id = hand.key = None  # gone: «Мои карты» sends a new one

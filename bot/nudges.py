@@ -15,13 +15,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from aiogram.types import Message
-
 from engine import State
 from service import Clock, Games
 
 from .i18n import t
 from .outbox import Outbox, Rendered
+from .outgoing import Posted
 
 log = logging.getLogger(__name__)
 DELAY = 5.0  # seconds a turn waits before its player is notified
@@ -35,7 +34,7 @@ class _Nudge:
     turn: Turn
     timer: asyncio.TimerHandle | None = None
     held: int | None = None  # the seat, while the wait waits for the hand to show the turn
-    sent: asyncio.Future[Message | None] | None = None
+    sent: asyncio.Future[Posted | None] | None = None
 
 
 def waiting_turn(state: State, seat: int) -> Turn | None:
@@ -159,5 +158,5 @@ class Nudges:
         and before ``_sent`` learns of it, and then both would delete it."""
         future, nudge.sent = nudge.sent, None
         sent = future.result() if future and future.done() and not future.cancelled() else None
-        if isinstance(sent, Message):
+        if isinstance(sent, Posted):
             self.outbox.delete(user, sent.message_id)

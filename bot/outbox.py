@@ -41,9 +41,11 @@ from aiogram.exceptions import (
     TelegramMigrateToChat,
     TelegramRetryAfter,
 )
-from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
+from aiogram.methods import DeleteMessage
+from aiogram.types import Message, ReplyParameters
 
 from .ephemeral_calls import ephemeral_call
+from .keyboard import Keyboard
 from .outbox_jobs import (
     MEMORY,
     TRANSIENT,
@@ -57,6 +59,7 @@ from .outbox_jobs import (
     seen,
     why,
 )
+from .outgoing import EditKeyboard, EditText, Posted, SendText
 from .pacing import WORTH_A_WAIT, Limits, Rate
 
 __all__ = ["Blocked", "Limits", "Outbox", "Render", "Rendered"]
@@ -91,11 +94,11 @@ class Outbox:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         thread_id: int | None = None,
         reply_to: int | None = None,
-    ) -> asyncio.Future[Message | None]:
+    ) -> asyncio.Future[Posted | None]:
         """Queue a new message; the future gives the sent message (None if it failed).
         Needs no awaiting: a handler's reply can be queued and left to the outbox."""
         job = Job(chat_id, None, text, markup, thread_id=thread_id, reply_to=reply_to)
@@ -105,10 +108,10 @@ class Outbox:
         self,
         message: Message,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         quote: bool = False,
-    ) -> asyncio.Future[Message | None]:
+    ) -> asyncio.Future[Posted | None]:
         """What ``message.answer(text)`` does (``quote``: ``message.reply(text)``), paced:
         into the message's chat and topic."""
         thread = message.message_thread_id if message.is_topic_message else None
@@ -120,8 +123,8 @@ class Outbox:
         chat_id: int,
         message_id: int,
         text: str | None,
-        markup: InlineKeyboardMarkup | None = None,
-    ) -> asyncio.Future[Message | None]:
+        markup: Keyboard | None = None,
+    ) -> asyncio.Future[Posted | None]:
         """Queue an edit (``text`` None: of the keyboard only); replaces a waiting edit
         of the same message."""
         job = self._waiting(chat_id, message_id)
@@ -133,7 +136,7 @@ class Outbox:
 
     def show(
         self, chat_id: int, message_id: int | None, render: Render
-    ) -> asyncio.Future[Message | None]:
+    ) -> asyncio.Future[Posted | None]:
         """The message (None: a new one) should show what ``render()`` gives when its
         turn comes; replaces a waiting edit of the same message."""
         job = self._waiting(chat_id, message_id) if message_id is not None else None
@@ -150,7 +153,7 @@ class Outbox:
         render: Render,
         *,
         query: str | None = None,
-    ) -> asyncio.Future[Message | None]:
+    ) -> asyncio.Future[Posted | None]:
         """``show`` for an ephemeral message to ``receiver`` (``message_id``: its ephemeral
         id; None: a new one, answering the press ``query`` if given)."""
         job = self._waiting(chat_id, message_id, receiver) if message_id is not None else None
@@ -163,10 +166,10 @@ class Outbox:
 
     def delete_ephemeral(
         self, chat_id: int, receiver: int, message_id: int
-    ) -> asyncio.Future[Message | None]:
+    ) -> asyncio.Future[Posted | None]:
         return self._put(Job(chat_id, message_id, None, None, delete=True, receiver=receiver))
 
-    def delete(self, chat_id: int, message_id: int) -> asyncio.Future[Message | None]:
+    def delete(self, chat_id: int, message_id: int) -> asyncio.Future[Posted | None]:
         """Queue the deletion of a message: paced like the chat's other calls, and after
         every other call queued for the chat."""
         return self._put(Job(chat_id, message_id, None, None, delete=True))
@@ -232,7 +235,7 @@ class Outbox:
                 return job
         return None
 
-    def _put(self, job: Job) -> asyncio.Future[Message | None]:
+    def _put(self, job: Job) -> asyncio.Future[Posted | None]:
         key = job.chat_id if job.receiver is None else (job.chat_id, job.receiver)
         chat = self._chats.get(key)
         if chat is None:
@@ -246,7 +249,7 @@ class Outbox:
         self._drained.clear()
         return job.done
 
-    def _finish(self, job: Job, result: Message | None) -> None:
+    def _finish(self, job: Job, result: Posted | None) -> None:
         if not job.done.done():
             job.done.set_result(result)
         self._pending -= 1
@@ -295,7 +298,7 @@ class Outbox:
 
     # --- one job ------------------------------------------------------------------
 
-    async def _run(self, chat: ChatQueue, job: Job) -> Message | None:
+    async def _run(self, chat: ChatQueue, job: Job) -> Posted | None:
         """Wait for the slot, render, call; retry what may succeed on another try."""
         for attempt in range(self.limits.attempts):
             while (wait := self._ready(chat) - time.monotonic()) > 0:
@@ -359,9 +362,7 @@ class Outbox:
             message_id = chat.moved[message_id]
         return message_id
 
-    def _fresh(
-        self, chat: ChatQueue, job: Job
-    ) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
+    def _fresh(self, chat: ChatQueue, job: Job) -> tuple[str | None, Keyboard | None] | None:
         """What to send now; None when there is nothing to send (or it is shown already)."""
         content = job.content()
         if content is None:
@@ -375,8 +376,8 @@ class Outbox:
         return content
 
     async def _call(
-        self, chat: ChatQueue, job: Job, text: str | None, markup: InlineKeyboardMarkup | None
-    ) -> Message | None:
+        self, chat: ChatQueue, job: Job, text: str | None, markup: Keyboard | None
+    ) -> Posted | None:
         timeout = math.ceil(self.limits.timeout)  # aiohttp's, so no task per call
         try:
             if chat.receiver is not None:  # an ephemeral message
@@ -393,7 +394,7 @@ class Outbox:
                 assert job.message_id is not None
                 target = self._target(chat, job.message_id)
                 chat.shown.pop(target, None)
-                await self.bot.delete_message(chat.id, target, request_timeout=timeout)
+                await self.bot(DeleteMessage(chat_id=chat.id, message_id=target), timeout)
                 return None
             if job.message_id is None:
                 assert text is not None, "a new message needs a text"
@@ -402,37 +403,32 @@ class Outbox:
                     quoted = ReplyParameters(
                         message_id=job.reply_to, allow_sending_without_reply=True
                     )
-                sent = await self.bot.send_message(
-                    chat.id,
-                    text,
-                    reply_markup=markup,
-                    message_thread_id=job.thread_id,
-                    reply_parameters=quoted,
-                    request_timeout=timeout,
-                )
-                remember(chat.shown, sent.message_id, seen(text, markup))
-                chat.moved.pop(sent.message_id, None)  # that id is a live message now
-                return sent
+                send = SendText(
+                    chat_id=chat.id, text=text, reply_markup=markup,
+                    message_thread_id=job.thread_id, reply_parameters=quoted,
+                )  # fmt: skip
+                posted = await self.bot(send, request_timeout=timeout)
+                remember(chat.shown, posted.message_id, seen(text, markup))
+                chat.moved.pop(posted.message_id, None)  # that id is a live message now
+                return posted
             target = self._target(chat, job.message_id)
             chat.shown.pop(target, None)  # unknown until Telegram answers
             if text is None:
-                result = await self.bot.edit_message_reply_markup(
-                    chat_id=chat.id, message_id=target, reply_markup=markup,
-                    request_timeout=timeout,
-                )  # fmt: skip
+                edit: EditKeyboard | EditText = EditKeyboard(
+                    chat_id=chat.id, message_id=target, reply_markup=markup
+                )
             else:
-                result = await self.bot.edit_message_text(
-                    text=text, chat_id=chat.id, message_id=target, reply_markup=markup,
-                    request_timeout=timeout,
-                )  # fmt: skip
+                edit = EditText(chat_id=chat.id, message_id=target, text=text, reply_markup=markup)
+            result = await self.bot(edit, request_timeout=timeout)
+            if text is not None:
                 remember(chat.shown, target, seen(text, markup))
-            return result if isinstance(result, Message) else None
+            return result if isinstance(result, Posted) else None
         finally:
             self._spent(chat)
 
     async def _replace(
-        self, chat: ChatQueue, job: Job, text: str, markup: InlineKeyboardMarkup | None
-    ) -> Message | None:
+        self, chat: ChatQueue, job: Job, text: str, markup: Keyboard | None
+    ) -> Posted | None:
         """The message can no longer be edited: send a new one and remember it."""
         assert job.message_id is not None
         old = self._target(chat, job.message_id)

@@ -17,18 +17,12 @@ from aiogram.exceptions import (
     TelegramNetworkError,
     TelegramServerError,
 )
-from aiogram.methods import (
-    AnswerCallbackQuery,
-    EditMessageReplyMarkup,
-    EditMessageText,
-    GetChatMember,
-    GetUpdates,
-    Response,
-    SendMessage,
-)
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.methods import AnswerCallbackQuery, GetChatMember, GetUpdates, Response
 
-Rendered = tuple[str, InlineKeyboardMarkup | None]
+from .keyboard import Keyboard
+from .outgoing import EditKeyboard, EditText, Posted, SendText
+
+Rendered = tuple[str, Keyboard | None]
 Render = Callable[[], Rendered | None]  # None: nothing to show (any more)
 Blocked = Callable[[int], Awaitable[None]]  # a private chat whose user blocked the bot
 MEMORY = 16  # messages per chat whose content is remembered
@@ -42,10 +36,7 @@ TRANSIENT = (TelegramNetworkError, TelegramServerError, ClientDecodeError, Timeo
 # one again (3-4 ms each: a quarter of the bot's CPU under load). Keep the busy ones.
 _RESPONSES = tuple(
     Response[m.__returning__]  # type: ignore[name-defined]
-    for m in (
-        SendMessage, EditMessageText, EditMessageReplyMarkup, AnswerCallbackQuery,
-        GetUpdates, GetChatMember,
-    )
+    for m in (SendText, EditText, EditKeyboard, AnswerCallbackQuery, GetUpdates, GetChatMember)
 )  # fmt: skip
 
 
@@ -54,16 +45,16 @@ class Job:
     chat_id: int
     message_id: int | None  # None: send a new message
     text: str | None  # None with no render: edit the keyboard only
-    markup: InlineKeyboardMarkup | None
+    markup: Keyboard | None
     render: Render | None = None
     thread_id: int | None = None  # a new message: into this topic of a forum
     reply_to: int | None = None  # a new message: as a reply to this one
     delete: bool = False  # delete the message instead
     receiver: int | None = None  # an ephemeral message to this member of the group
     query: str | None = None  # a new ephemeral message: the press it answers
-    done: asyncio.Future[Message | None] = field(default_factory=asyncio.Future)
+    done: asyncio.Future[Posted | None] = field(default_factory=asyncio.Future)
 
-    def content(self) -> tuple[str | None, InlineKeyboardMarkup | None] | None:
+    def content(self) -> tuple[str | None, Keyboard | None] | None:
         if self.render is None:
             return self.text, self.markup
         return self.render()
@@ -89,14 +80,14 @@ class ChatQueue:
         return self.id if self.receiver is None else (self.id, self.receiver)
 
 
-def seen(text: str | None, markup: InlineKeyboardMarkup | None) -> bytes:
+def seen(text: str | None, markup: Keyboard | None) -> bytes:
     """What a message shows, as a 16-byte digest: no work for the garbage collector,
     unlike a kept keyboard (a few dozen objects that would live into its oldest generation
     and make its full collections, which stop the loop, come more often), and small: a
     chat remembers ``MEMORY`` messages, a private one a hand per game, and the hand's text
     and keys took ~560 bytes (at 1,000 tables up to 27 MB once every chat had 16)."""
-    rows = markup.inline_keyboard if markup else ()
-    keys = "\x1e".join("\x1d".join(f"{b.text}\x1f{b.callback_data}" for b in row) for row in rows)
+    rows = markup.rows if markup else ()
+    keys = "\x1e".join("\x1d".join(f"{b.text}\x1f{b.data}" for b in row) for row in rows)
     return hashlib.blake2b(f"{text}\x1c{keys}".encode(), digest_size=16).digest()
 
 

@@ -17,8 +17,6 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 from functools import partial
 
-from aiogram.types import Message
-
 from service import Clock, Games, LiveGame, Update
 from service.logctx import log_scope
 from service.records import Records
@@ -31,10 +29,11 @@ from .hand_pages import HandPages
 from .miniapp.links import Links
 from .nudges import Nudges
 from .outbox import Outbox, Rendered
+from .outgoing import Posted
 from .reach import Reach
 from .render_hand import Drawn, hand, retimed
 from .results import Results
-from .shown import Shown, Who, added_seconds, read_shown, styles
+from .shown import Shown, Who, added_seconds, read_shown
 
 log = logging.getLogger(__name__)
 
@@ -267,7 +266,7 @@ class Presenter:
             await self.results.post(game_id, game, live)
             self._forget(game_id)
 
-    def _put(self, game_id: int, game: Shown, who: Who) -> asyncio.Future[Message | None]:
+    def _put(self, game_id: int, game: Shown, who: Who) -> asyncio.Future[Posted | None]:
         """Queue the message's newest state (a new message when it has none yet)."""
         slot = game.slot(who)
         message_id = slot.id
@@ -292,7 +291,7 @@ class Presenter:
                 return drawn.text, self.links.under_hand(drawn.markup, lang, game.token)
             return drawn.text, drawn.markup
 
-        def done(future: asyncio.Future[Message | None]) -> None:
+        def done(future: asyncio.Future[Posted | None]) -> None:
             sent = None if future.cancelled() else future.result()
             if sent is None:
                 if any(slot.drawn == d.key for d in handed):
@@ -301,7 +300,8 @@ class Presenter:
             if handed:
                 slot.delivered = handed[-1].key
                 self.nudges.hand_shown(game_id, who)
-            if handed and self.styled and styles(handed[-1].markup) and not styles(sent):
+            markup = handed[-1].markup if handed else None
+            if self.styled and markup is not None and markup.styled and not sent.styled:
                 log.warning("the Bot API server drops button styles: marking cards «✓»")
                 self.styled = False
                 self._mark(game_id, who)
@@ -317,12 +317,12 @@ class Presenter:
         game: Shown,
         who: Who,
         message_id: int | None,
-        future: asyncio.Future[Message | None],
+        future: asyncio.Future[Posted | None],
     ) -> None:
         """An edit the outbox had to send as a new message (the old one could no longer
         be edited): the new one is noted as the game's."""
 
-        def done(future: asyncio.Future[Message | None]) -> None:
+        def done(future: asyncio.Future[Posted | None]) -> None:
             sent = None if future.cancelled() else future.result()
             if message_id is None or sent is None or sent.message_id == message_id:
                 return
@@ -342,7 +342,7 @@ class Presenter:
         async def note() -> None:
             try:
                 sent = await future
-                if isinstance(sent, Message):  # else the game's next news sends it again
+                if isinstance(sent, Posted):  # else the game's next news sends it again
                     await self._remember(game_id, game, who, sent.message_id)
             finally:
                 slot.sending = False

@@ -6,8 +6,6 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from html import escape
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from engine import Action, Card, Outcome, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, OPEN, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.legal import MISSES_TO_IDLE
@@ -19,6 +17,7 @@ from storage.records import TableRecord
 from .callbacks import LobbyCb, LobbyOp
 from .card_labels import card_label, trump_words
 from .i18n import t
+from .keyboard import Button, Keyboard
 from .render_cheating import accusation_exposed, accusation_words
 from .rules_text import in_force, lobby_rules_line, pack, rules_line
 
@@ -30,8 +29,8 @@ TEAM_SEATS = (4, 6)  # pairs, teams of three
 NEIGHBORS_MATTER = 4  # with 2 or 3 players the defender's neighbours are everyone (RULES §4)
 
 
-def button(text: str, data: str) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data)
+def button(text: str, data: str) -> Button:
+    return Button(text, data)
 
 
 def cards_text(cards: Sequence[Card], lang: str) -> str:
@@ -109,7 +108,7 @@ def team_mark(lang: str, s: TableSettings, seat: int) -> str:
     return t(lang, "lobby.team", n=seat % 2 + 1) if s.pairs else ""
 
 
-def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, InlineKeyboardMarkup]:
+def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, Keyboard]:
     s = table.settings
     lines = [t(lang, "lobby.title"), settings_text(lang, s), "", t(lang, "lobby.seats_title")]
     names = seat_names(lang, table.seats)
@@ -123,10 +122,10 @@ def lobby(lang: str, table: TableRecord, creator: str) -> tuple[str, InlineKeybo
     else:  # (in teams each seat shows its team)
         lines += [f"{i + 1}. {empty}{team_mark(lang, s, i)}" for i in free]
     lines += ["", t(lang, "lobby.creator", name=escape(creator))]
-    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=lobby_rows(lang, table.id, s))
+    return "\n".join(lines), Keyboard(lobby_rows(lang, table.id, s))
 
 
-def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboardButton]]:
+def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[Button]]:
     """The lobby's buttons: seats, start and the rules pages, then every setting showing
     its value (a press moves it to the next one); a setting that changes nothing at
     this many seats is left out (who throws in, below 4; pairs, but for 4 and 6). At
@@ -135,7 +134,7 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboar
     def cb(op: str, arg: str = "") -> str:
         return LobbyCb(table=tid, op=LobbyOp(op), arg=arg).pack()
 
-    def setting(name: str, text: str) -> InlineKeyboardButton:
+    def setting(name: str, text: str) -> Button:
         return button(text, cb("set", name))
 
     level = BOT_LEVELS[(BOT_LEVELS.index(s.bots) + 1) % len(BOT_LEVELS)]
@@ -164,9 +163,9 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[InlineKeyboar
     ]
 
 
-def again(lang: str, table_id: int) -> InlineKeyboardMarkup:
+def again(lang: str, table_id: int) -> Keyboard:
     data = LobbyCb(table=table_id, op=LobbyOp.AGAIN).pack()
-    return InlineKeyboardMarkup(inline_keyboard=[[button(t(lang, "lobby.again"), data)]])
+    return Keyboard([[button(t(lang, "lobby.again"), data)]])
 
 
 # ------------------------------------------------------------------ words

@@ -15,16 +15,17 @@ from engine import Action, Card, View
 from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT
 from engine.cards import sort_for_hand
 
-from .callbacks import DRAFT, CheatCb, Draft, MoveCb, PageCb, PageName, packed
+from .callbacks import DRAFT, CheatCb, MoveCb, PageCb, PageName, packed
 from .card_labels import ROW_WIDTH, card_label, width
 from .i18n import t
+from .keyboard import Button
 
-Rows = list[list[Draft]]
+Rows = list[list[Button]]
 MAX_ROWS = 9  # of cheat buttons, with «Назад» under them
 
 
-def _button(text: str, data: str) -> Draft:
-    return Draft(text, data)
+def _button(text: str, data: str) -> Button:
+    return Button(text, data)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -87,7 +88,7 @@ def hand_rows(
     return [row] if row else []
 
 
-def _accuse_button(lang: str, action: Action, game_id: int, names: Sequence[str]) -> Draft:
+def _accuse_button(lang: str, action: Action, game_id: int, names: Sequence[str]) -> Button:
     assert action.accused is not None
     text = t(lang, "accuse.button", name=_name(names, action.accused))
     return _button(text, packed(MoveCb, game=game_id, k=DRAFT, a=action.text))
@@ -114,7 +115,7 @@ def cheat_page(
     if not cheats:
         return None
 
-    def cheat(a: Action) -> Draft:
+    def cheat(a: Action) -> Button:
         return _button(cheat_label(lang, a), packed(CheatCb, game=game_id, k=DRAFT, a=a.text))
 
     mine = [a for a in cheats if a.cards[0] == card]
@@ -138,7 +139,7 @@ def cheat_page(
     return status, rows
 
 
-def _packed(buttons: list[Draft]) -> Rows:
+def _packed(buttons: list[Button]) -> Rows:
     """Rows that fit a phone's width; as many per row as it takes to stay within
     ``MAX_ROWS`` (a hand of dozens of cards)."""
     budget = ROW_WIDTH

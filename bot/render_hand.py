@@ -13,27 +13,26 @@ import hashlib
 from collections.abc import Iterator, Sequence
 from html import escape
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from engine import Action, Card, View
 from engine.actions import ACCUSE, BACK, BEAT, DONE, PASS, QUIT, SHOW, TAKE, THROW, TRANSFER
 from engine.cards import sort_for_hand
 
-from .callbacks import DRAFT, CardCb, Draft, LobbyCb, LobbyOp, MoveCb, PageCb, packed, tap_meaning
+from .callbacks import DRAFT, CardCb, LobbyCb, LobbyOp, MoveCb, PageCb, packed, tap_meaning
 from .card_labels import card_label, fitted, trump_words
 from .hand_moves import markable, opening, tap_kinds
 from .i18n import t
+from .keyboard import Button, Keyboard
 from .render_cheating import accuse_page, cheat_page, hand_rows
 
-Rows = list[list[Draft]]
+Rows = list[list[Button]]
 ROW, WIDE_ROW = 6, 7  # cards per keyboard row; with more than 36 cards
 PLAYABLE, MARKED, DANGER = "success", "primary", "danger"  # Bot API 9.4 button styles
 WORDS = {TAKE: "take", DONE: "done", PASS: "pass"}
 
 
 class Drawn:
-    """A hand as drawn: its text, its key and its buttons. The keyboard (pydantic's
-    models, the costly part) is built when it is first asked for: a press is checked
+    """A hand as drawn: its text, its key and its buttons. The keyboard, its buttons
+    sealed with the key, is built when it is first asked for: a press is checked
     against the key alone, and a hand drawn for that is often never sent as it is."""
 
     __slots__ = ("_markup", "_rows", "key", "text", "untimed")
@@ -43,19 +42,22 @@ class Drawn:
         self.key = key  # the same key: the same hand, but for the seconds left
         self.untimed = untimed  # the text without its line of seconds left, if it has one
         self._rows = rows
-        self._markup: InlineKeyboardMarkup | None = None
+        self._markup: Keyboard | None = None
 
     @property
-    def markup(self) -> InlineKeyboardMarkup | None:
+    def markup(self) -> Keyboard | None:
         if self._markup is None and self._rows:
-            key = self.key
+            key, draft = self.key, ":" + DRAFT
 
-            def sealed(b: Draft) -> InlineKeyboardButton:
-                data = b.data[: -len(DRAFT)] + key if b.data.endswith(":" + DRAFT) else b.data
-                return InlineKeyboardButton(text=b.text, callback_data=data, style=b.style)
+            def sealed(b: Button) -> Button:
+                data = b.data
+                return (
+                    b._replace(data=data[: -len(DRAFT)] + key)
+                    if data and data.endswith(draft)
+                    else b
+                )
 
-            rows = [[sealed(b) for b in row] for row in self._rows]
-            self._markup = InlineKeyboardMarkup(inline_keyboard=rows)
+            self._markup = Keyboard([sealed(b) for b in row] for row in self._rows)
         return self._markup
 
     def __iter__(self) -> Iterator[object]:
@@ -134,7 +136,7 @@ def hand(
             return seal(head + t(lang, "hand.you_out"), [])
         data = LobbyCb(table=leave, op=LobbyOp.LEAVE).pack()
         return seal(
-            head + t(lang, "hand.you_out_may_leave"), [[Draft(t(lang, "hand.leave"), data)]]
+            head + t(lang, "hand.you_out_may_leave"), [[Button(t(lang, "hand.leave"), data)]]
         )
     timer = note = ""
     waited = view.turn is not None and view.seat in view.turn.seats
@@ -183,17 +185,17 @@ class _Keys:
     def __init__(self, lang: str, view: View, game_id: int, styled: bool) -> None:
         self.lang, self.view, self.game, self.styled = lang, view, game_id, styled
 
-    def move(self, text: str, a: Action, style: str | None = None) -> Draft:
-        return Draft(text, packed(MoveCb, game=self.game, a=a.text, k=DRAFT), style)
+    def move(self, text: str, a: Action, style: str | None = None) -> Button:
+        return Button(text, packed(MoveCb, game=self.game, a=a.text, k=DRAFT), style)
 
-    def page(self, text: str, name: str, card: str = "") -> Draft:
-        return Draft(text, packed(PageCb, game=self.game, page=name, card=card, k=DRAFT))
+    def page(self, text: str, name: str, card: str = "") -> Button:
+        return Button(text, packed(PageCb, game=self.game, page=name, card=card, k=DRAFT))
 
-    def card(self, c: Card, data: str, style: str | None) -> Draft:
+    def card(self, c: Card, data: str, style: str | None) -> Button:
         label = card_label(c, self.lang)
         if style is not None and not self.styled:
-            return Draft("✓" + label, data)  # the plain-text fallback of a style
-        return Draft(label, data, style)
+            return Button("✓" + label, data)  # the plain-text fallback of a style
+        return Button(label, data, style)
 
     def cards(self, taps: dict[Card, str]) -> Rows:
         view = self.view
@@ -205,7 +207,7 @@ class _Keys:
             buttons.append(self.card(c, data, PLAYABLE if c in taps else None))
         return _card_rows(buttons)
 
-    def transfer(self, a: Action) -> Draft:
+    def transfer(self, a: Action) -> Button:
         key = "hand.transfer" if a.kind == TRANSFER else "hand.show"
         return self.move(t(self.lang, key, card=card_label(a.cards[0], self.lang)), a, PLAYABLE)
 
@@ -214,7 +216,7 @@ class _Keys:
         beats = [a for a in self.view.legal if a.kind == BEAT and a.cards[0] == card and a.target]
         rows = _packed([self.move(self._target_label(a), a) for a in beats], 2)
         cancel = packed(CardCb, game=self.game, card="-", k=DRAFT)
-        return [*rows, [Draft(t(self.lang, "hand.cancel"), cancel)]]
+        return [*rows, [Button(t(self.lang, "hand.cancel"), cancel)]]
 
     def _target_label(self, a: Action) -> str:
         assert a.target is not None
@@ -230,9 +232,9 @@ class _Keys:
             data = packed(PageCb, game=self.game, page="mark", card=str(c), k=DRAFT)
             label = card_label(c, self.lang)
             if c in marked:
-                buttons.append(Draft("✓" + label, data, MARKED if self.styled else None))
+                buttons.append(Button("✓" + label, data, MARKED if self.styled else None))
             else:
-                buttons.append(Draft(label, data, PLAYABLE if c in can and self.styled else None))
+                buttons.append(Button(label, data, PLAYABLE if c in can and self.styled else None))
         rows = _card_rows(buttons)
         controls = [self.page(t(self.lang, "hand.cancel"), "hand")]
         chosen = opening(view, marked) if marked else None
@@ -247,11 +249,11 @@ class _Keys:
         return [[quit_, self.page(t(self.lang, "hand.cancel"), "hand")]]
 
 
-def _packed(buttons: list[Draft], per_row: int) -> Rows:
+def _packed(buttons: list[Button], per_row: int) -> Rows:
     return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
 
-def _card_rows(buttons: list[Draft]) -> Rows:
+def _card_rows(buttons: list[Button]) -> Rows:
     """As few rows as the row's width allows, the cards shared out evenly among them
     (seven cards: 4 + 3, not 6 and a lone card across the whole width)."""
     per_row = ROW if len(buttons) <= 6 * ROW else WIDE_ROW

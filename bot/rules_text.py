@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from engine import Rules
 from engine.presets import PRESETS
 from engine.rules import Mode
@@ -22,6 +20,7 @@ from storage.records import TableRecord, TableSettings
 
 from .callbacks import LobbyCb, LobbyOp
 from .i18n import t
+from .keyboard import Button, Keyboard
 
 _DEFAULTS = {name: values[0] for name, values in OPTIONS.items()}  # the engine's defaults
 
@@ -90,9 +89,9 @@ def fits(labels: list[str]) -> bool:
     return max(len(text) for text in labels) + 1 <= ROW_CHARS // len(labels)
 
 
-def pack(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
+def pack(buttons: list[Button]) -> list[list[Button]]:
     """Buttons in rows of two where both fit, else one per row, keeping their order."""
-    rows: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Button]] = []
     for b in buttons:
         if rows and len(rows[-1]) == 1 and fits([rows[-1][0].text, b.text]):
             rows[-1].append(b)
@@ -101,10 +100,8 @@ def pack(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]
     return rows
 
 
-def _button(text: str, table_id: int, op: str, arg: str = "") -> InlineKeyboardButton:
-    return InlineKeyboardButton(
-        text=text, callback_data=LobbyCb(table=table_id, op=LobbyOp(op), arg=arg).pack()
-    )
+def _button(text: str, table_id: int, op: str, arg: str = "") -> Button:
+    return Button(text, LobbyCb(table=table_id, op=LobbyOp(op), arg=arg).pack())
 
 
 def _on(name: str, value: Any) -> bool:
@@ -134,13 +131,13 @@ def option_answer(lang: str, settings: TableSettings, name: str) -> str:
     return t(lang, key, name=t(lang, f"opt.{name}"))
 
 
-def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, InlineKeyboardMarkup]:
+def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, Keyboard]:
     """The lobby message as a rules page: ``rules`` (presets and the options of the
     bout) or ``house`` (house rules). Every button changes something or navigates."""
     settings, tid = table.settings, table.id
     values = option_values(settings)
     lines = [lobby_rules_line(lang, settings), ""]
-    rows: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Button]] = []
     if page == "house":  # rules a player may not know: each in a line
         names = list(HOUSE)
         lines = [t(lang, "rules.page_house"), *lines, *house_lines(lang), ""]
@@ -166,4 +163,4 @@ def rules_page(lang: str, table: TableRecord, page: str) -> tuple[str, InlineKey
                 _button(t(lang, "rules.back"), tid, "back"),
             ]
         )
-    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+    return text, Keyboard(rows)

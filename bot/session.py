@@ -5,18 +5,19 @@ model's dump value by value (a keyboard is a few dozen) and quotes the result in
 the form, about half of a call's CPU in the bot. The Bot API takes JSON bodies as
 well; here pydantic dumps the call without its empty fields in one go, the bot's
 defaults (``parse_mode``) are filled in, and the standard library's encoder writes
-the body. A call carrying what JSON cannot (a file to upload, a date) goes the
-form way, as before.
+the body, the bot's own keyboards (``bot.keyboard``) as they are. A call carrying
+what JSON cannot (a file to upload, a date) goes the form way, as before.
 
 Each call is tried as ``bot.calls`` says, each try counted (``bot.traffic``); a press's
 answer that can ride the webhook's reply to its update is handed there instead
 (``bot.replies``).
 
-An answer echoes back the keyboard sent with the call, most of the answer to check
-(each button a model of its own). The bot holds that keyboard already; what it learns
-from the echo is only whether the server keeps button styles (Bot API 9.4; an older
-one drops them). So the echo is dropped before aiogram checks the rest, unless styles
-were sent and did not come back.
+An answer echoes back the keyboard sent with the call. The bot holds that keyboard
+already; what it learns from the echo is only whether the server keeps button styles
+(Bot API 9.4; an older one drops them). So the echo is dropped before aiogram checks
+the rest, unless styles were sent and did not come back (``bot.outgoing.Posted``). An
+update's pressed message comes without its keyboard (``lean``): no handler reads it,
+and its buttons, each a model of aiogram's, were two thirds of the update's parsing.
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ from aiogram import Bot
 from aiogram.client.default import Default
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import ClientDecodeError, TelegramNetworkError, TelegramServerError
-from aiogram.methods import Response, TelegramMethod
+from aiogram.methods import GetUpdates, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiohttp import ClientError, ClientTimeout
 from prometheus_client import CollectorRegistry
 
 from .calls import patiently
+from .keyboard import Keyboard
 from .replies import REPLY
 from .traffic import Calls
 
@@ -62,6 +64,8 @@ def _nested(bot: Bot) -> Callable[[object], object]:
     unset (aiogram would drop that field), goes the form way."""
 
     def default(value: object) -> object:
+        if isinstance(value, Keyboard):
+            return value.json()
         if isinstance(value, Default) and bot.default[value.name] is not None:
             return bot.default[value.name]
         raise _NotJson(type(value).__name__)
@@ -74,7 +78,20 @@ def _loads(content: Any) -> Any:
     return content if isinstance(content, dict) else json.loads(content)
 
 
+def lean(update: Any) -> Any:
+    """An update (as JSON) whose pressed message comes without its keyboard: no handler
+    reads it (the bot knows what it sent), and parsing its buttons cost more than the
+    rest of the update."""
+    query = update.get("callback_query") if isinstance(update, dict) else None
+    message = query.get("message") if isinstance(query, dict) else None
+    if isinstance(message, dict):
+        message.pop("reply_markup", None)
+    return update
+
+
 def _styled(markup: Any) -> bool:
+    if isinstance(markup, Keyboard):
+        return markup.styled
     rows = markup.get("inline_keyboard", ()) if isinstance(markup, dict) else ()
     return any("style" in button for row in rows for button in row)
 
@@ -154,6 +171,9 @@ class JsonSession(AiohttpSession):
         content: Any = raw
         try:
             content = json.loads(raw)
+            if isinstance(method, GetUpdates):
+                for update in content["result"]:
+                    lean(update)
             echo = content["result"].get("reply_markup")
             if echo is not None and (_styled(echo) or not styled):
                 del content["result"]["reply_markup"]

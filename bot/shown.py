@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from aiogram.types import InlineKeyboardMarkup, Message
-
 from service import LiveGame, TableSettings
 from service.records import Records
 from storage.repos import TableRecord
@@ -91,13 +89,3 @@ def summed_up(table: TableRecord) -> bool:
     sent after the game's table message (a chat's message ids grow)."""
     lobby, shown = table.lobby_message_id, table.table_message_id
     return table.lobby_is_summary and lobby is not None and shown is not None and lobby > shown
-
-
-def styles(shown: Message | InlineKeyboardMarkup | None) -> bool:
-    """Whether a keyboard (sent, or as the server returned it) has styled buttons: a
-    server before Bot API 9.4 returns them without. A message without its keyboard
-    counts as styled: ``bot.session`` leaves the echo out when its styles came back."""
-    markup = shown.reply_markup if isinstance(shown, Message) else shown
-    if isinstance(shown, Message) and markup is None:
-        return True
-    return any(b.style for row in (markup.inline_keyboard if markup else ()) for b in row)

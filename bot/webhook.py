@@ -35,6 +35,7 @@ from storage.handling import Handled
 from .config import Config
 from .once import MARK
 from .replies import REPLY, Reply, body
+from .session import lean
 from .web import Routes, application
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ class Receiver:
             log.warning("webhook: refused a request without the right secret token")
             return web.Response(text="Unauthorized", status=401)
         try:
-            update = Update.model_validate(await request.json(), context={"bot": self.bot})
+            update = Update.model_validate(lean(await request.json()), context={"bot": self.bot})
         except (ValueError, ValidationError) as e:
             log.warning("webhook: refused a request that is not an update: %s", e)
             return web.Response(text="Bad Request", status=400)

@@ -71,8 +71,8 @@ def test_a_page_opened_without_telegram_is_refused() -> None:
 def test_the_buttons_carry_the_table_as_the_launch_reads_it() -> None:
     links = Links("https://durak.example.org/app", "https://t.me/durak_bot/table")
     button = links.hand_button("ru", TABLE)
-    assert button.web_app is not None and button.text == "🎴 Открыть стол"
-    assert button.web_app.url == f"https://durak.example.org/app?startapp={TABLE}"
+    assert button.text == "🎴 Открыть стол"
+    assert button.app == f"https://durak.example.org/app?startapp={TABLE}"
     shared = links.table_button("en", TABLE)
     assert shared is not None and shared.url == f"https://t.me/durak_bot/table?startapp={TABLE}"
     assert Links("https://durak.example.org/app", None).table_button("ru", TABLE) is None

@@ -37,7 +37,7 @@ class ToChat:
 
     async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
         if getattr(method, "chat_id", None) == self.chat_id:
-            self.calls.append((type(method).__name__, getattr(method, "text", None) or ""))
+            self.calls.append((method.__api_method__, getattr(method, "text", None) or ""))
         return await make_request(bot, method)
 
 
@@ -94,7 +94,7 @@ async def test_a_new_holder_does_not_show_an_old_games_result_once_a_new_game_ru
         again = [m for m in tg.messages(group) if m.text == summary.text]
         assert again == [summary], again  # before: posted again
         assert heir.app.service.game_ids() == [second]  # before: the first stayed too
-        assert not [c for c in seen.calls if c[0] == "SendMessage"], seen.calls
+        assert not [c for c in seen.calls if c[0] == "sendMessage"], seen.calls
         now = tg.chat(group).message(table.table_message_id)  # the new game's: not the old
         assert now is not None and not any(w in (now.text or "") for w in GAME_OVER)
     assert tg.too_many_requests_sent == 0
@@ -180,12 +180,12 @@ async def test_play_again_taken_after_the_new_game_ended_edits_the_old_result(
             await surrender(other.app, second)  # ...that ends at once
             await tg.wait_for(lambda: len(summaries(tg, group)) == 2, what="its result")
             new = summaries(tg, group)[1]
-            posted = len([c for c in seen.calls if c[0] == "SendMessage"])
+            posted = len([c for c in seen.calls if c[0] == "sendMessage"])
             holder.app.delivery.start(holder.app.service)
             await tg.wait_for(lambda: _none_waiting(holder), what="the start's row sent")
             await settled(holder.app, other.app)
         assert summaries(tg, group) == [new]  # the old result lost «Ещё партию» only
-        sends = len([c for c in seen.calls if c[0] == "SendMessage"])
+        sends = len([c for c in seen.calls if c[0] == "sendMessage"])
         assert sends == posted  # before: a new lobby under the new result
     assert tg.too_many_requests_sent == 0
 

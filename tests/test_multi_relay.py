@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.delivery.posts import (
     Admin,
@@ -24,6 +22,7 @@ from bot.delivery.posts import (
     markup_json,
     to_json,
 )
+from bot.keyboard import Button, Keyboard
 from storage.lease import PgShards
 from storage.outgoing import OutgoingRepo
 from storage.records import TableRecord
@@ -42,7 +41,7 @@ from tests.e2e_helpers import (
 from tests.fakes import FakeMessage, FakeTelegram, FakeUser
 from tests.processes import bot_processes, delivering, hands_current
 
-SENT = ("SendMessage", "EditMessageText", "EditMessageReplyMarkup", "DeleteMessage")
+SENT = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
 
 
 class Sent:
@@ -52,8 +51,8 @@ class Sent:
         self.calls: Counter[str] = Counter()
 
     async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
-        if type(method).__name__ in SENT:
-            self.calls[type(method).__name__] += 1
+        if method.__api_method__ in SENT:
+            self.calls[method.__api_method__] += 1
         return await make_request(bot, method)
 
 
@@ -89,7 +88,7 @@ async def test_the_lobby_and_replies_of_another_process_are_sent_by_the_holder(
                 assert table is not None and table.lobby_message_id == newest.message_id
                 await tg.wait_for(lambda: _waiting(other.app.db, 0), what="every row sent")
             assert not sent[other].calls, sent[other].calls  # it sent nothing
-            assert sent[holder].calls["SendMessage"] >= 3  # lobby, stats, lobby
+            assert sent[holder].calls["sendMessage"] >= 3  # lobby, stats, lobby
             assert holder.delivery.relayed >= 5 and other.delivery.relayed == 0
         assert tg.too_many_requests_sent == 0
 
@@ -138,10 +137,11 @@ async def test_what_waits_for_a_holder_is_sent_once_a_process_takes_the_lease(
 
 
 def test_a_post_keeps_its_text_and_keyboard_through_the_database() -> None:
-    markup = InlineKeyboardMarkup(
-        inline_keyboard=[
-            [InlineKeyboardButton(text="Сесть", callback_data="l:1:join:")],
-            [InlineKeyboardButton(text="Правила", url="https://t.me/durak_bot?start=x")],
+    markup = Keyboard(
+        [
+            [Button("Сесть", "l:1:join:", style="success")],
+            [Button("Правила", url="https://t.me/durak_bot?start=x")],
+            [Button("Стол", app="https://durak.example.org/app?startapp=x")],
         ]
     )
     post = Send(-100, "<b>Стол</b>", markup_json(markup), thread_id=7, reply_to=3)

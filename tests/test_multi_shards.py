@@ -58,7 +58,7 @@ class Calls:
             finally:
                 if isinstance(chat, int):
                     ended = time.monotonic()
-                    self.calls.append(Call(name, chat, type(method).__name__, began, ended))
+                    self.calls.append(Call(name, chat, method.__api_method__, began, ended))
 
         process.app.bot.session.middleware(record)
 

@@ -45,7 +45,7 @@ async def test_a_failed_edit_is_retried_and_the_newest_state_arrives(fault: str)
         assert message_in(tg, anna, first.message_id).text == "ход 2"
         assert outbox.failures == 1
         later = await asyncio.wait_for(outbox.send(anna.id, "ещё"), 5)  # the worker lives
-        assert later is not None and later.text == "ещё"
+        assert later is not None and message_in(tg, anna, later.message_id).text == "ещё"
 
 
 @pytest.mark.parametrize("fault", ["502", "reset"])
@@ -53,7 +53,7 @@ async def test_a_failed_send_is_retried(fault: str) -> None:
     async with outbox_for() as (tg, anna, outbox):
         tg.inject_fault(fault, chat=anna, methods=["sendMessage"])
         sent = await asyncio.wait_for(outbox.send(anna.id, "итог"), 5)
-        assert sent is not None and sent.text == "итог"
+        assert sent is not None and message_in(tg, anna, sent.message_id).text == "итог"
         assert [c.status for c in tg.calls_to("sendMessage")] == [
             502 if fault == "502" else 599,
             200,
@@ -65,18 +65,18 @@ async def test_a_call_that_keeps_failing_is_dropped_and_the_chat_goes_on() -> No
         tg.inject_fault("502", count=FAST.attempts, chat=anna)
         assert await asyncio.wait_for(outbox.send(anna.id, "потеряно"), 5) is None
         sent = await asyncio.wait_for(outbox.send(anna.id, "дошло"), 5)
-        assert sent is not None and sent.text == "дошло"
+        assert sent is not None and message_in(tg, anna, sent.message_id).text == "дошло"
 
 
 async def test_a_render_that_raises_loses_its_message_only() -> None:
-    async with outbox_for() as (_, anna, outbox):
+    async with outbox_for() as (tg, anna, outbox):
 
         def broken() -> Rendered:
             raise RuntimeError("a bug in a render")
 
         assert await asyncio.wait_for(outbox.show(anna.id, None, broken), 5) is None
         sent = await asyncio.wait_for(outbox.send(anna.id, "дошло"), 5)
-        assert sent is not None and sent.text == "дошло"
+        assert sent is not None and message_in(tg, anna, sent.message_id).text == "дошло"
 
 
 async def test_an_idle_chats_worker_ends_and_a_later_message_still_arrives() -> None:
@@ -85,7 +85,7 @@ async def test_an_idle_chats_worker_ends_and_a_later_message_still_arrives() -> 
         assert outbox.workers == 1
         await tg.wait_for(lambda: outbox.workers == 0, what="the idle worker to end")
         sent = await asyncio.wait_for(outbox.send(anna.id, "второе"), 5)
-        assert sent is not None and sent.text == "второе"
+        assert sent is not None and message_in(tg, anna, sent.message_id).text == "второе"
         assert outbox.workers == 1
 
 
@@ -96,6 +96,7 @@ async def test_a_reply_goes_to_the_chat_and_quotes_when_asked() -> None:
         message = Message.model_validate(asked.to_api())
         plain = await asyncio.wait_for(outbox.reply(message, "Рейтинг"), 5)
         quoted = await asyncio.wait_for(outbox.reply(message, "Ваши итоги", quote=True), 5)
-        assert plain is not None and plain.chat.id == group.id and plain.reply_to_message is None
-        assert quoted is not None and quoted.reply_to_message is not None
-        assert quoted.reply_to_message.message_id == asked.message_id
+        assert plain is not None and message_in(tg, group, plain.message_id).reply_to is None
+        assert quoted is not None
+        to = message_in(tg, group, quoted.message_id).reply_to
+        assert to is not None and to.message_id == asked.message_id

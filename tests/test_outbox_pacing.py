@@ -7,6 +7,7 @@ import itertools
 
 from bot.outbox import Limits, Outbox
 from bot.session import JsonSession
+from tests.e2e_helpers import message_in
 from tests.fakes import FakeTelegram, RateLimits
 
 
@@ -97,7 +98,7 @@ async def test_a_reply_right_after_a_summary_waits_for_the_groups_slot(tg: FakeT
     outbox.edit(group.id, table.message_id, "стол: партия окончена")
     outbox.send(group.id, "Партия окончена")
     stats = await asyncio.wait_for(outbox.send(group.id, "Рейтинг чата"), 5)  # /stats
-    assert stats is not None and stats.text == "Рейтинг чата"
+    assert stats is not None and message_in(tg, group, stats.message_id).text == "Рейтинг чата"
     assert tg.rate_limited == 0
     await outbox.close()
     await bot.session.close()

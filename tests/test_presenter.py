@@ -7,16 +7,15 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-from aiogram.types import Chat, InlineKeyboardMarkup, Message
 
 from bot.callbacks import PageName
 from bot.ephemeral import EphemeralHands
 from bot.hand_pages import HandPages, Page
+from bot.keyboard import Keyboard
 from bot.outbox import Render
+from bot.outgoing import Posted
 from bot.presenter import Presenter
 from bot.reach import Reach
 from engine import Action, Rules, State
@@ -107,13 +106,13 @@ class Outbox:
 
     def __init__(self, held: int | None = None, failing: int | None = None) -> None:
         self.queued: dict[tuple[int, int], Render] = {}  # (chat, message) -> newest render
-        self.sent: list[tuple[str, int, InlineKeyboardMarkup | None]] = []
+        self.sent: list[tuple[str, int, Keyboard | None]] = []
         self.drawn_at: list[int] = []  # per sent message: the game's version when rendered
         self.version: Callable[[], int] = lambda: 0  # the game's version now (``running``)
         self.gate = asyncio.Event()
         self.held, self.failing = held, failing
         self._ids = itertools.count(100)
-        self.edits: dict[tuple[int, int], asyncio.Future[Message | None]] = {}
+        self.edits: dict[tuple[int, int], asyncio.Future[Posted | None]] = {}
         self.lost: set[tuple[int, int]] = set()  # messages that can no longer be edited
 
     def show(self, chat_id: int, message_id: int | None, render: Render) -> Any:
@@ -126,7 +125,7 @@ class Outbox:
     def send(self, chat_id: int, text: str, markup: Any = None) -> Any:
         return asyncio.ensure_future(self._send(chat_id, lambda: (text, markup)))
 
-    async def _send(self, chat_id: int, render: Render) -> Message | None:
+    async def _send(self, chat_id: int, render: Render) -> Posted | None:
         if chat_id == self.failing:
             self.failing = None
             return None
@@ -135,16 +134,10 @@ class Outbox:
         content = render()
         assert content is not None
         self._note("send", chat_id, content[1])
-        chat = Chat(id=chat_id, type="private")
-        return Message(
-            message_id=next(self._ids),
-            date=datetime.now(UTC),
-            chat=chat,
-            text=content[0],
-            reply_markup=content[1],  # as Telegram returns it
-        )
+        echo = None if content[1] is None else content[1].json()  # as Telegram returns it
+        return Posted(message_id=next(self._ids), reply_markup=echo)
 
-    def _note(self, kind: str, chat_id: int, markup: InlineKeyboardMarkup | None) -> None:
+    def _note(self, kind: str, chat_id: int, markup: Keyboard | None) -> None:
         self.sent.append((kind, chat_id, markup))
         self.drawn_at.append(self.version())
 
@@ -156,8 +149,7 @@ class Outbox:
             if content is not None:
                 self._note("edit", chat_id, content[1])
                 new = next(self._ids) if (chat_id, message_id) in self.lost else message_id
-                chat = Chat(id=chat_id, type="private")
-                shown = Message(message_id=new, date=datetime.now(UTC), chat=chat, text="")
+                shown = Posted(message_id=new, reply_markup=None)
             self.edits.pop((chat_id, message_id)).set_result(shown)
         self.queued.clear()
 

@@ -8,13 +8,13 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, render_hand
 from bot.callbacks import CardCb, LobbyCb, LobbyOp, MoveCb
 from bot.card_labels import card_label
 from bot.config import ConfigError, zone_from_env
 from bot.i18n import lang_of, t
+from bot.keyboard import Keyboard
 from engine import Rules, State
 from engine.actions import THROW
 from engine.cards import CARDS
@@ -29,14 +29,14 @@ NAMES = ["Аня", "Борис", "Вика"]
 NB = "\u00a0"  # a space a line never breaks at
 
 
-def buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, str]]:
+def buttons(markup: Keyboard | None) -> list[tuple[str, str]]:
     """(label, data) with the suits' colour selector dropped and a playable card (its
     style) marked «• »."""
     assert markup is not None, "no buttons"
     return [
-        (("• " if b.style == "success" and (b.callback_data or "")[:2] == "c:" else "")
-         + b.text.replace("\ufe0f", ""), b.callback_data or "")
-        for row in markup.inline_keyboard for b in row
+        (("• " if b.style == "success" and (b.data or "")[:2] == "c:" else "")
+         + b.text.replace("\ufe0f", ""), b.data or "")
+        for row in markup.rows for b in row
     ]  # fmt: skip
 
 
@@ -65,7 +65,7 @@ def test_lobby_shows_settings_seats_and_buttons() -> None:
     assert data["Сесть за стол"].op == "join" and data["Начать"].op == "start"
     assert all(d.table == 7 for d in data.values())
     assert all(len(d.pack().encode()) <= 64 for d in data.values())
-    assert len(markup.inline_keyboard) == 5  # no pairs nor neighbours at three seats
+    assert len(markup.rows) == 5  # no pairs nor neighbours at three seats
 
 
 def test_the_free_seats_of_a_lobby_take_one_line_unless_they_show_teams() -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 
-from aiogram.types import InlineKeyboardMarkup
-
 from bot import render, render_hand, rules_text
 from bot.callbacks import DRAFT, CheatCb, MoveCb, PageCb, PageName
+from bot.keyboard import Keyboard
 from bot.render_cheating import accusation_exposed
 from bot.render_hand import Drawn
 from engine import Accused, Action, Card, Mode, State
@@ -22,13 +21,11 @@ NAMES = ["Аня", "Борис", "Вика"]
 BIG_GAME = 10**12  # callback data must fit 64 bytes even for huge ids
 
 
-def buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, str]]:
+def buttons(markup: Keyboard | None) -> list[tuple[str, str]]:
     """(label, data) with the suits' colour selector dropped and the hand's key as drafted."""
     assert markup is not None, "no buttons"
     return [
-        (b.text.replace("\ufe0f", ""), unsealed(b.callback_data or ""))
-        for row in markup.inline_keyboard
-        for b in row
+        (b.text.replace("\ufe0f", ""), unsealed(b.data or "")) for row in markup.rows for b in row
     ]
 
 

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from typing import TypedDict
 
 import pytest
-from aiogram.types import InlineKeyboardMarkup
 
 from bot.callbacks import DRAFT, CardCb, CheatCb, LobbyCb, MoveCb, PageCb, packed
 from bot.card_labels import VS16, card_label
 from bot.hand_answers import why_not
 from bot.hand_moves import markable, tap_kinds
+from bot.keyboard import Keyboard
 from bot.render_hand import PLAYABLE, hand, retimed
 from engine import Action, Card, Rules, State
 from engine.actions import BEAT
@@ -84,9 +84,9 @@ def pages(state: State, seat: int, rng: random.Random) -> Iterator[Shown]:
     yield {"page": "accuse"}
 
 
-def rows_of(markup: InlineKeyboardMarkup | None) -> list[list[tuple[str, str | None, str]]]:
-    rows = markup.inline_keyboard if markup else []
-    return [[(b.text, b.style, b.callback_data or "") for b in row] for row in rows]
+def rows_of(markup: Keyboard | None) -> list[list[tuple[str, str | None, str]]]:
+    rows = markup.rows if markup else []
+    return [[(b.text, b.style, b.data or "") for b in row] for row in rows]
 
 
 def test_the_keyboard_bound_holds_in_every_position_and_page() -> None:
@@ -190,8 +190,8 @@ def test_suits_are_coloured_and_only_playable_cards_stand_out() -> None:
         taps = tap_kinds(view)
         for styled in (True, False):
             drawn = hand("en", view, 5, styled=styled)
-            rows = drawn.markup.inline_keyboard if drawn.markup else []
-            cards = [b for row in rows for b in row if (b.callback_data or "")[:2] == "c:"]
+            rows = drawn.markup.rows if drawn.markup else []
+            cards = [b for row in rows for b in row if (b.data or "")[:2] == "c:"]
             assert len(cards) == len(view.hand)
             for button, card in zip(cards, sort_for_hand(view.hand, view.trump), strict=True):
                 playable = card in taps

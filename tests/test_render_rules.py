@@ -7,11 +7,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, render_hand, rules_text
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.i18n import LANGS, t
+from bot.keyboard import Keyboard
 from engine import Action, Outcome, State
 from engine.presets import durak_online
 from service import TableSettings
@@ -24,9 +24,9 @@ NAMES = ["Аня", "Борис", "Вика"]
 ONLINE = with_preset(TableSettings(), "durak_online", 0)
 
 
-def buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, str]]:
+def buttons(markup: Keyboard | None) -> list[tuple[str, str]]:
     assert markup is not None, "no buttons"
-    return [(b.text, b.callback_data or "") for row in markup.inline_keyboard for b in row]
+    return [(b.text, b.data or "") for row in markup.rows for b in row]
 
 
 def test_the_rules_line_names_the_preset_and_the_options_in_force() -> None:

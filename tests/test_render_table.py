@@ -8,10 +8,10 @@ import random
 from dataclasses import replace
 
 import pytest
-from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rules_text
 from bot.i18n import LANGS
+from bot.keyboard import Keyboard
 from engine import Action, Rules, State
 from engine.actions import ACCUSE, BACK, DONE, PASS, QUIT, THROW
 from engine.presets import PRESETS
@@ -180,8 +180,8 @@ def test_only_a_real_timeout_is_labelled_time_ran_out() -> None:
 # ------------------------------------------------------------------ lobby labels
 
 
-def rows_of(markup: InlineKeyboardMarkup) -> list[list[str]]:
-    return [[b.text for b in row] for row in markup.inline_keyboard]
+def rows_of(markup: Keyboard) -> list[list[str]]:
+    return [[b.text for b in row] for row in markup.rows]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from bot.keyboard import Keyboard
 from tests.backends import PgDatabases
 from tests.e2e_helpers import (
     TOKEN,
@@ -30,15 +31,16 @@ class Calls:
         self.shown: Counter[str] = Counter()
 
     async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
-        if type(method).__name__ == "AnswerCallbackQuery":  # a press's answer: where it came
+        if method.__api_method__ == "answerCallbackQuery":  # a press's answer: where it came
             return await make_request(bot, method)  # (its text may be «Какую карту побить?»)
-        rows = getattr(getattr(method, "reply_markup", None), "inline_keyboard", None) or []
-        data = rows[0][0].callback_data or "" if rows and rows[0] else ""
+        markup = getattr(method, "reply_markup", None)
+        rows = markup.rows if isinstance(markup, Keyboard) else ()
+        data = rows[0][0].data or "" if rows and rows[0] else ""
         if "Какую карту побить" in (getattr(method, "text", None) or ""):
             self.shown["target choice"] += 1  # a page: drawn by the holder too (bot.hand_pages)
         elif data.split(":")[0] in ("c", "m", "p"):  # a hand's buttons
             self.shown["hand"] += 1
-        elif type(method).__name__ == "EditMessageText" and data[:2] in ("", "e:"):  # the table
+        elif method.__api_method__ == "editMessageText" and data[:2] in ("", "e:"):  # the table
             self.shown["table"] += 1
         return await make_request(bot, method)
 

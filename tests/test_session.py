@@ -1,6 +1,7 @@
 """bot.session: calls go as JSON bodies with the bot's defaults filled in, what JSON
-cannot carry goes as a form, and the keyboard's echo reaches the bot only when it
-tells something (its styles did not come back)."""
+cannot carry goes as a form, the keyboard's echo reaches the bot only when it tells
+something (its styles did not come back), the bot's own keyboard (``bot.outgoing``)
+goes as it is, and a pressed message comes without its keyboard."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ import pytest
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramServerError
+from aiogram.exceptions import TelegramBadRequest, TelegramServerError
 from aiogram.methods import BanChatMember, EditMessageText, GetUpdates, SendDocument, SendMessage
 from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    Message,
     ReplyParameters,
 )
 
+from bot.keyboard import Button, Keyboard
+from bot.outgoing import EditText, Posted, SendText
 from bot.session import JsonSession
 from tests.e2e_helpers import message_in
 from tests.fakes import TOKEN, FakeTelegram, FakeUser
@@ -117,3 +121,39 @@ async def test_a_reply_that_is_not_a_bot_api_answer_is_a_server_error(
     with pytest.raises(TelegramServerError, match=f"not a Bot API answer \\(HTTP {fault}\\)"):
         await bot.send_message(1, "итог")  # before: ClientDecodeError, not Telegram's error
     assert (await bot.send_message(1, "итог")).text == "итог"
+
+
+async def test_the_bots_keyboard_goes_as_it_is_and_the_answer_says_if_styles_stayed(
+    tg_bot: tuple[FakeTelegram, FakeUser, Bot],
+) -> None:
+    tg, anna, bot = tg_bot
+    hand = Keyboard(
+        [
+            [Button("6♠", "c:1:0:6S", style="success"), Button("7♠", "c:1:1:7S")],
+            [Button("🎴 Стол", app="https://durak.example.org/app?startapp=x")],
+        ]
+    )
+    sent = await bot(SendText(chat_id=anna.id, text="<i>рука</i>", reply_markup=hand))
+    assert isinstance(sent, Posted) and sent.styled
+    shown = message_in(tg, anna, sent.message_id)
+    assert shown.text == "рука" and shown.reply_markup == hand.json()  # HTML: the default
+    assert Keyboard.from_json(hand.json()) == hand
+    tg.button_styles = False  # a server before Bot API 9.4
+    edit = EditText(chat_id=anna.id, message_id=sent.message_id, text="рука!", reply_markup=hand)
+    dropped = await bot(edit)
+    assert isinstance(dropped, Posted) and not dropped.styled
+    with pytest.raises(TelegramBadRequest, match="message to edit not found"):
+        await bot(EditText(chat_id=anna.id, message_id=999, text="рука", reply_markup=hand))
+
+
+async def test_a_pressed_message_comes_without_its_keyboard(
+    tg_bot: tuple[FakeTelegram, FakeUser, Bot],
+) -> None:
+    tg, anna, bot = tg_bot
+    hand = Keyboard([[Button("6♠", "c:1:0:6S")]])
+    sent = await bot(SendText(chat_id=anna.id, text="рука", reply_markup=hand))
+    await tg.press(anna, message_in(tg, anna, sent.message_id), "c:1:0:6S")
+    (update,) = await bot.get_updates(timeout=0)
+    query = update.callback_query
+    assert query is not None and query.data == "c:1:0:6S" and isinstance(query.message, Message)
+    assert query.message.message_id == sent.message_id and query.message.reply_markup is None

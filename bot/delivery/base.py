@@ -11,13 +11,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Protocol
 
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import Message
 
 from service.lobbies import Said, Shown
 from service.news import Update
 from storage.db import Tx
 from storage.records import TableRecord
 
+from ..keyboard import Keyboard
 from .posts import Edit, Hand, Post, Send, markup_json
 
 
@@ -40,7 +41,7 @@ class Delivery(ABC):
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         thread_id: int | None = None,
         reply_to: int | None = None,
@@ -52,7 +53,7 @@ class Delivery(ABC):
         self,
         message: Message,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         quote: bool = False,
     ) -> None:
@@ -67,7 +68,7 @@ class Delivery(ABC):
         chat_id: int,
         message_id: int,
         text: str | None,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
     ) -> None:
         """An edit (``text`` None: of the keyboard only)."""
         await self.post(Edit(chat_id, message_id, text, markup_json(markup)))

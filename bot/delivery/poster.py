@@ -6,16 +6,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from aiogram.types import InlineKeyboardMarkup, Message
-
 from service.records import Records
 from storage.records import TableRecord, TableStatus
 
 from ..closing import show_closed
 from ..ephemeral import EphemeralHands
 from ..hand_pages import HandPages
+from ..keyboard import Keyboard
 from ..lobby_message import lobby_content
 from ..outbox import Outbox
+from ..outgoing import Posted
 from ..presenter import Presenter
 from ..reach import Reach
 from .posts import Admin, Closed, Edit, Hand, Lobby, Post, Send, keyboard
@@ -39,7 +39,7 @@ class Poster:
         self.pages = pages
         self.reach = reach
         self.group_hands = group_hands
-        self._posting: dict[int, asyncio.Future[Message | None]] = {}  # table -> new lobby
+        self._posting: dict[int, asyncio.Future[Posted | None]] = {}  # table -> new lobby
 
     def posting(self, table_id: int) -> bool:
         """Whether the table's new lobby message is on its way (not yet noted)."""
@@ -79,7 +79,7 @@ class Poster:
 
     async def lobby(
         self, table: TableRecord, page: str | None, *, new: bool
-    ) -> asyncio.Future[Message | None] | None:
+    ) -> asyncio.Future[Posted | None] | None:
         """Queue the lobby message as the table is now (None: nothing to send). A new
         lobby message of the table still on its way is waited for: this one edits it."""
         await self._noted(table.id)
@@ -106,15 +106,15 @@ class Poster:
             await asyncio.wait([posting])
 
     def _post_lobby(
-        self, table: TableRecord, text: str, markup: InlineKeyboardMarkup | None
-    ) -> asyncio.Future[Message | None]:
+        self, table: TableRecord, text: str, markup: Keyboard | None
+    ) -> asyncio.Future[Posted | None]:
         """Post the lobby anew, noted as the table's once sent; a result it follows
         stays but loses «Ещё партию» (the game goes on from the lobby)."""
         if table.lobby_is_summary and table.lobby_message_id is not None:
             self.outbox.edit(table.chat_id, table.lobby_message_id, None)  # the keyboard only
         sending = self.outbox.send(table.chat_id, text, markup)
 
-        async def noted() -> Message | None:
+        async def noted() -> Posted | None:
             try:
                 sent = await sending
                 if sent is not None:

@@ -10,9 +10,9 @@ import json
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from aiogram.types import InlineKeyboardMarkup
-
 from service.lobbies import Shown
+
+from ..keyboard import Keyboard
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Send:
 
     chat_id: int
     text: str
-    markup: str | None = None  # an InlineKeyboardMarkup as JSON
+    markup: str | None = None  # a keyboard as JSON (``Keyboard.json``)
     thread_id: int | None = None
     reply_to: int | None = None
 
@@ -110,12 +110,12 @@ def from_json(text: str) -> Post:
     return kind(**values)
 
 
-def markup_json(markup: InlineKeyboardMarkup | None) -> str | None:
-    return None if markup is None else markup.model_dump_json(exclude_none=True)
+def markup_json(markup: Keyboard | None) -> str | None:
+    return None if markup is None else json.dumps(markup.json(), ensure_ascii=False)
 
 
-def keyboard(markup: str | None) -> InlineKeyboardMarkup | None:
-    return None if markup is None else InlineKeyboardMarkup.model_validate_json(markup)
+def keyboard(markup: str | None) -> Keyboard | None:
+    return None if markup is None else Keyboard.from_json(json.loads(markup))
 
 
 def posts_of(shown: Shown) -> list[Post]:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-
 from ..i18n import t
+from ..keyboard import Button, Keyboard
 
 
 @dataclass(frozen=True)
@@ -24,25 +23,18 @@ class Links:
     def direct(self, token: str) -> str | None:
         return None if self.link is None else f"{self.link}?startapp={token}"
 
-    def hand_button(self, lang: str, token: str) -> InlineKeyboardButton:
+    def hand_button(self, lang: str, token: str) -> Button:
         """For the private hand's keyboard."""
-        return InlineKeyboardButton(
-            text=t(lang, "miniapp.open"), web_app=WebAppInfo(url=self.page(token))
-        )
+        return Button(t(lang, "miniapp.open"), app=self.page(token))
 
-    def under_hand(
-        self, markup: InlineKeyboardMarkup | None, lang: str, token: str
-    ) -> InlineKeyboardMarkup | None:
+    def under_hand(self, markup: Keyboard | None, lang: str, token: str) -> Keyboard | None:
         """A private hand's keyboard with the page's ``web_app`` button as its last row
         (a hand without buttons, at the game's end, stays without)."""
         if markup is None:
             return None
-        rows = [*markup.inline_keyboard, [self.hand_button(lang, token)]]
-        return InlineKeyboardMarkup(inline_keyboard=rows)
+        return Keyboard([*markup.rows, [self.hand_button(lang, token)]])
 
-    def table_button(self, lang: str, token: str) -> InlineKeyboardButton | None:
+    def table_button(self, lang: str, token: str) -> Button | None:
         """For the table message's keyboard in the group (None: no short name)."""
         link = self.direct(token)
-        return (
-            None if link is None else InlineKeyboardButton(text=t(lang, "miniapp.open"), url=link)
-        )
+        return None if link is None else Button(t(lang, "miniapp.open"), url=link)

@@ -1,0 +1,70 @@
+"""A message's inline keyboard as the bot draws it: plain immutable records that the
+outbox's calls (``bot.outgoing``) write straight into their JSON. aiogram's models of
+the same took 130-160 µs to build for a hand's two dozen buttons and 30 µs to write
+out, at every move; these take a tenth of that."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+
+class Button(NamedTuple):
+    text: str
+    data: str | None = None  # the callback data a press sends
+    style: str | None = None  # Bot API 9.4: "success", "primary", "danger"
+    url: str | None = None  # a link to open
+    app: str | None = None  # a Mini App's page to open (a ``web_app`` button)
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text}
+        if self.data is not None:
+            out["callback_data"] = self.data
+        if self.style is not None:
+            out["style"] = self.style
+        if self.url is not None:
+            out["url"] = self.url
+        if self.app is not None:
+            out["web_app"] = {"url": self.app}
+        return out
+
+    @classmethod
+    def from_json(cls, value: dict[str, Any]) -> Button:
+        app = value.get("web_app")
+        return cls(
+            value["text"], value.get("callback_data"), value.get("style"), value.get("url"),
+            app["url"] if app else None,
+        )  # fmt: skip
+
+
+class Keyboard:
+    """Rows of buttons. Not a pydantic model: aiogram's methods carry it as it is."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: Iterable[Iterable[Button]]) -> None:
+        self.rows: tuple[tuple[Button, ...], ...] = tuple(tuple(row) for row in rows)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Keyboard) and self.rows == other.rows
+
+    def __hash__(self) -> int:
+        return hash(self.rows)
+
+    def __repr__(self) -> str:
+        return f"Keyboard({self.rows!r})"
+
+    def buttons(self) -> Iterable[Button]:
+        return (b for row in self.rows for b in row)
+
+    @property
+    def styled(self) -> bool:
+        return any(b.style for b in self.buttons())
+
+    def json(self) -> dict[str, Any]:
+        """As the Bot API's ``InlineKeyboardMarkup``."""
+        return {"inline_keyboard": [[b.json() for b in row] for row in self.rows]}
+
+    @classmethod
+    def from_json(cls, value: dict[str, Any]) -> Keyboard:
+        return cls([Button.from_json(b) for b in row] for row in value["inline_keyboard"])
