@@ -27,6 +27,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from aiogram.methods import AnswerCallbackQuery
+
 from bench.local_bot import polling_bot, settle
 from bench.playing import hand_buttons, hand_message
 from bot.app import App
@@ -128,7 +130,7 @@ class Trace:
             return
         if frame.f_code.co_name == "make_request" and not self.answer_stack:
             method = frame.f_locals.get("method")
-            if type(method).__name__ == "AnswerCallbackQuery":
+            if isinstance(method, AnswerCallbackQuery):
                 self.answer_stack = self._stack(frame)
         self._enter(layer, self._caller_layer(frame), frame.f_code.co_qualname)
 

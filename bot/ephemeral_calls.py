@@ -23,8 +23,8 @@ async def ephemeral_call(
     timeout: int,
 ) -> Posted | None:
     """Send (``message_id`` None), edit or delete an ephemeral message to ``receiver``
-    in the group. An edit's answer is True: a message standing for the edited one (id 0)
-    says it went. A server older than 10.2 sends a plain message: the caller sees no
+    in the group. An edit's answer is True: a ``Posted`` standing for the edited one
+    (message id 0) says it went. A server older than 10.2 sends a plain message: the caller sees no
     ``ephemeral_message_id`` in it."""
     if message_id is not None:
         if delete:

@@ -1,12 +1,17 @@
 """A message's inline keyboard as the bot draws it: plain immutable records that the
-outbox's calls (``bot.outgoing``) write straight into their JSON. aiogram's models of
-the same took 130-160 µs to build for a hand's two dozen buttons and 30 µs to write
-out, at every move; these take a tenth of that."""
+outbox's calls (``bot.outgoing``) carry as they are and write out as the Bot API's
+JSON. aiogram's models of the same took 130-160 µs to build for a hand's two dozen
+buttons and 30 µs to write out, at every move; these take a tenth of that."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any, NamedTuple
+
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import CoreSchema, core_schema
+
+KINDS = frozenset({"text", "callback_data", "style", "url", "web_app"})  # what a Button holds
 
 
 class Button(NamedTuple):
@@ -30,6 +35,9 @@ class Button(NamedTuple):
 
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> Button:
+        """Raises ``ValueError`` for a kind of button the bot does not draw."""
+        if not value.keys() <= KINDS:
+            raise ValueError(f"not a button the bot draws: {sorted(value.keys() - KINDS)}")
         app = value.get("web_app")
         return cls(
             value["text"], value.get("callback_data"), value.get("style"), value.get("url"),
@@ -37,8 +45,17 @@ class Button(NamedTuple):
         )  # fmt: skip
 
 
+def styled(markup: object) -> bool:
+    """Whether a keyboard as the Bot API's JSON has a styled button."""
+    rows = markup.get("inline_keyboard") if isinstance(markup, dict) else None
+    return isinstance(rows, list) and any(
+        isinstance(b, dict) and "style" in b for row in rows if isinstance(row, list) for b in row
+    )
+
+
 class Keyboard:
-    """Rows of buttons. Not a pydantic model: aiogram's methods carry it as it is."""
+    """Rows of buttons. Not a pydantic model: aiogram's methods carry it as it is (a
+    method's dump writes it as JSON, ``json``)."""
 
     __slots__ = ("rows",)
 
@@ -68,3 +85,9 @@ class Keyboard:
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> Keyboard:
         return cls([Button.from_json(b) for b in row] for row in value["inline_keyboard"])
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, _: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        """In a model: this very object, dumped as the Bot API's JSON."""
+        dump = core_schema.plain_serializer_function_ser_schema(cls.json)
+        return core_schema.is_instance_schema(cls, serialization=dump)

@@ -158,5 +158,5 @@ class Nudges:
         and before ``_sent`` learns of it, and then both would delete it."""
         future, nudge.sent = nudge.sent, None
         sent = future.result() if future and future.done() and not future.cancelled() else None
-        if isinstance(sent, Posted):
+        if sent is not None:
             self.outbox.delete(user, sent.message_id)

@@ -99,7 +99,7 @@ class Outbox:
         thread_id: int | None = None,
         reply_to: int | None = None,
     ) -> asyncio.Future[Posted | None]:
-        """Queue a new message; the future gives the sent message (None if it failed).
+        """Queue a new message; the future gives it as sent (``Posted``; None if it failed).
         Needs no awaiting: a handler's reply can be queued and left to the outbox."""
         job = Job(chat_id, None, text, markup, thread_id=thread_id, reply_to=reply_to)
         return self._put(job)

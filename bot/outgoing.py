@@ -2,7 +2,9 @@
 own (``bot.keyboard``, written into the JSON body by ``bot.session``) and whose answer
 is read as a ``Posted``, the little the bot uses of a sent message. Building aiogram's
 models for a hand's buttons, and reading them back from the echo, was most of what an
-edit cost in the bot's CPU. Request middlewares see these like any other method."""
+edit cost in the bot's CPU. Request middlewares see these like any other method. They
+carry only the fields the outbox sets, and of the bot's defaults ``parse_mode``: a
+default added to the bot (link previews, say) needs its field here too."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from aiogram.methods import TelegramMethod
 from aiogram.types import EphemeralMessageParameters, ReplyParameters
 from pydantic import BaseModel, ConfigDict, Field
 
-from .keyboard import Keyboard
+from .keyboard import Keyboard, styled
 
 
 class Posted(BaseModel):
@@ -29,10 +31,7 @@ class Posted(BaseModel):
     def styled(self) -> bool:
         """Whether the server kept the buttons' styles (Bot API 9.4; an older one drops
         them). Without its echo (``bot.session`` drops one that tells nothing): yes."""
-        rows = self.echo.get("inline_keyboard") if self.echo is not None else None
-        if not isinstance(rows, list):
-            return True
-        return any(isinstance(b, dict) and "style" in b for row in rows for b in row)
+        return self.echo is None or styled(self.echo)
 
 
 class SendText(TelegramMethod[Posted]):

@@ -342,7 +342,7 @@ class Presenter:
         async def note() -> None:
             try:
                 sent = await future
-                if isinstance(sent, Posted):  # else the game's next news sends it again
+                if sent is not None:  # else the game's next news sends it again
                     await self._remember(game_id, game, who, sent.message_id)
             finally:
                 slot.sending = False

@@ -29,10 +29,6 @@ TEAM_SEATS = (4, 6)  # pairs, teams of three
 NEIGHBORS_MATTER = 4  # with 2 or 3 players the defender's neighbours are everyone (RULES §4)
 
 
-def button(text: str, data: str) -> Button:
-    return Button(text, data)
-
-
 def cards_text(cards: Sequence[Card], lang: str) -> str:
     return " ".join(card_label(c, lang) for c in cards)
 
@@ -135,7 +131,7 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[Button]]:
         return LobbyCb(table=tid, op=LobbyOp(op), arg=arg).pack()
 
     def setting(name: str, text: str) -> Button:
-        return button(text, cb("set", name))
+        return Button(text, cb("set", name))
 
     level = BOT_LEVELS[(BOT_LEVELS.index(s.bots) + 1) % len(BOT_LEVELS)]
     pairs = "lobby.set_threes" if s.seats == 6 else "lobby.set_pairs"
@@ -148,16 +144,16 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[Button]]:
         settings.append(setting("pairs", t(lang, pairs, on="yes" if s.pairs else "no")))
     settings += [
         setting("speed", t(lang, "lobby.set_speed", n=table_rules(s).move_seconds)),
-        button(t(lang, "lobby.set_bots", level=t(lang, f"bots.{s.bots}")), cb("bots", level)),
+        Button(t(lang, "lobby.set_bots", level=t(lang, f"bots.{s.bots}")), cb("bots", level)),
     ]
     if s.seats >= NEIGHBORS_MATTER:
         settings.append(setting("throw_in", t(lang, f"lobby.set_throw_in_{s.throw_in}")))
     return [
-        [button(t(lang, "lobby.join"), cb("join")), button(t(lang, "lobby.add_bot"), cb("bot"))],
+        [Button(t(lang, "lobby.join"), cb("join")), Button(t(lang, "lobby.add_bot"), cb("bot"))],
         [
-            button(t(lang, "lobby.leave"), cb("leave")),
-            button(t(lang, "lobby.start"), cb("start")),
-            button(t(lang, "lobby.rules"), cb("rules")),
+            Button(t(lang, "lobby.leave"), cb("leave")),
+            Button(t(lang, "lobby.start"), cb("start")),
+            Button(t(lang, "lobby.rules"), cb("rules")),
         ],
         *pack(settings),
     ]
@@ -165,7 +161,7 @@ def lobby_rows(lang: str, tid: int, s: TableSettings) -> list[list[Button]]:
 
 def again(lang: str, table_id: int) -> Keyboard:
     data = LobbyCb(table=table_id, op=LobbyOp.AGAIN).pack()
-    return Keyboard([[button(t(lang, "lobby.again"), data)]])
+    return Keyboard([[Button(t(lang, "lobby.again"), data)]])
 
 
 # ------------------------------------------------------------------ words

@@ -24,10 +24,6 @@ Rows = list[list[Button]]
 MAX_ROWS = 9  # of cheat buttons, with «Назад» under them
 
 
-def _button(text: str, data: str) -> Button:
-    return Button(text, data)
-
-
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if seat < len(names) else str(seat + 1)
 
@@ -78,20 +74,20 @@ def hand_rows(
     row = []
     if cheats:
         data = packed(PageCb, game=game_id, k=DRAFT, page="cheat")
-        row.append(_button(t(lang, "cheat.toggle"), data))
+        row.append(Button(t(lang, "cheat.toggle"), data))
     accusations = _accusations(view)
     if len(accusations) == 1:
         row.append(_accuse_button(lang, accusations[0], game_id, names))
     elif accusations:
         data = packed(PageCb, game=game_id, k=DRAFT, page="accuse")
-        row.append(_button(t(lang, "accuse.more"), data))
+        row.append(Button(t(lang, "accuse.more"), data))
     return [row] if row else []
 
 
 def _accuse_button(lang: str, action: Action, game_id: int, names: Sequence[str]) -> Button:
     assert action.accused is not None
     text = t(lang, "accuse.button", name=_name(names, action.accused))
-    return _button(text, packed(MoveCb, game=game_id, k=DRAFT, a=action.text))
+    return Button(text, packed(MoveCb, game=game_id, k=DRAFT, a=action.text))
 
 
 def accuse_page(
@@ -103,7 +99,7 @@ def accuse_page(
         return None
     rows = [[_accuse_button(lang, a, game_id, names)] for a in accusations]
     back = packed(PageCb, game=game_id, k=DRAFT, page="hand")
-    rows.append([_button(t(lang, "hand.cancel"), back)])
+    rows.append([Button(t(lang, "hand.cancel"), back)])
     return t(lang, "accuse.page"), rows
 
 
@@ -116,7 +112,7 @@ def cheat_page(
         return None
 
     def cheat(a: Action) -> Button:
-        return _button(cheat_label(lang, a), packed(CheatCb, game=game_id, k=DRAFT, a=a.text))
+        return Button(cheat_label(lang, a), packed(CheatCb, game=game_id, k=DRAFT, a=a.text))
 
     mine = [a for a in cheats if a.cards[0] == card]
     if mine:
@@ -131,11 +127,11 @@ def cheat_page(
                 buttons.append(cheat(of_card[0]))
             elif of_card:
                 data = PageCb(game=game_id, k=DRAFT, page=PageName.CHEAT, card=str(c)).pack()
-                buttons.append(_button(t(lang, "cheat.card", card=card_label(c, lang)), data))
+                buttons.append(Button(t(lang, "cheat.card", card=card_label(c, lang)), data))
         back = packed(PageCb, game=game_id, k=DRAFT, page="hand")
         status = t(lang, "cheat.page")
     rows = _packed(buttons)
-    rows.append([_button(t(lang, "hand.cancel"), back)])
+    rows.append([Button(t(lang, "hand.cancel"), back)])
     return status, rows
 
 

@@ -5,8 +5,8 @@ model's dump value by value (a keyboard is a few dozen) and quotes the result in
 the form, about half of a call's CPU in the bot. The Bot API takes JSON bodies as
 well; here pydantic dumps the call without its empty fields in one go, the bot's
 defaults (``parse_mode``) are filled in, and the standard library's encoder writes
-the body, the bot's own keyboards (``bot.keyboard``) as they are. A call carrying
-what JSON cannot (a file to upload, a date) goes the form way, as before.
+the body. A call carrying what JSON cannot (a file to upload, a date) goes the form
+way, as before.
 
 Each call is tried as ``bot.calls`` says, each try counted (``bot.traffic``); a press's
 answer that can ride the webhook's reply to its update is handed there instead
@@ -39,7 +39,7 @@ from prometheus_client import CollectorRegistry
 from yarl import URL
 
 from .calls import patiently
-from .keyboard import Keyboard
+from .keyboard import styled
 from .replies import REPLY
 from .traffic import Calls
 
@@ -67,8 +67,6 @@ def _nested(bot: Bot) -> Callable[[object], object]:
     unset (aiogram would drop that field), goes the form way."""
 
     def default(value: object) -> object:
-        if isinstance(value, Keyboard):
-            return value.json()
         if isinstance(value, Default) and bot.default[value.name] is not None:
             return bot.default[value.name]
         raise _NotJson(type(value).__name__)
@@ -90,13 +88,6 @@ def lean(update: Any) -> Any:
     if isinstance(message, dict):
         message.pop("reply_markup", None)
     return update
-
-
-def _styled(markup: Any) -> bool:
-    if isinstance(markup, Keyboard):
-        return markup.styled
-    rows = markup.get("inline_keyboard", ()) if isinstance(markup, dict) else ()
-    return any("style" in button for row in rows for button in row)
 
 
 class JsonSession(AiohttpSession):
@@ -129,7 +120,7 @@ class JsonSession(AiohttpSession):
             body = json.dumps(fields, default=_nested(bot), ensure_ascii=False).encode()
         except _NotJson:
             return None
-        return body, _styled(fields.get("reply_markup"))
+        return body, styled(fields.get("reply_markup"))
 
     async def make_request(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
@@ -169,7 +160,7 @@ class JsonSession(AiohttpSession):
         prepared = self.body(bot, method)
         if prepared is None:
             return await super().make_request(bot, method, timeout)
-        body, styled = prepared
+        body, sent_styled = prepared
         session = await self.create_session()
         try:
             async with session.post(
@@ -194,7 +185,7 @@ class JsonSession(AiohttpSession):
                     for update in content["result"]:
                         lean(update)
                 echo = content["result"].get("reply_markup")
-                if echo is not None and (_styled(echo) or not styled):
+                if echo is not None and (styled(echo) or not sent_styled):
                     del content["result"]["reply_markup"]
         response = self.check_response(bot, method, resp.status, content)
         return cast(TelegramType, response.result)

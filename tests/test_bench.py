@@ -125,7 +125,12 @@ def test_telegram_calls_benchmark_runs_and_prints_its_figures(
 
     assert telegram_calls.main(["--calls", "20", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
-    for figure in ("form, aiogram models", "json, own keyboard", "µs of CPU per call", "x the last"):
+    for figure in (
+        "form, aiogram models",
+        "json, own keyboard",
+        "µs of CPU per call",
+        "x the last",
+    ):
         assert figure in out
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.delivery.posts import (
     Admin,
@@ -167,6 +169,21 @@ def test_the_rows_of_an_older_bot_still_read() -> None:
         '{"kind": "edit", "chat_id": 5, "message_id": 9}': Edit(5, 9),
     }
     assert {body: from_json(body) for body in rows} == rows
+    # a keyboard as aiogram's InlineKeyboardMarkup.model_dump_json(exclude_none=True) wrote it
+    old = (
+        '{"inline_keyboard":[[{"text":"Сесть","callback_data":"l:1:join:","style":"success"}],'
+        '[{"text":"Правила","url":"https://t.me/durak_bot?start=x"}],'
+        '[{"text":"Стол","web_app":{"url":"https://durak.example.org/app?startapp=x"}}]]}'
+    )
+    assert keyboard(old) == Keyboard(
+        [
+            [Button("Сесть", "l:1:join:", style="success")],
+            [Button("Правила", url="https://t.me/durak_bot?start=x")],
+            [Button("Стол", app="https://durak.example.org/app?startapp=x")],
+        ]
+    )
+    with pytest.raises(ValueError, match="not a button the bot draws"):
+        keyboard('{"inline_keyboard":[[{"text":"Войти","login_url":{"url":"https://x"}}]]}')
 
 
 def _data(message: FakeMessage | None, page: str) -> str | None:

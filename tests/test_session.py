@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import pytest
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramBadRequest, TelegramServerError
 from aiogram.methods import BanChatMember, EditMessageText, GetUpdates, SendDocument, SendMessage
@@ -157,3 +158,16 @@ async def test_a_pressed_message_comes_without_its_keyboard(
     query = update.callback_query
     assert query is not None and query.data == "c:1:0:6S" and isinstance(query.message, Message)
     assert query.message.message_id == sent.message_id and query.message.reply_markup is None
+
+
+async def test_the_bots_keyboard_goes_the_form_way_too(tg: FakeTelegram) -> None:
+    anna = tg.add_user(1, "Аня", started=True)
+    bot = Bot(TOKEN, session=AiohttpSession(api=TelegramAPIServer.from_base(tg.base_url)))
+    hand = Keyboard([[Button("6♠", "c:1:0:6S", style="success")]])
+    quoted = ReplyParameters(message_id=1, allow_sending_without_reply=True)  # (a default)
+    assert JsonSession().body(bot, SendText(chat_id=1, text="?", reply_parameters=quoted)) is None
+    sent = await bot(SendText(chat_id=anna.id, text="рука", reply_markup=hand))  # aiogram's
+    assert isinstance(sent, Posted) and message_in(tg, anna, sent.message_id).reply_markup == {
+        "inline_keyboard": [[{"text": "6♠", "callback_data": "c:1:0:6S", "style": "success"}]]
+    }
+    await bot.session.close()
