@@ -65,18 +65,14 @@ class Keyboard:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Keyboard) and self.rows == other.rows
 
-    def __hash__(self) -> int:
-        return hash(self.rows)
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Keyboard({self.rows!r})"
 
-    def buttons(self) -> Iterable[Button]:
-        return (b for row in self.rows for b in row)
-
     @property
     def styled(self) -> bool:
-        return any(b.style for b in self.buttons())
+        return any(b.style for row in self.rows for b in row)
 
     def json(self) -> dict[str, Any]:
         """As the Bot API's ``InlineKeyboardMarkup``."""
