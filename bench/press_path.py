@@ -178,13 +178,33 @@ async def _seated(tg: FakeTelegram, app: App) -> tuple[FakeUser, FakeUser]:
     return anna, boris
 
 
-def _card_press(tg: FakeTelegram, users: tuple[FakeUser, FakeUser]) -> tuple[FakeUser, Any, str]:
-    """A playable card in the hand of whoever may play one now."""
+def _press(
+    tg: FakeTelegram, users: tuple[FakeUser, FakeUser], marks: tuple[str, ...]
+) -> tuple[FakeUser, Any, str] | None:
+    """A button whose text starts with one of ``marks``, in the hand of whoever has one."""
     for user in users:
         message = hand_message(tg, user)
         for text, data in hand_buttons(message) if message else []:
-            if text.startswith("• "):
+            if text.startswith(marks):
                 return user, message, data
+    return None
+
+
+async def _card_press(
+    tg: FakeTelegram, app: App, users: tuple[FakeUser, FakeUser]
+) -> tuple[FakeUser, Any, str]:
+    """A playable card in the hand of whoever may play one now; when nobody may, the
+    bout is ended first («Беру», «Бито», «Пас»: not traced)."""
+    for _ in range(10):
+        card = _press(tg, users, ("• ",))
+        if card is not None:
+            return card
+        ending = _press(tg, users, ("Беру", "Бито", "Пас"))
+        if ending is None:
+            break
+        user, message, data = ending
+        await (await tg.press(user, message, data))
+        await settle(app)
     raise RuntimeError("nobody has a card to play")
 
 
@@ -194,7 +214,7 @@ async def measure(presses: int) -> list[Trace]:
     async with FakeTelegram(token=TOKEN) as tg, polling_bot(tg.base_url, limits) as app:
         users = await _seated(tg, app)
         for _ in range(presses):
-            user, message, data = _card_press(tg, users)
+            user, message, data = await _card_press(tg, app, users)
             trace = Trace()
             sys.setprofile(trace)
             try:

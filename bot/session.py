@@ -23,7 +23,6 @@ and its buttons, each a model of aiogram's, were two thirds of the update's pars
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 from collections.abc import Callable
 from typing import Any, cast
@@ -34,16 +33,15 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import ClientDecodeError, TelegramNetworkError, TelegramServerError
 from aiogram.methods import GetUpdates, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiohttp import ClientError, ClientTimeout
 from prometheus_client import CollectorRegistry
 from yarl import URL
 
 from .calls import patiently
+from .http import HttpClient, HttpError
 from .keyboard import styled
 from .replies import REPLY
 from .traffic import Calls
 
-HEADERS = {"Content-Type": "application/json"}
 SHOWN = 120  # characters of a bad answer in its error's message
 
 
@@ -94,10 +92,15 @@ class JsonSession(AiohttpSession):
     """Each call tried as ``bot.calls`` says, and each try counted (``calls``: the
     process's metrics; by default a registry of the session's own)."""
 
-    def __init__(self, calls: Calls | None = None, **kwargs: Any) -> None:
-        super().__init__(json_loads=_loads, **kwargs)
+    def __init__(self, calls: Calls | None = None, *, limit: int = 100, **kwargs: Any) -> None:
+        super().__init__(json_loads=_loads, limit=limit, **kwargs)
         self.calls = calls if calls is not None else Calls(CollectorRegistry())
+        self.http = HttpClient(limit)
         self._urls: dict[tuple[str, str], URL] = {}
+
+    async def close(self) -> None:
+        self.http.close()
+        await super().close()
 
     def check_response(
         self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int, content: str
@@ -149,11 +152,6 @@ class JsonSession(AiohttpSession):
             url = self._urls[(bot.token, name)] = URL(self.api.api_url(bot.token, name))
         return url
 
-    @staticmethod
-    @functools.cache
-    def _timeout(seconds: float) -> ClientTimeout:
-        return ClientTimeout(total=seconds)
-
     async def _post(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None
     ) -> TelegramType:
@@ -161,19 +159,15 @@ class JsonSession(AiohttpSession):
         if prepared is None:
             return await super().make_request(bot, method, timeout)
         body, sent_styled = prepared
-        session = await self.create_session()
+        url = self._url(bot, method.__api_method__)
         try:
-            async with session.post(
-                self._url(bot, method.__api_method__),
-                data=body,
-                headers=HEADERS,
-                timeout=self._timeout(self.timeout if timeout is None else timeout),
-            ) as resp:
-                raw = await resp.read()
+            status, raw = await self.http.post(
+                url, body, self.timeout if timeout is None else timeout
+            )
         except TimeoutError as e:
             raise TelegramNetworkError(method=method, message="Request timeout error") from e
-        except ClientError as e:
-            raise TelegramNetworkError(method=method, message=f"{type(e).__name__}: {e}") from e
+        except HttpError as e:
+            raise TelegramNetworkError(method=method, message=f"HttpError: {e}") from e
         content: Any
         try:
             content = json.loads(raw)
@@ -187,5 +181,5 @@ class JsonSession(AiohttpSession):
                 echo = content["result"].get("reply_markup")
                 if echo is not None and (styled(echo) or not sent_styled):
                     del content["result"]["reply_markup"]
-        response = self.check_response(bot, method, resp.status, content)
+        response = self.check_response(bot, method, status, content)
         return cast(TelegramType, response.result)
