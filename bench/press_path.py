@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, str | None], ...] = (
     # values and helpers any layer uses (records, button data, texts, the clock, logs)
     ("storage/records.py", None),
     ("bot/callbacks.py", None),
+    ("bot/keyboard.py", None),
     ("bot/i18n.py", None),
     ("bot/card_labels.py", None),
     ("bot/hand_moves.py", None),
@@ -55,6 +56,8 @@ LAYERS: tuple[tuple[str, str | None], ...] = (
     ("bot/delivery/", "delivery"),
     ("bot/outbox", "outbox"),
     ("bot/session.py", "outbox"),
+    ("bot/http.py", "outbox"),
+    ("bot/outgoing.py", "outbox"),
     ("bot/calls.py", "outbox"),
     ("bot/replies.py", "outbox"),
     ("bot/polling.py", "update"),
