@@ -7,7 +7,7 @@ import logging
 import re
 from html import escape
 
-from aiogram import Bot, F, Router
+from aiogram import Bot, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import (
@@ -33,11 +33,10 @@ from ..people import person
 from ..presenter import Presenter
 from ..reach import Reach
 from ..rules_text import explained
+from .chats import GROUPS, MIGRATED, PRIVATE, said
 from .lobby import error_text, seat_taken
 
 log = logging.getLogger(__name__)
-PRIVATE = F.chat.type == "private"
-GROUPS = F.chat.type.in_({"group", "supergroup"})
 MY_STATS_WORDS = {"моя стата", "моя статистика"}
 FAR = 6  # lines of an answer after which a running game's table is posted below it
 # A table's deep link: its join token (22 characters; 32 hex digits for older tables)
@@ -365,15 +364,15 @@ def router() -> Router:
     r.message.register(private_help, PRIVATE, Command("help"))
     r.message.register(group_help, GROUPS, Command("help", "start"))
     r.message.register(rules, GROUPS, Command("rules"))
-    r.message.register(rules, GROUPS, F.text.lower() == "правила")
+    r.message.register(rules, GROUPS, said("правила"))
     r.message.register(stop, GROUPS, Command("stop"))
     r.message.register(chat_stats, GROUPS, Command("stats"))
-    r.message.register(chat_stats, GROUPS, F.text.lower().in_({"стата", "статистика"}))
+    r.message.register(chat_stats, GROUPS, said("стата", "статистика"))
     r.message.register(my_stats, PRIVATE, Command("me", "mystats"))
-    r.message.register(my_stats, PRIVATE, F.text.lower().in_(MY_STATS_WORDS))
-    r.message.register(my_chat_stats, GROUPS, F.text.lower().in_(MY_STATS_WORDS))
+    r.message.register(my_stats, PRIVATE, said(*MY_STATS_WORDS))
+    r.message.register(my_chat_stats, GROUPS, said(*MY_STATS_WORDS))
     r.message.register(my_chat_stats, GROUPS, Command("me", "mystats"))
-    r.message.register(migrated, F.migrate_to_chat_id)
+    r.message.register(migrated, MIGRATED)
     r.my_chat_member.register(membership, GROUPS)
     r.my_chat_member.register(blocked, PRIVATE)
     return r

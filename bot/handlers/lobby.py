@@ -15,16 +15,16 @@ from service.tables import Person, TableError, TableRefusal, Tables
 from storage.repos import TableRecord, TableStatus
 
 from .. import render, rules_text
-from ..callbacks import LobbyCb, LobbyOp
+from ..callbacks import LobbyCb, LobbyOp, presses_of
 from ..delivery import Delivery
 from ..ephemeral import EphemeralHands
 from ..i18n import t
 from ..people import deep_link, person
 from ..presenter import Presenter
 from ..reach import Reach
+from .chats import GROUPS, said
 
 log = logging.getLogger(__name__)
-GROUPS = F.chat.type.in_({"group", "supergroup"})
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
@@ -330,9 +330,10 @@ def router() -> Router:
     """A fresh router with this module's handlers (one per dispatcher)."""
     r = Router(name="lobby")
     r.message.register(open_table, GROUPS, Command("durak", "newgame"))
-    r.message.register(open_table, GROUPS, F.text.lower().in_({"дурак", "играть в дурака"}))
+    r.message.register(open_table, GROUPS, said("дурак", "играть в дурака"))
     r.message.register(show_settings, GROUPS, Command("settings"))
-    r.message.register(show_settings, GROUPS, F.text.lower() == "настройки")
+    r.message.register(show_settings, GROUPS, said("настройки"))
+    r.callback_query.filter(presses_of(LobbyCb))
     r.callback_query.middleware(PressedTable())
     ops: dict[LobbyOp, Callable[..., Awaitable[None]]] = {
         LobbyOp.JOIN: join,

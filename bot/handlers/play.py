@@ -18,7 +18,7 @@ from engine import Accused, Action
 from engine.actions import QUIT
 from service import GameService, LiveGame, Refusal, Refused
 
-from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName
+from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName, presses_of
 from ..card_labels import card_label
 from ..delivery import Delivery
 from ..hand_answers import why_not
@@ -288,6 +288,7 @@ async def open_accuse(
 def router() -> Router:
     """A fresh router with this module's handlers (one per dispatcher)."""
     r = Router(name="play")
+    r.callback_query.filter(presses_of(MoveCb, CardCb, CheatCb, PageCb))
     r.callback_query.middleware(SeatMiddleware())
     r.callback_query.register(move_button, MoveCb.filter())
     r.callback_query.register(cancel_target, CardCb.filter(F.card == "-"))

@@ -1,0 +1,36 @@
+"""Filters of where a message comes from and what it says, checked on the event loop.
+
+aiogram runs a filter that is not a coroutine in a thread of its own at each check,
+and a magic filter (``F.chat.type == "private"``) is a plain callable: a text said in
+a group took a dozen such trips on its way through the commands' handlers. ``Magic``
+resolves the same magic filter in place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import F
+from aiogram.filters import Filter
+from aiogram.types import TelegramObject
+from aiogram.utils.magic_filter import MagicFilter
+
+
+class Magic(Filter):
+    """A magic filter, awaited where it is checked."""
+
+    def __init__(self, magic: MagicFilter) -> None:
+        self.magic = magic
+
+    async def __call__(self, event: TelegramObject) -> Any:
+        return self.magic.resolve(event)
+
+
+PRIVATE = Magic(F.chat.type == "private")
+GROUPS = Magic(F.chat.type.in_({"group", "supergroup"}))
+MIGRATED = Magic(F.migrate_to_chat_id)
+
+
+def said(*words: str) -> Magic:
+    """A text that is one of ``words`` (given in lower case), in any case."""
+    return Magic(F.text.lower().in_(set(words)))
