@@ -167,7 +167,7 @@ class JsonSession(AiohttpSession):
         except TimeoutError as e:
             raise TelegramNetworkError(method=method, message="Request timeout error") from e
         except HttpError as e:
-            raise TelegramNetworkError(method=method, message=f"HttpError: {e}") from e
+            raise TelegramNetworkError(method=method, message=str(e)) from e
         content: Any
         try:
             content = json.loads(raw)
