@@ -17,6 +17,7 @@ and the caller's policy (``bot.calls``, the outbox) decides about another try.
 from __future__ import annotations
 
 import asyncio
+import re
 import ssl
 from collections import deque
 from typing import NamedTuple
@@ -28,6 +29,8 @@ IDLE = 15.0  # seconds a connection is kept unused (the server may close it soon
 MAX_HEAD = 64 * 1024  # bytes of a status line and headers
 MAX_BODY = 32 * 2**20  # bytes of an answer (the Bot API's are a few kB, getUpdates' more)
 AGENT = b"durak-bot"
+EYEBALLS = 0.25  # seconds before the next address of a host is tried too (as aiohttp)
+CLOSING = 0.25  # seconds the connections have to close when the client does
 
 
 class HttpError(Exception):
@@ -48,9 +51,10 @@ class Origin(NamedTuple):
 class _Reading:
     """An answer being read: its status, then its body by length, chunks or to the end."""
 
-    __slots__ = ("body", "chunk", "keep", "length", "status", "to_end", "trailers")
+    __slots__ = ("body", "chunk", "interim", "keep", "length", "status", "to_end", "trailers")
 
-    def __init__(self) -> None:
+    def __init__(self, interim: int = 0) -> None:
+        self.interim = interim  # interim answers (1xx) read before this one
         self.status = 0  # 0: the head is not read yet
         self.length: int | None = None  # bytes of the body (or of the chunk) still to come
         self.chunk = False  # the body comes in chunks
@@ -60,36 +64,44 @@ class _Reading:
         self.body = bytearray()
 
 
-def _head(head: bytes, reading: _Reading) -> None:
+STATUS = re.compile(rb"HTTP/1\.[01] ([1-5][0-9][0-9])(?: .*)?")
+CHUNK_SIZE = re.compile(rb"[0-9a-fA-F]{1,8}")  # (a chunk under 4 GB)
+MAX_INTERIM = 5  # interim answers (1xx) before the answer
+
+
+def _head(head: bytes, r: _Reading) -> None:
     """Read the status line and the headers that say how the body comes."""
     lines = head.split(b"\r\n")
-    parts = lines[0].split(b" ", 2)
-    if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
+    status = STATUS.fullmatch(lines[0])
+    if status is None:
         raise HttpError(f"not an HTTP answer: {lines[0][:60]!r}")
-    reading.status = int(parts[1])
-    reading.keep = parts[0] == b"HTTP/1.1"
-    length = None
+    r.status = int(status.group(1))
+    r.keep = lines[0].startswith(b"HTTP/1.1")
+    lengths = set()
     for line in lines[1:]:
         name, _, value = line.partition(b":")
         name, value = name.strip().lower(), value.strip().lower()
         if name == b"content-length":
-            if not value.isdigit():
+            if not value.isdigit() or len(value) > 10:
                 raise HttpError(f"bad Content-Length: {value[:20]!r}")
-            length = int(value)
+            lengths.add(int(value))
         elif name == b"transfer-encoding":
-            reading.chunk = value.endswith(b"chunked")
+            r.chunk = value.endswith(b"chunked")
         elif name == b"connection":
-            reading.keep = reading.keep and b"close" not in value
-    if reading.chunk:
-        reading.length = None
+            r.keep = r.keep and b"close" not in value
+    if len(lengths) > 1:
+        raise HttpError(f"Content-Length given as {sorted(lengths)}")
+    length = lengths.pop() if lengths else None
+    if r.status in (204, 304) or r.status < 200:
+        r.length, r.chunk = 0, False  # (no body, whatever the headers say)
+    elif r.chunk:
+        r.keep = r.keep and length is None  # (both: not to be trusted for another call)
     elif length is not None:
-        reading.length = length
-    elif reading.status in (204, 304):
-        reading.length = 0
+        r.length = length
     else:
-        reading.to_end, reading.keep = True, False
-    if (length or 0) > MAX_BODY:
-        raise HttpError(f"an answer of {length} bytes")
+        r.to_end, r.keep = True, False
+    if (r.length or 0) > MAX_BODY:
+        raise HttpError(f"an answer of {r.length} bytes")
 
 
 class _Connection(asyncio.Protocol):
@@ -97,8 +109,10 @@ class _Connection(asyncio.Protocol):
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
-        self.closed = False
+        self.closed = False  # closed, or closing: not to be used again
         self.idle_since = 0.0
+        self.lost = asyncio.get_running_loop().create_future()  # (done when closed)
+        self._by_us = False
         self._buffer = bytearray()
         self._reading: _Reading | None = None
         self._answer: asyncio.Future[Answer] | None = None
@@ -114,27 +128,31 @@ class _Connection(asyncio.Protocol):
             return
         try:
             self._read(self._reading)
-        except HttpError as e:
-            self._fail(e)
+        except Exception as e:  # (an answer no parser should take)
+            self._fail(e if isinstance(e, HttpError) else HttpError(f"bad answer: {e!r}"))
 
     def eof_received(self) -> bool:
         reading = self._reading
         if reading is not None and reading.to_end and reading.status:
             self._done(reading)
+        self.closed = True
         return False  # (the transport closes itself)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        reading = self._reading
-        if exc is None and reading is not None and reading.to_end and reading.status:
-            self._done(reading)  # (the end of the body, where no eof came first: TLS)
+        if not self.lost.done():
+            self.lost.set_result(None)
+        r = self._reading
+        if not self._by_us and exc is None and r is not None and r.to_end and r.status:
+            self._done(r)  # (the end of the body, where no eof came first: TLS)
             return
-        self._fail(HttpError(f"the connection closed before the answer: {exc or 'by the server'}"))
+        by = "the client" if self._by_us else exc or "the server"
+        self._fail(HttpError(f"the connection closed before the answer: by {by}"))
 
     async def exchange(self, request: bytes) -> Answer:
         """Send ``request`` and wait for its whole answer."""
         assert self.transport is not None and self._reading is None
-        if self.closed:
+        if self.closed or self.transport.is_closing():
             raise HttpError("the connection closed before the call")
         self._reading = _Reading()
         answer: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
@@ -143,24 +161,24 @@ class _Connection(asyncio.Protocol):
         return await answer
 
     def close(self) -> None:
-        self.closed = True
+        self.closed = self._by_us = True
         if self.transport is not None:
             self.transport.close()
 
     def _read(self, r: _Reading) -> None:
         buffer = self._buffer
-        if not r.status:
+        while not r.status:
             end = buffer.find(b"\r\n\r\n")
+            if end > MAX_HEAD or (end < 0 and len(buffer) > MAX_HEAD):
+                raise HttpError("an answer's head too long")
             if end < 0:
-                if len(buffer) > MAX_HEAD:
-                    raise HttpError("an answer's head too long")
                 return
             _head(bytes(buffer[:end]), r)
             del buffer[: end + 4]
-            if 100 <= r.status < 200:  # (an interim answer: the real one follows)
-                self._reading = _Reading()
-                self._read(self._reading)
-                return
+            if r.status < 200:  # an interim answer: the real one follows
+                if r.interim >= MAX_INTERIM:
+                    raise HttpError(f"{r.interim + 1} interim answers")
+                self._reading = r = _Reading(r.interim + 1)
         if r.to_end:
             r.body += buffer
             buffer.clear()
@@ -184,10 +202,9 @@ class _Connection(asyncio.Protocol):
                         raise HttpError("a chunk's size line too long")
                     return
                 size = bytes(buffer[:line]).split(b";")[0].strip()
-                try:
-                    r.length = int(size, 16)
-                except ValueError:
-                    raise HttpError(f"bad chunk size: {size[:20]!r}") from None
+                if CHUNK_SIZE.fullmatch(size) is None:
+                    raise HttpError(f"bad chunk size: {size[:20]!r}")
+                r.length = int(size, 16)
                 del buffer[: line + 2]
                 if r.length == 0:
                     r.trailers = True
@@ -197,6 +214,8 @@ class _Connection(asyncio.Protocol):
             need = r.length + (2 if r.chunk else 0)  # (a chunk ends with CRLF)
             if len(buffer) < need:
                 return
+            if r.chunk and buffer[r.length : need] != b"\r\n":
+                raise HttpError("a chunk longer than its size")
             r.body += buffer[: r.length]
             del buffer[:need]
             if not r.chunk:
@@ -225,18 +244,22 @@ class HttpClient:
     context for ``https`` URLs; by default certifi's authorities, as aiogram's)."""
 
     def __init__(self, limit: int = 100, tls: ssl.SSLContext | None = None) -> None:
+        if limit < 1:
+            raise ValueError(f"at least one connection, not {limit}")
         self._slots = asyncio.Semaphore(limit)
         self._tls = tls
         self._idle: dict[Origin, deque[_Connection]] = {}
         self._open: set[_Connection] = set()
         self._heads: dict[URL, tuple[Origin, bytes]] = {}
+        self._closed = False
 
     async def post(self, url: URL, body: bytes, timeout: float) -> Answer:
         """The answer to ``body`` POSTed to ``url``; raises ``HttpError`` (or
-        ``TimeoutError`` after ``timeout`` seconds) when there is none."""
+        ``TimeoutError`` after ``timeout`` seconds, waiting for a connection included)
+        when there is none."""
         origin, head = self._head(url)
         request = head + b"%d\r\n\r\n" % len(body) + body
-        async with self._slots, asyncio.timeout(timeout):
+        async with asyncio.timeout(timeout), self._slots:
             connection = self._reused(origin) or await self._connect(origin)
             try:
                 answer = await connection.exchange(request)
@@ -251,50 +274,57 @@ class HttpClient:
             self._idle.setdefault(origin, deque()).append(connection)
         return answer
 
-    def close(self) -> None:
-        """Close every connection (a call under way fails)."""
-        for connection in self._open:
-            connection.close()
-        self._open.clear()
+    async def close(self) -> None:
+        """Close every connection (a call under way fails), and wait a moment for them
+        to close (a TLS one says goodbye)."""
+        self._closed = True
+        open_, self._open = self._open, set()
         self._idle.clear()
+        for connection in open_:
+            connection.close()
+        if open_:
+            await asyncio.wait([c.lost for c in open_], timeout=CLOSING)
 
     def _head(self, url: URL) -> tuple[Origin, bytes]:
         """The origin and the request's head up to its length, made once per URL."""
         known = self._heads.get(url)
         if known is None:
-            if url.scheme not in ("http", "https") or not url.host:
-                raise HttpError(f"not an HTTP URL: {url.scheme}://{url.host}")
+            if url.scheme not in ("http", "https") or not url.raw_host:
+                raise HttpError(f"not an HTTP URL: {url.scheme}://{url.raw_host}")
             tls = url.scheme == "https"
             port = url.port or (443 if tls else 80)
-            host = f"[{url.host}]" if ":" in url.host else url.host  # (IPv6)
+            host = f"[{url.raw_host}]" if ":" in url.raw_host else url.raw_host  # (IPv6)
             host = host if url.is_default_port() else f"{host}:{port}"
             head = (
                 f"POST {url.raw_path_qs} HTTP/1.1\r\nHost: {host}\r\n".encode()
                 + b"User-Agent: " + AGENT + b"\r\nContent-Type: application/json\r\n"
                 + b"Content-Length: "
             )  # fmt: skip
-            known = self._heads[url] = (Origin(url.host, port, tls), head)
+            known = self._heads[url] = (Origin(url.raw_host, port, tls), head)
         return known
 
     def _reused(self, origin: Origin) -> _Connection | None:
-        """The connection used last that the server still keeps; one idle too long is
-        dropped, with all older ones."""
+        """The connection used last that is still open; those idle too long are closed."""
         idle = self._idle.get(origin)
+        if not idle:
+            return None
         now = asyncio.get_running_loop().time()
+        while idle and (idle[0].closed or now - idle[0].idle_since > IDLE):  # the oldest
+            self._drop(idle.popleft())
         while idle:
             connection = idle.pop()
-            if now - connection.idle_since > IDLE:
-                idle.append(connection)
-                for old in idle:
-                    old.close()
-                    self._open.discard(old)
-                idle.clear()
-            elif not connection.closed:
+            if not connection.closed:
                 return connection
-            self._open.discard(connection)
+            self._drop(connection)
         return None
 
+    def _drop(self, connection: _Connection) -> None:
+        connection.close()
+        self._open.discard(connection)
+
     async def _connect(self, origin: Origin) -> _Connection:
+        if self._closed:
+            raise HttpError("the client is closed")
         loop = asyncio.get_running_loop()
         tls = None
         if origin.tls:
@@ -306,8 +336,13 @@ class HttpClient:
                 origin.port,
                 ssl=tls,
                 server_hostname=origin.host if tls else None,
+                happy_eyeballs_delay=EYEBALLS,  # (an address that does not answer: the next)
+                interleave=1,
             )
-        except (OSError, ssl.SSLError) as e:
+        except (OSError, ssl.SSLError, ValueError) as e:  # (ValueError: a host not to encode)
             raise HttpError(f"cannot connect to {origin.host}:{origin.port}: {e}") from e
+        if self._closed:  # (closed while connecting)
+            connection.close()
+            raise HttpError("the client is closed")
         self._open.add(connection)
         return connection

@@ -93,13 +93,15 @@ class JsonSession(AiohttpSession):
     process's metrics; by default a registry of the session's own)."""
 
     def __init__(self, calls: Calls | None = None, *, limit: int = 100, **kwargs: Any) -> None:
+        if kwargs.get("proxy") is not None:  # (``bot.http`` goes straight to the server)
+            raise ValueError("JsonSession sends its calls without a proxy")
         super().__init__(json_loads=_loads, limit=limit, **kwargs)
         self.calls = calls if calls is not None else Calls(CollectorRegistry())
         self.http = HttpClient(limit)
         self._urls: dict[tuple[str, str], URL] = {}
 
     async def close(self) -> None:
-        self.http.close()
+        await self.http.close()
         await super().close()
 
     def check_response(

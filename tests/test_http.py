@@ -17,18 +17,24 @@ import pytest
 from aiohttp import web
 from yarl import URL
 
+from bot import http
 from bot.http import HttpClient, HttpError
-
-Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 
 
 class Raw:
     """A server on a socket that answers each request as ``answer`` says; it counts the
     connections made to it and keeps the requests' bodies."""
 
-    def __init__(self, answer: Callable[[bytes], list[bytes]], *, close: bool = False) -> None:
-        self.answer, self.close = answer, close
+    def __init__(
+        self,
+        answer: Callable[[bytes], list[bytes]],
+        *,
+        close: bool = False,
+        before: Callable[[bytes], Awaitable[None]] | None = None,
+    ) -> None:
+        self.answer, self.close, self.before = answer, close, before
         self.connections = 0
+        self.closed = 0  # connections the client closed
         self.bodies: list[bytes] = []
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -43,13 +49,15 @@ class Raw:
                 )
                 body = await reader.readexactly(length)
                 self.bodies.append(body)
+                if self.before is not None:
+                    await self.before(body)
                 for piece in self.answer(body):
                     writer.write(piece)
                     await writer.drain()
                 if self.close:
                     break
         except (asyncio.IncompleteReadError, ConnectionError):
-            pass
+            self.closed += 1
         writer.close()
 
 
@@ -75,7 +83,7 @@ async def test_answers_come_by_length_over_one_kept_connection() -> None:
             status, body = await client.post(url, b'{"n":%d}' % n, 5)
             assert status == 200
             assert json.loads(body) == {"ok": True, "result": {"n": n}}
-        client.close()
+        await client.close()
     assert raw.connections == 1
     assert raw.bodies == [b'{"n":0}', b'{"n":1}', b'{"n":2}']
 
@@ -96,7 +104,7 @@ async def test_a_chunked_answer_is_read_whole_however_it_is_cut() -> None:
     async with raw_server(raw) as url:
         for _ in range(2):
             assert await client.post(url, b"{}", 5) == (429, b'{"ok":false,"x":1}')
-        client.close()
+        await client.close()
     assert raw.connections == 1  # the chunks ended: the connection was kept
 
 
@@ -108,7 +116,7 @@ async def test_an_answer_without_a_length_ends_with_its_connection() -> None:
     async with raw_server(raw) as url:
         assert await client.post(url, b"{}", 5) == (502, b"<html>bad gateway</html>")
         assert await client.post(url, b"{}", 5) == (502, b"<html>bad gateway</html>")
-        client.close()
+        await client.close()
     assert raw.connections == 2
 
 
@@ -122,7 +130,7 @@ async def test_a_connection_the_server_closes_is_not_used_again() -> None:
         for _ in range(3):
             assert await client.post(url, b"{}", 5) == (200, b"{}")
             await asyncio.sleep(0.01)  # (the server's close reaches the client)
-        client.close()
+        await client.close()
     assert raw.connections == 3
 
 
@@ -133,7 +141,7 @@ async def test_a_connection_closed_while_idle_is_replaced() -> None:
         for n in range(3):
             await asyncio.sleep(0.05)  # (the close reaches the client first)
             assert (await client.post(url, b"%d" % n, 5)).status == 200
-        client.close()
+        await client.close()
     assert raw.connections == 3
 
 
@@ -153,30 +161,118 @@ async def test_no_answer_is_an_error_and_the_next_call_goes_on_a_new_connection(
         with pytest.raises(HttpError, match="closed before the answer"):
             await client.post(url, b"{}", 5)
         assert await client.post(url, b"{}", 5) == (200, b"{}")
-        client.close()
+        await client.close()
 
 
 async def test_a_call_that_times_out_leaves_its_late_answer_behind() -> None:
-    async def late(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        await asyncio.sleep(0.3)
-        writer.write(b'HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\n"late"')
-        await writer.drain()
-        writer.close()
+    async def late_first(body: bytes) -> None:
+        if body == b"1":
+            await asyncio.sleep(0.3)  # its answer comes after the call gave up
 
-    slow = await asyncio.start_server(late, "127.0.0.1", 0)
-    raw = Raw(by_length)
-    fast = await asyncio.start_server(raw.handle, "127.0.0.1", 0)
+    raw = Raw(by_length, before=late_first)
     client = HttpClient()
-    async with slow, fast:
-        url = URL(f"http://127.0.0.1:{slow.sockets[0].getsockname()[1]}/bot1:x/getMe")
+    async with raw_server(raw) as url:
         with pytest.raises(TimeoutError):
-            await client.post(url, b"{}", 0.1)
+            await client.post(url, b"1", 0.1)
+        assert await client.post(url, b"2", 5) == (200, b'{"ok":true,"result":2}')
         await asyncio.sleep(0.3)
-        other = URL(f"http://127.0.0.1:{fast.sockets[0].getsockname()[1]}/bot1:x/getMe")
-        assert await client.post(other, b"1", 5) == (200, b'{"ok":true,"result":1}')
-        client.close()
+        assert await client.post(url, b"3", 5) == (200, b'{"ok":true,"result":3}')
+        await client.close()
+    assert raw.connections == 2  # the first one was closed with its call
+
+
+async def test_the_time_limit_counts_the_wait_for_a_connection() -> None:
+    async def slow(body: bytes) -> None:
+        await asyncio.sleep(0.5)
+
+    raw = Raw(by_length, before=slow)
+    client = HttpClient(limit=1)
+    async with raw_server(raw) as url:
+        first = asyncio.create_task(client.post(url, b"1", 5))
         await asyncio.sleep(0.05)
+        began = asyncio.get_running_loop().time()
+        with pytest.raises(TimeoutError):  # (the only connection is the first call's)
+            await client.post(url, b"2", 0.1)
+        assert asyncio.get_running_loop().time() - began < 0.3
+        assert (await first).status == 200
+        await client.close()
+
+
+async def test_interim_and_empty_answers_keep_the_connection() -> None:
+    def no_content(body: bytes) -> list[bytes]:
+        return [
+            b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\nContent-Length: 9\r\n\r\n"
+        ]
+
+    raw = Raw(no_content)
+    client = HttpClient()
+    async with raw_server(raw) as url:
+        assert await client.post(url, b"{}", 5) == (204, b"")
+        assert await client.post(url, b"{}", 5) == (204, b"")
+        await client.close()
+    assert raw.connections == 1
+
+
+async def test_more_than_was_asked_for_closes_the_connection() -> None:
+    raw = Raw(lambda body: [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 200"])
+    client = HttpClient()
+    async with raw_server(raw) as url:
+        for _ in range(2):
+            assert await client.post(url, b"{}", 5) == (200, b"{}")
+        await client.close()
+    assert raw.connections == 2
+
+
+async def test_a_connection_idle_too_long_is_closed_and_replaced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(http, "IDLE", 0.1)
+    raw = Raw(by_length)  # (a server that would keep it open)
+    client = HttpClient()
+    async with raw_server(raw) as url:
+        await client.post(url, b"1", 5)
+        await asyncio.sleep(0.2)
+        await client.post(url, b"2", 5)
+        await asyncio.sleep(0.05)
+        assert raw.closed == 1  # the idle one, closed by the client
+        await client.close()
+    assert raw.connections == 2
+
+
+async def test_a_closed_client_fails_its_calls_under_way_and_makes_no_more() -> None:
+    async def never(body: bytes) -> None:
+        await asyncio.sleep(10)
+
+    raw = Raw(by_length, before=never)
+    client = HttpClient()
+    async with raw_server(raw) as url:
+        call = asyncio.create_task(client.post(url, b"1", 5))
+        await asyncio.sleep(0.05)
+        await client.close()
+        with pytest.raises(HttpError, match="closed before the answer: by the client"):
+            await call
+        with pytest.raises(HttpError, match="the client is closed"):
+            await client.post(url, b"2", 5)
+
+
+@pytest.mark.parametrize(
+    "wire",
+    [
+        b"HTTP/1.1 000 Zero\r\nContent-Length: 2\r\n\r\n{}",  # no such status
+        b"HTTP/1.1 200 OK\r\nContent-Length: " + b"9" * 5000 + b"\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0x2\r\n{}\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n",
+        b"HTTP/1.1 100 Continue\r\n\r\n" * 7,
+    ],
+)
+async def test_a_broken_answer_is_an_error_of_its_call(wire: bytes) -> None:
+    raw = Raw(lambda body: [wire])
+    client = HttpClient()
+    async with raw_server(raw) as url:
+        with pytest.raises(HttpError):
+            await client.post(url, b"{}", 5)
+        await client.close()
 
 
 async def test_a_server_out_of_reach_is_an_error() -> None:
@@ -209,7 +305,7 @@ async def test_calls_at_once_share_at_most_limit_connections() -> None:
         url = URL(f"http://127.0.0.1:{port}/bot1:x/sendMessage")
         answers = await asyncio.gather(*(client.post(url, b"%d" % n, 5) for n in range(6)))
     finally:
-        client.close()
+        await client.close()
         await runner.cleanup()
     assert [json.loads(a.body)["result"] for a in answers] == list(range(6))
     assert len(peers) == 2
@@ -244,8 +340,11 @@ async def test_https_is_spoken_with_a_trusted_certificate_only(
             assert await trusting.post(url, b"7", 5) == (200, b'{"ok":true,"result":7}')
         with pytest.raises(HttpError, match="CERTIFICATE_VERIFY_FAILED"):
             await stranger.post(url, b"7", 5)
-        trusting.close()
-        stranger.close()
+        by_address = url.with_host("127.0.0.1")  # (the certificate names localhost only)
+        with pytest.raises(HttpError, match="CERTIFICATE_VERIFY_FAILED"):
+            await trusting.post(by_address, b"7", 5)
+        await trusting.close()
+        await stranger.close()
         await asyncio.sleep(0.05)
     assert raw.connections == 1  # the trusting client's calls shared one; the other
     # client's never came past the handshake
