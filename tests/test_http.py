@@ -18,7 +18,7 @@ from aiohttp import web
 from yarl import URL
 
 from bot import http
-from bot.http import HttpClient, HttpError
+from bot.http import Answer, HttpClient, HttpError
 
 
 class Raw:
@@ -36,6 +36,7 @@ class Raw:
         self.connections = 0
         self.closed = 0  # connections the client closed
         self.bodies: list[bytes] = []
+        self.answers: list[Answer] = []  # (what the client made of them)
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -75,6 +76,16 @@ def by_length(body: bytes) -> list[bytes]:
     return [b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(answer) + answer]
 
 
+async def twice(answer: Callable[[bytes], list[bytes]], *, close: bool = False) -> Raw:
+    """Two calls to a server that answers so; the server, with its count of connections."""
+    raw = Raw(answer, close=close)
+    client = HttpClient()
+    async with raw_server(raw) as url:
+        raw.answers = [await client.post(url, b"{}", 5) for _ in range(2)]
+        await client.close()
+    return raw
+
+
 async def test_answers_come_by_length_over_one_kept_connection() -> None:
     raw = Raw(by_length)
     client = HttpClient()
@@ -99,24 +110,15 @@ async def test_a_chunked_answer_is_read_whole_however_it_is_cut() -> None:
         )
         return [wire[i : i + 1] for i in range(len(wire))]  # byte by byte
 
-    raw = Raw(chunked)
-    client = HttpClient()
-    async with raw_server(raw) as url:
-        for _ in range(2):
-            assert await client.post(url, b"{}", 5) == (429, b'{"ok":false,"x":1}')
-        await client.close()
+    raw = await twice(chunked)
+    assert raw.answers == [(429, b'{"ok":false,"x":1}')] * 2
     assert raw.connections == 1  # the chunks ended: the connection was kept
 
 
 async def test_an_answer_without_a_length_ends_with_its_connection() -> None:
-    raw = Raw(
-        lambda body: [b"HTTP/1.0 502 Bad Gateway\r\n\r\n<html>bad gateway</html>"], close=True
-    )
-    client = HttpClient()
-    async with raw_server(raw) as url:
-        assert await client.post(url, b"{}", 5) == (502, b"<html>bad gateway</html>")
-        assert await client.post(url, b"{}", 5) == (502, b"<html>bad gateway</html>")
-        await client.close()
+    wire = b"HTTP/1.0 502 Bad Gateway\r\n\r\n<html>bad gateway</html>"
+    raw = await twice(lambda body: [wire], close=True)
+    assert raw.answers == [(502, b"<html>bad gateway</html>")] * 2
     assert raw.connections == 2
 
 
@@ -204,22 +206,14 @@ async def test_interim_and_empty_answers_keep_the_connection() -> None:
             b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\nContent-Length: 9\r\n\r\n"
         ]
 
-    raw = Raw(no_content)
-    client = HttpClient()
-    async with raw_server(raw) as url:
-        assert await client.post(url, b"{}", 5) == (204, b"")
-        assert await client.post(url, b"{}", 5) == (204, b"")
-        await client.close()
+    raw = await twice(no_content)
+    assert raw.answers == [(204, b"")] * 2
     assert raw.connections == 1
 
 
 async def test_more_than_was_asked_for_closes_the_connection() -> None:
-    raw = Raw(lambda body: [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 200"])
-    client = HttpClient()
-    async with raw_server(raw) as url:
-        for _ in range(2):
-            assert await client.post(url, b"{}", 5) == (200, b"{}")
-        await client.close()
+    raw = await twice(lambda body: [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1"])
+    assert raw.answers == [(200, b"{}")] * 2
     assert raw.connections == 2
 
 
