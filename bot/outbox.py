@@ -378,7 +378,7 @@ class Outbox:
     async def _call(
         self, chat: ChatQueue, job: Job, text: str | None, markup: Keyboard | None
     ) -> Posted | None:
-        timeout = math.ceil(self.limits.timeout)  # aiohttp's, so no task per call
+        timeout = math.ceil(self.limits.timeout)  # the session's own, so no task per call
         try:
             if chat.receiver is not None:  # an ephemeral message
                 if job.message_id is not None:
