@@ -45,6 +45,10 @@ PATIENCE = 10.0  # seconds an update is held before its answer, unless it commit
 LIMIT = 50.0  # seconds after which an update that committed nothing is given back
 SET_WAIT = 60.0  # seconds the start waits for setWebhook (it goes on trying after)
 AGAIN = (5.0, 15.0, 30.0, 60.0)  # seconds between the tries of a setWebhook that failed
+# Updates Telegram POSTs at once: its most (its default is 40). Each request is held
+# until its press is answered, so at a few hundred presses a second 40 were often all
+# busy, and a press waited in Telegram's queue longer than the bot took to handle it.
+CONNECTIONS = 100
 
 
 class Receiver:
@@ -166,6 +170,7 @@ async def pointed(config: Config, dp: Dispatcher, bot: Bot) -> None:
                 config.webhook_url,
                 secret_token=config.webhook_secret,
                 allowed_updates=dp.resolve_used_update_types(),
+                max_connections=CONNECTIONS,
             )
         except TelegramAPIError as e:
             delay = AGAIN[min(failures, len(AGAIN) - 1)]

@@ -51,6 +51,7 @@ async def test_webhook_mode_answers_only_requests_with_the_secret(
         call = await tg.wait_for_call("setWebhook")
         assert call.ok and tg.webhook_url == URL
         assert call.params["secret_token"] == SECRET
+        assert call.params["max_connections"] == 100  # Telegram's most
         assert {"message", "callback_query", "my_chat_member"} <= set(
             call.params["allowed_updates"]
         )
