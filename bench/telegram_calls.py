@@ -1,6 +1,7 @@
 """The bot's CPU per Telegram call: aiogram's form session and models against
 ``bot.session``'s JSON bodies, with aiogram's models and with the bot's own keyboard
-and answer (``bot.outgoing``), in one run.
+and answer (``bot.outgoing``), posted by aiohttp's client and by the bot's own
+(``bot.http``), in one run.
 
     python -m bench.telegram_calls [--calls 2000] [--rounds 5]
 
@@ -30,7 +31,10 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.methods import EditMessageText, TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiohttp import ClientSession, ClientTimeout
+from yarl import URL
 
+from bot.http import Answer
 from bot.keyboard import Button, Keyboard
 from bot.outgoing import EditText
 from bot.render_hand import hand
@@ -66,6 +70,25 @@ def _hands() -> list[tuple[str, Keyboard | None]]:
 Edit = Callable[[str, Keyboard | None, int], TelegramMethod[Any]]
 
 
+class AiohttpPoster:
+    """The JSON bodies posted by aiohttp's client, as the bot did before ``bot.http``."""
+
+    def __init__(self) -> None:
+        self._session: ClientSession | None = None
+
+    async def post(self, url: URL, body: bytes, timeout: float) -> Answer:
+        if self._session is None:
+            self._session = ClientSession()
+        headers = {"Content-Type": "application/json"}
+        limit = ClientTimeout(total=timeout)
+        async with self._session.post(url, data=body, headers=headers, timeout=limit) as r:
+            return Answer(r.status, await r.read())
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+
+
 def with_models(text: str, markup: Keyboard | None, message_id: int) -> TelegramMethod[Any]:
     """As the bot drew and sent a hand before ``bot.keyboard``: aiogram's models."""
     rows = [
@@ -96,9 +119,11 @@ async def _measure(base: str, calls: int, rounds: int) -> dict[str, list[float]]
     defaults = DefaultBotProperties(parse_mode="HTML")
     form = Bot(TOKEN, session=AiohttpSession(api=api), default=defaults)
     json_ = Bot(TOKEN, session=JsonSession(api=api), default=defaults)
+    by_aiohttp = Bot(TOKEN, session=JsonSession(api=api, http=AiohttpPoster()), default=defaults)
     ways: dict[str, tuple[Bot, Edit]] = {
         "form, aiogram models": (form, with_models),
         "json, aiogram models": (json_, with_models),
+        "json, own keyboard, aiohttp": (by_aiohttp, with_own),
         "json, own keyboard": (json_, with_own),
     }
     figures: dict[str, list[float]] = {name: [] for name in ways}
@@ -109,7 +134,7 @@ async def _measure(base: str, calls: int, rounds: int) -> dict[str, list[float]]
         for name, (bot, edit) in ways.items():
             sent = await bot.send_message(USER, "…")
             figures[name].append(await _round(bot, edit, sent.message_id, calls))
-    for bot in (form, json_):
+    for bot in (form, json_, by_aiohttp):
         await bot.session.close()
     return figures
 
@@ -132,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     medians = {name: statistics.median(values) for name, values in figures.items()}
     last = list(medians.values())[-1]
     for name, value in medians.items():
-        print(f"  {name:22s} {value * 1e6:7.0f} µs of CPU per call, {value / last:5.2f}x the last")
+        print(f"  {name:28s} {value * 1e6:7.0f} µs of CPU per call, {value / last:5.2f}x the last")
     return 0
 
 

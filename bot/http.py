@@ -20,7 +20,7 @@ import asyncio
 import re
 import ssl
 from collections import deque
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import certifi
 from yarl import URL
@@ -237,6 +237,14 @@ class _Connection(asyncio.Protocol):
         answer, self._answer = self._answer, None
         if answer is not None and not answer.done():
             answer.set_exception(error)
+
+
+class Poster(Protocol):
+    """What posts a call's JSON body: ``HttpClient``, or a benchmark's other client."""
+
+    async def post(self, url: URL, body: bytes, timeout: float) -> Answer: ...
+
+    async def close(self) -> None: ...
 
 
 class HttpClient:

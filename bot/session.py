@@ -38,7 +38,7 @@ from prometheus_client import CollectorRegistry
 from yarl import URL
 
 from .calls import patiently
-from .http import HttpClient, HttpError
+from .http import HttpClient, HttpError, Poster
 from .keyboard import styled
 from .replies import REPLY
 from .traffic import Calls
@@ -91,14 +91,22 @@ def lean(update: Any) -> Any:
 
 class JsonSession(AiohttpSession):
     """Each call tried as ``bot.calls`` says, and each try counted (``calls``: the
-    process's metrics; by default a registry of the session's own)."""
+    process's metrics; by default a registry of the session's own); the JSON bodies
+    posted by ``http`` (by default ``bot.http``'s client, with ``limit`` connections)."""
 
-    def __init__(self, calls: Calls | None = None, *, limit: int = 100, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        calls: Calls | None = None,
+        *,
+        limit: int = 100,
+        http: Poster | None = None,
+        **kwargs: Any,
+    ) -> None:
         if kwargs.get("proxy") is not None:  # (``bot.http`` goes straight to the server)
             raise ValueError("JsonSession sends its calls without a proxy")
         super().__init__(json_loads=_loads, limit=limit, **kwargs)
         self.calls = calls if calls is not None else Calls(CollectorRegistry())
-        self.http = HttpClient(limit)
+        self.http = http if http is not None else HttpClient(limit)
         self._urls: dict[tuple[str, str], URL] = {}
 
     async def close(self) -> None:
