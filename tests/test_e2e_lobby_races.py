@@ -230,3 +230,25 @@ async def test_two_durak_at_the_same_instant_open_one_table(
         assert all("Создатель стола — Аня" in text for text in lobbies())
         rows = await app.db.fetch_all("SELECT id, creator_id FROM tables")
         assert [tuple(r) for r in rows] == [(1, anna.id)]
+
+
+async def test_a_lobby_posted_anew_from_a_table_read_before_a_seat_was_taken_shows_it(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """/settings or /durak read the table, then a seat is taken before their lobby is
+    drawn (a press handled meanwhile): the lobby is still posted below, as the table is
+    now (before: not at all, while the older one said it had moved)."""
+    anna, boris, group = two_friends(tg)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as app:
+        lobby = await open_table(tg, app, group, anna)
+        await settle(app)
+        read_before = await app.tables.in_chat(group.id)
+        assert read_before is not None
+        join = await tg.press(boris, lobby, LobbyCb(table=1, op=LobbyOp.JOIN).pack())
+        assert (await join).text == "Вы за столом!"
+        await settle(app)
+        await app.delivery.lobby(read_before, new=True)
+        below = latest(tg, group)
+        assert below.message_id != lobby.message_id
+        assert "Стол для игры" in (below.text or "") and "Борис" in (below.text or "")
+    assert tg.unanswered_callbacks() == []

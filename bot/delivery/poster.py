@@ -91,10 +91,16 @@ class Poster:
         if table.status is not TableStatus.LOBBY:
             return None  # closed
         hands = self.group_hands
-        text, markup = await lobby_content(self.records, table, page, hands)
-        now = await self.records.table(table.id)  # (drawing may have waited for Telegram)
-        if now is None or _lobby(now) != _lobby(table):  # closed, a game started (or even
-            return None  # ended) meanwhile, or a change came that draws the lobby itself
+        while True:
+            text, markup = await lobby_content(self.records, table, page, hands)
+            now = await self.records.table(table.id)  # (drawing may have waited for Telegram)
+            if now is None or now.status is not TableStatus.LOBBY or now.series != table.series:
+                return None  # closed, a game started (or even ended) meanwhile
+            if _lobby(now) == _lobby(table):
+                break
+            if not new:  # a change came that draws the lobby itself
+                return None
+            table = now  # (that change edits the old message: the new one is drawn here)
         if not (new or now.lobby_message_id is None or now.lobby_is_summary):
             return self.outbox.edit(now.chat_id, now.lobby_message_id, text, markup)
         return self._post_lobby(now, text, markup)
