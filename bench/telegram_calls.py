@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import multiprocessing
 import statistics
 import sys
@@ -31,10 +32,10 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.methods import EditMessageText, TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-from aiohttp import ClientSession, ClientTimeout
+from aiohttp import ClientError, ClientSession, ClientTimeout
 from yarl import URL
 
-from bot.http import Answer
+from bot.http import Answer, HttpError
 from bot.keyboard import Button, Keyboard
 from bot.outgoing import EditText
 from bot.render_hand import hand
@@ -71,22 +72,31 @@ Edit = Callable[[str, Keyboard | None, int], TelegramMethod[Any]]
 
 
 class AiohttpPoster:
-    """The JSON bodies posted by aiohttp's client, as the bot did before ``bot.http``."""
+    """The JSON bodies posted by aiohttp's client, as the bot did before ``bot.http``
+    (its headers made once, a timeout per limit)."""
 
     def __init__(self) -> None:
         self._session: ClientSession | None = None
+        self._headers = {"Content-Type": "application/json"}
 
     async def post(self, url: URL, body: bytes, timeout: float) -> Answer:
         if self._session is None:
             self._session = ClientSession()
-        headers = {"Content-Type": "application/json"}
-        limit = ClientTimeout(total=timeout)
-        async with self._session.post(url, data=body, headers=headers, timeout=limit) as r:
-            return Answer(r.status, await r.read())
+        headers, limit = self._headers, _timeout(timeout)
+        try:
+            async with self._session.post(url, data=body, headers=headers, timeout=limit) as r:
+                return Answer(r.status, await r.read())
+        except ClientError as e:
+            raise HttpError(str(e)) from e
 
     async def close(self) -> None:
         if self._session is not None:
             await self._session.close()
+
+
+@functools.cache
+def _timeout(seconds: float) -> ClientTimeout:
+    return ClientTimeout(total=seconds)
 
 
 def with_models(text: str, markup: Keyboard | None, message_id: int) -> TelegramMethod[Any]:

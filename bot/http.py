@@ -240,7 +240,8 @@ class _Connection(asyncio.Protocol):
 
 
 class Poster(Protocol):
-    """What posts a call's JSON body: ``HttpClient``, or a benchmark's other client."""
+    """What posts a call's JSON body: ``HttpClient``, or a benchmark's other client.
+    ``post`` raises ``HttpError`` or ``TimeoutError`` when there is no answer."""
 
     async def post(self, url: URL, body: bytes, timeout: float) -> Answer: ...
 

@@ -38,8 +38,9 @@ async def test_texts_commands_and_presses_take_no_thread(
         await tg.wait_for_message(anna, lambda m: "ни одной партии" in (m.text or ""))
         await open_table(tg, app, group, anna)
         await (await tg.press(anna, latest(tg, group), LobbyCb(table=1, op=LobbyOp.JOIN).pack()))
-        forged = "c:1:7S::00000000"  # a card of no hand
-        await (await tg.press(anna, latest(tg, group), forged, forge=True))
+        for forged in ("c:1:7S::00000000", "z:1"):  # a card of no hand; data of no kind
+            await (await tg.press(anna, latest(tg, group), forged, forge=True))
+        tg.block(anna)  # (a member update of a private chat)
         await settle(app)
     assert threads == []
     assert tg.internal_errors == []

@@ -147,7 +147,7 @@ async def test_a_connection_closed_while_idle_is_replaced() -> None:
     assert raw.connections == 3
 
 
-async def test_no_answer_is_an_error_and_the_next_call_goes_on_a_new_connection() -> None:
+async def test_no_answer_is_an_error_of_its_call_and_the_next_one_is_answered() -> None:
     answers = iter(
         [
             [b"SSH-2.0-OpenSSH\r\n\r\n"],  # not HTTP

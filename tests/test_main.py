@@ -93,7 +93,7 @@ async def test_the_bot_exits_with_one_line_when_telegram_is_unreachable(tmp_path
     log = stderr.read_text()
     assert process.returncode == 1, log
     last = log.splitlines()[-1]
-    assert " ERROR bot: stopped: " in last and "cannot connect" in last.lower()
+    assert " ERROR bot: stopped: " in last and "cannot connect to 127.0.0.1:9" in last
     assert "Traceback" not in log and TOKEN not in log
 
 

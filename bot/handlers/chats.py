@@ -1,6 +1,7 @@
 """Filters of where a message comes from and what it says, checked on the event loop.
 
-aiogram runs a filter that is not a coroutine in a thread of its own at each check,
+aiogram runs a filter that is not a coroutine in a thread (``asyncio.to_thread``) at
+each check,
 and a magic filter (``F.chat.type == "private"``) is a plain callable: a text said in
 a group took a dozen such trips on its way through the commands' handlers. ``Magic``
 resolves the same magic filter in place.
@@ -32,5 +33,5 @@ MIGRATED = Magic(F.migrate_to_chat_id)
 
 
 def said(*words: str) -> Magic:
-    """A text that is one of ``words`` (given in lower case), in any case."""
-    return Magic(F.text.lower().in_(set(words)))
+    """A text that is one of ``words``, in any case."""
+    return Magic(F.text.lower().in_({word.lower() for word in words}))
