@@ -15,14 +15,14 @@ from service.tables import Person, TableError, TableRefusal, Tables
 from storage.repos import TableRecord, TableStatus
 
 from .. import render, rules_text
-from ..callbacks import LobbyCb, LobbyOp, presses_of
+from ..callbacks import LobbyCb, LobbyOp
 from ..delivery import Delivery
 from ..ephemeral import EphemeralHands
 from ..i18n import t
 from ..people import deep_link, person
 from ..presenter import Presenter
 from ..reach import Reach
-from .chats import GROUPS, said
+from .chats import GROUPS, presses_of, said
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]

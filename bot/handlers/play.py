@@ -18,7 +18,7 @@ from engine import Accused, Action
 from engine.actions import QUIT
 from service import GameService, LiveGame, Refusal, Refused
 
-from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName, presses_of
+from ..callbacks import CardCb, CheatCb, MoveCb, PageCb, PageName
 from ..card_labels import card_label
 from ..delivery import Delivery
 from ..hand_answers import why_not
@@ -42,6 +42,7 @@ from ..taps import (
     parse_action,
     parse_card,
 )
+from .chats import presses_of
 from .seated import Seated, SeatMiddleware
 
 TRIES = 3  # a press whose hand is still drawn as pressed, while the game moves on
