@@ -46,6 +46,7 @@ from bot.app import App
 from bot.callbacks import LobbyCb
 from bot.keyboard import Keyboard
 from bot.outbox import Limits
+from bot.webhook import CONNECTIONS
 from service import Update
 from storage.handled import HandledRepo
 from storage.handling import KEEP
@@ -448,7 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     ramp = min(10.0, args.seconds / 4) if args.ramp is None else args.ramp
     think = (args.think * (1 - args.jitter), args.think * (1 + args.jitter))
-    how = "webhook, 40 connections (Telegram's default)" if args.webhook else "long polling"
+    how = f"webhook, {CONNECTIONS} connections" if args.webhook else "long polling"
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}; updates by {how}")
     print(
         f"think {think[0]:.2f}-{think[1]:.2f} s, {args.seconds:.0f} s of play per run (tables"

@@ -2,25 +2,22 @@
 the cheat page, whom to accuse (``Page``), and the card whose target is being chosen.
 
 ``HandPages`` is their one owner: the handlers change them through its verbs
-(``show``, ``pick``, ``moved``), the presenter reads them (``current``). A page stays
-open until its player moves, goes back, or it stops making sense (``still_open``):
-others' moves, a computer player's quick ones above all, do not close it under the
-player's finger.
+(``show``, ``pick``), the presenter reads them (``current``). A page stays open until
+its player moves (a move of their seat made after the page was opened, wherever it was
+made), goes back, or it stops making sense (``still_open``): others' moves, a computer
+player's quick ones above all, do not close it under the player's finger.
 
 Alone, a process keeps them in memory (``HandPages``). One of several keeps them in
 the database as well (``SharedPages``): a press that does not fit the hand as this
 process would draw it reads its player's page from there (``sync``; the page may have
 been opened through another process), and so does the process that shows the games
-before it draws that hand; a page opened at a version is closed once its player has
-moved since, wherever that move was made.
+before it draws that hand.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any, NamedTuple
-
-from aiogram.filters.callback_data import CallbackData
 
 from engine import Card, State
 from engine.actions import ACCUSE, BEAT
@@ -69,10 +66,7 @@ class HandPages:
     def __init__(self) -> None:
         self._pages: dict[Key, Page] = {}  # (game, user) -> the page shown
         self._picking: dict[Key, Card] = {}  # (game, user) -> card awaiting a target
-        self._opened: dict[Key, int] = {}  # shared: the version they were opened at
-        # (game, user) -> the press whose move was made last: its repeat (a double tap)
-        # is answered calmly, not as a stale button (this process's presses only)
-        self._made: dict[Key, CallbackData] = {}
+        self._opened: dict[Key, int] = {}  # the game's version when they were opened
 
     def shown(self, key: Key) -> Page | None:
         """The page the player's hand shows (None: the hand)."""
@@ -92,7 +86,7 @@ class HandPages:
             picking = None
         opened = self._opened.get(key)
         if opened is not None and any(a.seat == seat for a in state.history[opened:]):
-            self._forget(key)  # its player has moved since (perhaps through another process)
+            self._forget(key)  # its player has moved since
             return None, None
         return page, picking
 
@@ -103,7 +97,8 @@ class HandPages:
             self._pages.pop(key, None)
         else:
             self._pages[key] = page
-        await self._save(key, version)
+        self._opened_at(key, version)
+        await self._save(key)
 
     async def pick(self, key: Key, card: Card | None, version: int) -> None:
         """Ask which attack card ``card`` should beat (None: no longer)."""
@@ -111,29 +106,17 @@ class HandPages:
             self._picking.pop(key, None)
         else:
             self._picking[key] = card
-        await self._save(key, version)
-
-    def repeats(self, key: Key, press: CallbackData) -> bool:
-        """Whether ``press`` is the one whose move the player made last (a double tap)."""
-        return self._made.get(key) == press
-
-    async def moved(self, key: Key, version: int, press: CallbackData | None = None) -> None:
-        """The player made a move (by ``press``): their pages close."""
-        if press is not None:
-            self._made[key] = press
-        if key in self._pages or key in self._picking:
-            self._forget(key)
-            await self._save(key, version)
+        self._opened_at(key, version)
+        await self._save(key)
 
     def forget_game(self, game_id: int) -> None:
-        for key in [k for k in (*self._pages, *self._picking, *self._made) if k[0] == game_id]:
+        for key in [k for k in (*self._pages, *self._picking, *self._opened) if k[0] == game_id]:
             self._forget(key)
-            self._made.pop(key, None)
 
     async def sync(self, key: Key) -> None:
         """Read the player's page as the other processes left it (alone: nothing to do)."""
 
-    async def _save(self, key: Key, version: int) -> None:
+    async def _save(self, key: Key) -> None:
         """Write the player's page for the other processes (alone: nothing to do)."""
 
     def _forget(self, key: Key) -> None:
@@ -141,13 +124,17 @@ class HandPages:
         self._picking.pop(key, None)
         self._opened.pop(key, None)
 
-    def _body(self, key: Key, version: int) -> str | None:
-        page, picking = self._pages.get(key), self._picking.get(key)
-        if page is None and picking is None:
+    def _opened_at(self, key: Key, version: int) -> None:
+        if key in self._pages or key in self._picking:
+            self._opened[key] = version
+        else:
             self._opened.pop(key, None)
+
+    def _body(self, key: Key) -> str | None:
+        page, picking, opened = self._pages.get(key), self._picking.get(key), self._opened.get(key)
+        if opened is None:
             return None
-        self._opened[key] = version
-        body: dict[str, Any] = {"opened": version, "picking": picking and str(picking)}
+        body: dict[str, Any] = {"opened": opened, "picking": picking and str(picking)}
         if page is not None:
             body["page"] = [page.bout, page.name, page.card and str(page.card)]
             body["marked"] = [str(c) for c in page.marked]
@@ -177,5 +164,5 @@ class SharedPages(HandPages):
     async def sync(self, key: Key) -> None:
         self._load(key, await self._repo.get(*key))
 
-    async def _save(self, key: Key, version: int) -> None:
-        await self._repo.put(*key, self._body(key, version))
+    async def _save(self, key: Key) -> None:
+        await self._repo.put(*key, self._body(key))

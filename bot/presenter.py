@@ -31,7 +31,7 @@ from .nudges import Nudges
 from .outbox import Outbox, Rendered
 from .outgoing import Posted
 from .reach import Reach
-from .render_hand import Drawn, hand, retimed
+from .render_hand import Drawn, hand
 from .results import Results
 from .shown import Shown, Who, added_seconds, read_shown
 
@@ -158,10 +158,11 @@ class Presenter:
 
         self._track(asyncio.create_task(hands_below(), name=f"below-{game_id}"))
 
-    def hand_key(self, game_id: int, user_id: int) -> str | None:
-        """The key the user's hand would be drawn with now; None if it is not shown."""
+    def hand_key(self, game_id: int, user_id: int, live: LiveGame | None = None) -> str | None:
+        """The key the user's hand would be drawn with now (in ``live``, else in the game
+        as held; not drawn again if drawn since it changed); None if it is not shown."""
         game = self._games.get(game_id) or self._followed.get(game_id)
-        drawn = self._hand(game_id, game, user_id, any_seconds=True) if game else None
+        drawn = self._hand(game_id, game, user_id, any_seconds=True, live=live) if game else None
         return drawn.key if drawn else None
 
     def hand_delivered(self, game_id: int, user_id: int) -> bool:
@@ -402,19 +403,23 @@ class Presenter:
         return text, cards_button(game.lang, game_id, app)
 
     def _hand(
-        self, game_id: int, game: Shown, who: int, *, any_seconds: bool = False
+        self,
+        game_id: int,
+        game: Shown,
+        who: int,
+        *,
+        any_seconds: bool = False,
+        live: LiveGame | None = None,
     ) -> Drawn | None:
         """The hand as it would be drawn now; ``any_seconds``: for its key only, so one
-        drawn with other seconds left will do."""
-        live = self.games.live(game_id)
+        drawn with other seconds left will do (and the clock is not read)."""
+        live = live or self.games.live(game_id)
         if live is None:
             return None  # the table was closed
         state = live.state
         seat = next(s for s, info in enumerate(live.seats) if info.user_id == who)
         page, picking = self.hand_pages.current((game_id, who), state, seat)
         lang = game.langs.get(who, "ru")
-        deadline = self.games.deadline(game_id)
-        seconds = None if deadline is None else round(deadline - self.clock.now())
         added = added_seconds(live)
         names = render.seat_names(lang, live.seats)
         leave = live.table_id if who in game.seated else None
@@ -422,13 +427,12 @@ class Presenter:
             id(state), len(state.history), page, picking, leave, added, self.styled, *names
         )  # fmt: skip
         slot = game.slot(who)
-        memo = slot.memo
-        if memo is not None and memo[0] == drawn_from:
-            if any_seconds or memo[1] == seconds:
-                return memo[2]
-            if (again := retimed(lang, memo[2], seconds)) is not None:
-                slot.memo = (drawn_from, seconds, again)
-                return again
+        if any_seconds and (known := slot.recall(drawn_from)) is not None:
+            return known
+        deadline = self.games.deadline(game_id)
+        seconds = None if deadline is None else round(deadline - self.clock.now())
+        if (known := slot.recall_timed(drawn_from, lang, seconds)) is not None:
+            return known
         drawn = hand(
             lang,
             state.view(seat),

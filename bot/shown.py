@@ -9,7 +9,7 @@ from service import LiveGame, TableSettings
 from service.records import Records
 from storage.repos import TableRecord
 
-from .render_hand import Drawn
+from .render_hand import Drawn, retimed
 
 Who = int | None  # a hand's user, or None for the group's table message
 
@@ -31,6 +31,24 @@ class Slot:
     # presenter ask for the same hand several times per move), and the seconds left it
     # showed (its key does not depend on them)
     memo: Memo | None = None
+
+    def recall(self, inputs: tuple[object, ...]) -> Drawn | None:
+        """The hand as last drawn, if drawn from the same ``inputs`` (with whatever
+        seconds left: the same key)."""
+        memo = self.memo
+        return memo[2] if memo is not None and memo[0] == inputs else None
+
+    def recall_timed(
+        self, inputs: tuple[object, ...], lang: str, seconds: int | None
+    ) -> Drawn | None:
+        """The same, showing ``seconds`` left (its text redone when they differ)."""
+        known = self.recall(inputs)
+        if known is None or self.memo is None or self.memo[1] == seconds:
+            return known
+        again = retimed(lang, known, seconds)
+        if again is not None:
+            self.memo = (inputs, seconds, again)
+        return again
 
 
 @dataclass(eq=False)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import PageName
-from bot.hand_pages import Page, SharedPages
+from bot.hand_pages import HandPages, Page, SharedPages
 from engine import Action, Card, Rules, State
 from engine.actions import BEAT, OPEN, THROW
 from service import GameService, TableSettings
@@ -137,13 +137,30 @@ async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves
         bouts = state.bouts
         state.apply(state.legal_actions(defender)[0])  # its player's, made here, closes it
         assert state.bouts == bouts and there.current(key, state, defender) == (None, None)
-        await here.moved(key, len(state.history))  # closed: gone from the database too
-        await there.sync(key)
-        assert there.shown(key) is None and there.current(key, state, defender) == (None, None)
-        assert await pages_of(db) == []
+        assert here.current(key, state, defender) == (None, None)  # wherever it was made
+        await there.sync(key)  # (the row stays until the game ends, and says when it opened)
+        assert there.current(key, state, defender) == (None, None)
+        assert there.shown(key) is None
     finally:
         await service.stop()
         await db.close()
+
+
+async def test_a_page_of_one_process_alone_closes_at_its_players_move_too() -> None:
+    pages = HandPages()  # (kept in memory only)
+    state = State(RULES, seed=SEED)
+    found = shared_page_deal(state)
+    assert found is not None
+    opening, throw, card = found
+    defender = state.defender
+    state.apply(opening)
+    key, page = (1, defender + 1), Page(state.bouts, PageName.MORE)
+    await pages.show(key, page, len(state.history))
+    await pages.pick(key, card, len(state.history))
+    state.apply(throw)  # another player's move keeps it
+    assert pages.current(key, state, defender) == (page, card)
+    state.apply(state.legal_actions(defender)[0])  # its player's closes it
+    assert pages.current(key, state, defender) == (None, None) and pages.shown(key) is None
 
 
 async def pages_of(db: Database) -> list[tuple[int, int]]:

@@ -46,6 +46,7 @@ from .chats import presses_of
 from .seated import Seated, SeatMiddleware
 
 TRIES = 3  # a press whose hand is still drawn as pressed, while the game moves on
+MADE_KEPT = 10_000  # the players whose last press's repeat is recognised
 
 
 class Checked(NamedTuple):
@@ -65,16 +66,21 @@ class Hands:
     ) -> None:
         self.service, self.presenter, self.pages = service, presenter, pages
         self.delivery = delivery
+        # (game, user) -> the press whose move the player made last, here: its repeat (a
+        # double tap) is answered calmly, not as a stale button; the newest MADE_KEPT
+        self._made: dict[tuple[int, int], CallbackData] = {}
 
-    async def fresh(self, seated: Seated, key: str) -> Checked:
-        """Whether the press came from the hand as it would be drawn now; once more
-        after catching up when not: the hand may have been drawn by another bot process
-        at a version this one has not heard of yet (or this process, which does not show
-        the games, has drawn none of the game's hands)."""
+    async def fresh(self, seated: Seated, key: str, live: LiveGame | None = None) -> Checked:
+        """Whether the press came from the hand as it would be drawn now (in ``live``; by
+        default the game as the press found it); once more after catching up when not:
+        the hand may have been drawn by another bot process at a version this one has
+        not heard of yet (or this process, which does not show the games, has drawn
+        none of the game's hands)."""
         game, user = seated.key
-        drawn = self.presenter.hand_key(game, user)
+        live = live or seated.live
+        drawn = self.presenter.hand_key(game, user, live)
         if drawn == key:
-            return Checked(True, self.service.live(game) or seated.live)
+            return Checked(True, live)
         if drawn is None:  # not drawn here (the game is often just read for this press)
             await self.presenter.follow(game)
             await self.pages.sync(seated.key)  # a page opened through another process
@@ -84,13 +90,13 @@ class Hands:
         if caught:
             await self.presenter.follow(game)
             await self.pages.sync(seated.key)
-        live = self.service.live(game)
-        return Checked(caught and self.presenter.hand_key(game, user) == key, live)
+        live_now = self.service.live(game)
+        return Checked(caught and self.presenter.hand_key(game, user) == key, live_now)
 
     async def stale(self, query: CallbackQuery, seated: Seated, press: CallbackData) -> None:
         """Answer a press from a hand drawn before the game moved on: calmly when it
         repeats the press whose move was just made (a double tap), else as stale."""
-        made = self.pages.repeats(seated.key, press)
+        made = self._made.get(seated.key) == press
         await query.answer(t(seated.lang, "answer.already_made" if made else "answer.stale"))
 
     async def move(
@@ -107,25 +113,24 @@ class Hands:
         """Make the move and answer the press: silently when made (an accusation with its
         result), with the reason when not. ``key``: the press's hand key, which must still
         be the hand's (another player's move that left the hand as it was does not make
-        it stale); ``version``: the exact version instead. A made move closes the
-        player's pages and is remembered as made by ``press``."""
+        it stale); ``version``: the exact version instead. A made move is remembered as
+        made by ``press`` (its player's pages close by themselves: ``HandPages``)."""
         lang = seated.lang
+        live = seated.live
         for _ in range(TRIES):  # the game may move on between the check and the move
-            live = seated.live
             if key is not None:
-                checked = await self.fresh(seated, key)
+                checked = await self.fresh(seated, key, live)
                 if not checked.fresh:
                     await self.stale(query, seated, press)
                     return
                 live = checked.live or live
-            elif version is None:  # (the newest version, whatever the hand showed)
-                live = self.service.live(seated.game_id) or live
             v = len(live.state.history) if version is None else version
             try:
                 update = await self.service.act(seated.game_id, action, v, cheat=cheat)
                 break
             except Refused as e:
                 if e.reason is Refusal.STALE and version is None:
+                    live = self.service.live(seated.game_id) or live  # (as it moved on)
                     continue
                 if e.reason is Refusal.STALE:
                     await self.stale(query, seated, press)
@@ -135,7 +140,10 @@ class Hands:
         else:
             await self.stale(query, seated, press)
             return
-        await self.pages.moved(seated.key, update.version, press)
+        self._made.pop(seated.key, None)  # (the newest last)
+        self._made[seated.key] = press
+        if len(self._made) > MADE_KEPT:
+            del self._made[next(iter(self._made))]  # the oldest
         mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seated.seat]
         if mine:
             names = seat_names(lang, seated.live.seats)
