@@ -90,8 +90,9 @@ class Hands:
         if caught:
             await self.presenter.follow(game)
             await self.pages.sync(seated.key)
-        live_now = self.service.live(game)
-        return Checked(caught and self.presenter.hand_key(game, user) == key, live_now)
+        return Checked(
+            caught and self.presenter.hand_key(game, user) == key, self.service.live(game)
+        )
 
     async def stale(self, query: CallbackQuery, seated: Seated, press: CallbackData) -> None:
         """Answer a press from a hand drawn before the game moved on: calmly when it
@@ -140,16 +141,19 @@ class Hands:
         else:
             await self.stale(query, seated, press)
             return
-        self._made.pop(seated.key, None)  # (the newest last)
-        self._made[seated.key] = press
-        if len(self._made) > MADE_KEPT:
-            del self._made[next(iter(self._made))]  # the oldest
+        self._made_by(seated.key, press)
         mine = [e for e in update.events if isinstance(e, Accused) and e.accuser == seated.seat]
         if mine:
             names = seat_names(lang, seated.live.seats)
             await query.answer(accusation_answer(lang, names[mine[0].accused], mine[0].exposed))
             return
         await query.answer()
+
+    def _made_by(self, key: tuple[int, int], press: CallbackData) -> None:
+        self._made.pop(key, None)  # (the newest last)
+        self._made[key] = press
+        if len(self._made) > MADE_KEPT:
+            del self._made[next(iter(self._made))]  # the oldest
 
     async def page(
         self, query: CallbackQuery, seated: Seated, key: str, tap: Callable[[], Tap]
