@@ -29,7 +29,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramNot
 
 from service import LiveGame
 
-from .callbacks import CardsCb
+from .callbacks import CardsCb, packed
 from .i18n import t
 from .keyboard import Button, Keyboard
 from .outbox import Outbox
@@ -55,7 +55,7 @@ class Mode(StrEnum):
 
 def cards_button(lang: str, game_id: int, beside: Button | None = None) -> Keyboard:
     """The table message's keyboard: «🃏 Мои карты» (and ``beside`` it the Mini App's)."""
-    data = CardsCb(game=game_id).pack()
+    data = packed(CardsCb, game=game_id)
     row = [Button(t(lang, "eph.button"), data)]
     return Keyboard([row if beside is None else [*row, beside]])
 
