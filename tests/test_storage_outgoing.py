@@ -112,6 +112,17 @@ RULES = Rules(players=2, deck=36)
 SEED = next(s for s in range(500) if shared_page_deal(State(RULES, s)))
 
 
+def opened_deal() -> tuple[State, Action, Card]:
+    """SEED's game after its opening, the attacker's throw-in to come, and the
+    defender's card that beats something before it and after it."""
+    state = State(RULES, seed=SEED)
+    found = shared_page_deal(state)
+    assert found is not None
+    opening, throw, card = found
+    state.apply(opening)
+    return state, throw, card
+
+
 async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves(
     tmp_path: Path,
 ) -> None:
@@ -120,12 +131,8 @@ async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves
     try:
         here, there = SharedPages(db), SharedPages(db)  # two processes' pages
         game = (await start(service, RULES, SEED, humans(2))).game_id
-        state = State(RULES, seed=SEED)
-        found = shared_page_deal(state)
-        assert found is not None
-        opening, throw, card = found
+        state, throw, card = opened_deal()
         defender = state.defender
-        state.apply(opening)
         key = (game, defender + 1)  # the defender's page
         page = Page(state.bouts, PageName.MORE)
         await here.show(key, page, len(state.history))
@@ -148,12 +155,8 @@ async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves
 
 async def test_a_page_of_one_process_alone_closes_at_its_players_move_too() -> None:
     pages = HandPages()  # (kept in memory only)
-    state = State(RULES, seed=SEED)
-    found = shared_page_deal(state)
-    assert found is not None
-    opening, throw, card = found
+    state, throw, card = opened_deal()
     defender = state.defender
-    state.apply(opening)
     key, page = (1, defender + 1), Page(state.bouts, PageName.MORE)
     await pages.show(key, page, len(state.history))
     await pages.pick(key, card, len(state.history))
