@@ -3,9 +3,10 @@ the cheat page, whom to accuse (``Page``), and the card whose target is being ch
 
 ``HandPages`` is their one owner: the handlers change them through its verbs
 (``show``, ``pick``), the presenter reads them (``current``). A page stays open until
-its player moves (a move of their seat made after the page was opened, wherever it was
-made), goes back, or it stops making sense (``still_open``): others' moves, a computer
-player's quick ones above all, do not close it under the player's finger.
+its player moves (a move of their own after the page was opened, in whichever process
+it was made), goes back, or it stops making sense (``still_open``): others' moves, and
+the automatic ones (a computer player's quick ones above all, a forced «Бито» or «Пас»
+made for the player), do not close it under the player's finger.
 
 Alone, a process keeps them in memory (``HandPages``). One of several keeps them in
 the database as well (``SharedPages``): a press that does not fit the hand as this
@@ -85,9 +86,14 @@ class HandPages:
             del self._picking[key]  # the card beats nothing now
             picking = None
         opened = self._opened.get(key)
-        if opened is not None and any(a.seat == seat for a in state.history[opened:]):
+        history, auto = state.history, state.auto
+        if opened is not None and any(
+            history[i].seat == seat and not auto[i] for i in range(opened, len(history))
+        ):
             self._forget(key)  # its player has moved since
             return None, None
+        if page is None and picking is None:
+            self._opened.pop(key, None)
         return page, picking
 
     async def show(self, key: Key, page: Page | None, version: int) -> None:

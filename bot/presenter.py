@@ -412,7 +412,7 @@ class Presenter:
         live: LiveGame | None = None,
     ) -> Drawn | None:
         """The hand as it would be drawn now; ``any_seconds``: for its key only, so one
-        drawn with other seconds left will do (and the clock is not read)."""
+        drawn with other seconds left will do (the clock unread if drawn since)."""
         live = live or self.games.live(game_id)
         if live is None:
             return None  # the table was closed

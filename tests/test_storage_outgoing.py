@@ -145,7 +145,8 @@ async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves
         state.apply(state.legal_actions(defender)[0])  # its player's, made here, closes it
         assert state.bouts == bouts and there.current(key, state, defender) == (None, None)
         assert here.current(key, state, defender) == (None, None)  # wherever it was made
-        await there.sync(key)  # (the row stays until the game ends, and says when it opened)
+        assert await pages_of(db) == [key]  # (until the game ends: it says when it opened)
+        await there.sync(key)
         assert there.current(key, state, defender) == (None, None)
         assert there.shown(key) is None
     finally:
@@ -153,7 +154,7 @@ async def test_a_hand_page_is_shared_through_the_database_until_its_player_moves
         await db.close()
 
 
-async def test_a_page_of_one_process_alone_closes_at_its_players_move_too() -> None:
+async def test_a_page_of_one_process_alone_closes_at_its_players_own_move_too() -> None:
     pages = HandPages()  # (kept in memory only)
     state, throw, card = opened_deal()
     defender = state.defender
@@ -162,7 +163,10 @@ async def test_a_page_of_one_process_alone_closes_at_its_players_move_too() -> N
     await pages.pick(key, card, len(state.history))
     state.apply(throw)  # another player's move keeps it
     assert pages.current(key, state, defender) == (page, card)
-    state.apply(state.legal_actions(defender)[0])  # its player's closes it
+    made_for_them = state.copy()  # (by a timeout, or a stand-in for an absent player)
+    made_for_them.apply(state.legal_actions(defender)[0], auto=True)
+    assert pages.current(key, made_for_them, defender)[0] == page  # keeps it
+    state.apply(state.legal_actions(defender)[0])  # a move of its player's own closes it
     assert pages.current(key, state, defender) == (None, None) and pages.shown(key) is None
 
 
