@@ -287,10 +287,11 @@ class Follower:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._task = None
-        if self._listener is not None:
+        async with self._tuning:  # (a change of the channels under way ends first)
+            listener, self._listener = self._listener, None  # (none to change from now on)
+        if listener is not None:
             with contextlib.suppress(Exception):
-                await self._listener.close()
-            self._listener = None
+                await listener.close()
 
     async def _run(self) -> None:
         while True:
