@@ -1,6 +1,7 @@
 """The example deployment (compose.yaml, docs/deploy/nginx.conf) fits the bot: its
 settings are accepted and make the processes share the database, and the proxy sends
-the webhook's path to every bot service, on the port they listen on."""
+the webhook's path to every bot service, on the port they listen on, waits for an update
+longer than a process holds it, and keeps a connection for each one Telegram posts."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from pathlib import Path
 
 from bot.config import Config
+from bot.webhook import CONNECTIONS, LIMIT
 
 ROOT = Path(__file__).parent.parent
 
@@ -34,5 +36,9 @@ def test_the_compose_example_runs_shared_webhook_processes_behind_nginx() -> Non
     assert len(bots) >= 2
     upstreams = re.findall(r"^\s+server (\S+) ", nginx, re.M)
     assert upstreams == [f"{b}:{config.webhook_port}" for b in bots]
+    read_timeout = re.search(r"proxy_read_timeout (\d+)s;", nginx)
+    assert read_timeout is not None and int(read_timeout[1]) > LIMIT  # the bot answers first
+    keepalive = re.search(r"keepalive (\d+);", nginx)
+    assert keepalive is not None and int(keepalive[1]) >= CONNECTIONS
     assert "./docs/deploy/nginx.conf:/etc/nginx/nginx.conf" in compose
     assert (ROOT / "docs/deploy/Dockerfile").exists()
