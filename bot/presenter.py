@@ -393,7 +393,9 @@ class Presenter:
             and not state.place[seat]
             and not self.group_hands.showing(game_id, uid)
         ]
-        view, deadline, added = state.view(), self._deadline(game_id), added_seconds(live)
+        until = self.games.deadline(game_id)  # (in the configured zone)
+        deadline = None if until is None else datetime.fromtimestamp(until, self.zone)
+        view, added = state.view(), added_seconds(live)
         text = render.table_message(
             game.lang, view, names, idle, deadline, game.settings, unseen=unseen, added=added
         )
@@ -455,11 +457,6 @@ class Presenter:
     def _lang(self, game_id: int, user: int) -> str:
         game = self._games.get(game_id)
         return game.langs.get(user, "ru") if game else "ru"
-
-    def _deadline(self, game_id: int) -> datetime | None:
-        """When the current move's time runs out, in the configured zone."""
-        deadline = self.games.deadline(game_id)
-        return None if deadline is None else datetime.fromtimestamp(deadline, self.zone)
 
     # --- what rendering needs -----------------------------------------------------
 
