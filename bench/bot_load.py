@@ -417,7 +417,8 @@ def report(f: dict[str, Any], load: Load) -> None:
     )
     memory, stalls = f["memory"], load_world.stall_figures(f["stalls"])
     print(
-        f"  CPU: bot {100 * f['cpu'] / seconds:.0f}% of a core, fake Telegram and people"
+        f"  CPU: bot {100 * f['cpu'] / seconds:.0f}% of a core"
+        f" ({1000 * f['cpu'] / max(w.actions, 1):.2f} ms per action), fake Telegram and people"
         f" {100 * f['world_cpu'] / seconds:.0f}%; {stalls}; full garbage"
         f" collections {len(f['gc'])}, longest {1000 * max(f['gc'], default=0):.0f} ms"
     )

@@ -78,6 +78,7 @@ def test_bot_load_benchmark_runs_and_prints_its_figures(
         "Telegram calls per action: group",
         "edits per action: group",
         "429 responses: 0",
+        "ms per action), fake Telegram",
         "memory (bot RSS, about every",
         "less this benchmark's own records",
         "MB/min less the records",
