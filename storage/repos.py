@@ -250,10 +250,6 @@ class TableRepo:
         )
         return None if row is None else _table(row)
 
-    async def open_tables(self) -> list[TableRecord]:
-        rows = await self.db.fetch_all("SELECT * FROM tables WHERE status != 'closed'")
-        return [_table(r) for r in rows]
-
     async def by_join_token(self, token: str) -> TableRecord | None:
         """The open table with this join token."""
         row = await self.db.fetch_one(
