@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -84,9 +85,10 @@ class Look:
     def labels(self, article: WebElement) -> list[str]:
         return [b.text for b in self.phone.buttons(article)]
 
-    def toast_text(self) -> str:
+    def toast_text(self, or_else: Callable[[], str | None] = lambda: None) -> str:
+        """The toast showing now, or what ``or_else`` says instead of a toast."""
         box = self.driver.find_element(By.ID, "toast")
-        return wait(lambda: box.text if box.is_displayed() else None, 10, "a toast")
+        return wait(lambda: box.text if box.is_displayed() else or_else(), 10, "a toast")
 
 
 def hand(look: Look, who: str, title: str) -> WebElement | None:
@@ -100,6 +102,12 @@ def hand(look: Look, who: str, title: str) -> WebElement | None:
         ):
             return article
     return None
+
+
+def on_table(look: Look) -> str | None:
+    """«moved» once Аня's private hand shows cards on the table (a move answers silently)."""
+    article = look.phone.last_with_buttons(PRIVATE)
+    return "moved" if article is not None and "На столе" in str(article.text) else None
 
 
 def playable(look: Look, article: WebElement) -> list[str]:
@@ -432,9 +440,9 @@ def masters_turn(look: Look, seen: set[str]) -> None:
         cards = [x for x in labels if RANK.match(x)]
         if cards and "Ваш ход" not in text:
             phone.press(PRIVATE, cards[0])
-            answer = look.toast_text()
-            if not answer.startswith("Сейчас не ваш ход"):  # a bot opened at her meanwhile
-                now = hand(look, "Аня", PRIVATE)
+            answer = look.toast_text(or_else=partial(on_table, look))
+            if not answer.startswith("Сейчас не ваш ход"):  # a bot opened at her meanwhile:
+                now = hand(look, "Аня", PRIVATE)  # her card beat it (silently) or could not
                 assert now is not None and "На столе" in str(now.text), answer
                 return
             look.shot("out-of-turn-3p", toast=True)
