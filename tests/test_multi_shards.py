@@ -31,6 +31,7 @@ from tests.processes import (
 
 SHARDS = 8
 TAKEOVER = 5.0  # seconds for a process's shards to be taken over (2 s or so is expected)
+ROUNDS = 14  # moves of each game while shards move (a game of 36 cards takes 26 or more)
 BOUND = 240.0  # seconds the three-process test may take at most (about 60 here)
 
 
@@ -238,11 +239,11 @@ async def test_shards_move_to_a_joining_process_and_from_a_stopped_or_cut_off_on
             async with turns(tg, processes):
                 await start_games(tg, processes, tables)
 
-            async def playing() -> None:  # moves in every game while the shards move
-                while True:
-                    for table in tables:
+            async def playing() -> None:  # moves in every game while the shards move:
+                for _ in range(ROUNDS):  # not so many that a game ends (a hand of a game
+                    for table in tables:  # over shows no key to check)
                         await move(tg, table)
-                    await asyncio.sleep(0.05)
+                    await asyncio.sleep(0.3)
 
             # A third process joins: the others let its share go, each once what it
             # took of a shard has been sent, and it shows their games from then on.
