@@ -17,8 +17,9 @@ An answer echoes back the keyboard sent with the call. The bot holds that keyboa
 already; what it learns from the echo is only whether the server keeps button styles
 (Bot API 9.4; an older one drops them). So the echo is dropped before aiogram checks
 the rest, unless styles were sent and did not come back (``bot.outgoing.Posted``). An
-update's pressed message comes without its keyboard (``lean``): no handler reads it,
-and its buttons, each a model of aiogram's, were two thirds of the update's parsing.
+update's pressed message comes as where it is only (``lean``): no handler reads its
+text or buttons, and their models (one for each button and entity) were most of the
+update's parsing.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from yarl import URL
 from .calls import patiently
 from .http import HttpClient, HttpError, Poster
 from .keyboard import styled
+from .outgoing import Flat
 from .replies import REPLY
 from .traffic import Calls
 
@@ -78,14 +80,20 @@ def _loads(content: Any) -> Any:
     return content if isinstance(content, dict) else json.loads(content)
 
 
+PRESSED = frozenset(  # what the bot and aiogram's context read of a pressed message
+    {"message_id", "date", "chat", "message_thread_id", "is_topic_message",
+     "business_connection_id"}
+)  # fmt: skip
+
+
 def lean(update: Any) -> Any:
-    """An update (as JSON) whose pressed message comes without its keyboard: no handler
-    reads it (the bot knows what it sent), and parsing its buttons cost more than the
-    rest of the update."""
+    """An update (as JSON) whose pressed message comes as where it is only: no handler
+    reads its text or keyboard (the bot knows what it sent), and parsing them (a model
+    for each button and entity) cost more than the rest of the update."""
     query = update.get("callback_query") if isinstance(update, dict) else None
     message = query.get("message") if isinstance(query, dict) else None
-    if isinstance(message, dict):
-        message.pop("reply_markup", None)
+    if isinstance(query, dict) and isinstance(message, dict):
+        query["message"] = {k: v for k, v in message.items() if k in PRESSED}
     return update
 
 
@@ -125,7 +133,12 @@ class JsonSession(AiohttpSession):
         """The call as a JSON body, and whether its keyboard has styled buttons; None
         when it must go as a form."""
         fields: dict[str, Any] = {}
-        for key, value in method.model_dump(warnings=False, exclude_none=True).items():
+        dumped = (
+            method.fields()
+            if isinstance(method, Flat)
+            else method.model_dump(warnings=False, exclude_none=True)
+        )
+        for key, value in dumped.items():
             if isinstance(value, Default):
                 value = bot.default[value.name]
             if value is not None and value != "":  # as the form way: those are not sent
@@ -192,5 +205,9 @@ class JsonSession(AiohttpSession):
                 echo = content["result"].get("reply_markup")
                 if echo is not None and (styled(echo) or not sent_styled):
                     del content["result"]["reply_markup"]
+        if status == 200 and isinstance(method, Flat) and isinstance(content, dict):
+            result = method.result(content.get("result")) if content.get("ok") is True else None
+            if result is not None:  # (the bot's own call answered: no model of aiogram's)
+                return cast(TelegramType, result)
         response = self.check_response(bot, method, status, content)
         return cast(TelegramType, response.result)

@@ -1,7 +1,7 @@
 """bot.session: calls go as JSON bodies with the bot's defaults filled in, what JSON
 cannot carry goes as a form, the keyboard's echo reaches the bot only when it tells
 something (its styles did not come back), the bot's own keyboard (``bot.outgoing``)
-goes as it is, and a pressed message comes without its keyboard."""
+goes as it is, and a pressed message comes as where it is only (its chat, its topic)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,12 @@ from aiogram.types import (
     InlineKeyboardMarkup,
     Message,
     ReplyParameters,
+    Update,
 )
 
 from bot.keyboard import Button, Keyboard
 from bot.outgoing import EditText, Posted, SendText
-from bot.session import JsonSession
+from bot.session import JsonSession, lean
 from tests.e2e_helpers import message_in
 from tests.fakes import TOKEN, FakeTelegram, FakeUser
 
@@ -147,17 +148,35 @@ async def test_the_bots_keyboard_goes_as_it_is_and_the_answer_says_if_styles_sta
         await bot(EditText(chat_id=anna.id, message_id=999, text="рука", reply_markup=hand))
 
 
-async def test_a_pressed_message_comes_without_its_keyboard(
+async def test_a_pressed_message_comes_as_where_it_is_only(
     tg_bot: tuple[FakeTelegram, FakeUser, Bot],
 ) -> None:
     tg, anna, bot = tg_bot
     hand = Keyboard([[Button("6♠", "c:1:0:6S")]])
-    sent = await bot(SendText(chat_id=anna.id, text="рука", reply_markup=hand))
+    sent = await bot(SendText(chat_id=anna.id, text="<b>рука</b>", reply_markup=hand))
     await tg.press(anna, message_in(tg, anna, sent.message_id), "c:1:0:6S")
     (update,) = await bot.get_updates(timeout=0)
     query = update.callback_query
     assert query is not None and query.data == "c:1:0:6S" and isinstance(query.message, Message)
-    assert query.message.message_id == sent.message_id and query.message.reply_markup is None
+    message = query.message
+    assert message.message_id == sent.message_id and message.chat.id == anna.id
+    assert message.reply_markup is None and message.text is None and message.entities is None
+
+
+def test_a_pressed_message_in_a_topic_keeps_its_topic() -> None:
+    chat = {"id": -100, "type": "supergroup", "title": "Клуб", "is_forum": True}
+    message = {
+        "message_id": 9, "date": 1, "chat": chat, "message_thread_id": 4,
+        "is_topic_message": True, "text": "Стол", "reply_markup": PLAIN.model_dump(),
+    }  # fmt: skip
+    raw = {
+        "id": "1", "from": {"id": 1, "is_bot": False, "first_name": "Аня"},
+        "chat_instance": "1", "data": "l:1:join", "message": message,
+    }  # fmt: skip
+    update = Update.model_validate(lean({"update_id": 1, "callback_query": raw}))
+    pressed = update.callback_query.message if update.callback_query else None
+    assert isinstance(pressed, Message) and pressed.text is None and pressed.reply_markup is None
+    assert (pressed.chat.id, pressed.message_thread_id, pressed.is_topic_message) == (-100, 4, True)
 
 
 async def test_the_bots_keyboard_goes_the_form_way_too(tg: FakeTelegram) -> None:
