@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,6 +99,7 @@ def chromium(width: int = 360, height: int = 760) -> Iterator[webdriver.Chrome]:
         yield driver
     finally:
         driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)  # (a profile is some megabytes)
 
 
 class Phone:
