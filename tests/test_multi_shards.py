@@ -31,7 +31,8 @@ from tests.processes import (
 
 SHARDS = 8
 TAKEOVER = 5.0  # seconds for a process's shards to be taken over (2 s or so is expected)
-ROUNDS = 14  # moves of each game while shards move (a game of 36 cards takes 26 or more)
+ROUNDS = 14  # moves of each game while shards move; a 36-card game takes over 24
+# (its stock is drawn from only in place of cards played, and the winner plays out last)
 BOUND = 240.0  # seconds the three-process test may take at most (about 60 here)
 
 
