@@ -16,7 +16,7 @@ from typing import Any, cast, get_args
 from aiogram.client.default import Default
 from aiogram.methods import TelegramMethod
 from aiogram.types import EphemeralMessageParameters, ReplyParameters
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .keyboard import Keyboard, styled
 
@@ -38,8 +38,8 @@ class Posted(BaseModel):
 
 
 class Flat:
-    """A method of the bot's own: its fields as JSON values (None left out) without
-    pydantic's dump; its answer as the method's result."""
+    """A method of the bot's own: its declared fields (an extra one is not sent) as JSON
+    values, None left out, without pydantic's dump; its answer as the method's result."""
 
     def fields(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -60,7 +60,10 @@ class Flat:
         if isinstance(raw, bool) and bool in takes:
             return raw
         if isinstance(raw, dict) and Posted in takes:
-            return Posted.model_validate(raw)
+            try:
+                return Posted.model_validate(raw)
+            except ValidationError:  # not a message: aiogram's check says what it is
+                return None
         return None
 
 

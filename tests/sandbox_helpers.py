@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -85,21 +84,22 @@ def chromium(width: int = 360, height: int = 760) -> Iterator[webdriver.Chrome]:
     os.environ["SE_OFFLINE"] = "true"  # Selenium Manager, were it asked, stays offline
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="durak-chromium-")
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", f"--user-data-dir={profile}",
-    ):  # fmt: skip
-        options.add_argument(flag)
-    phone = {"width": width, "height": height, "pixelRatio": 1.0}  # below a window's minimum
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": phone})
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)  # (a profile is some megabytes)
+    with tempfile.TemporaryDirectory(
+        prefix="durak-chromium-", ignore_cleanup_errors=True
+    ) as profile:
+        for flag in (
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-dev-shm-usage", f"--user-data-dir={profile}",
+        ):  # fmt: skip
+            options.add_argument(flag)
+        phone = {"width": width, "height": height, "pixelRatio": 1.0}  # below a window's min.
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": phone})
+        driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+        try:
+            yield driver
+        finally:
+            driver.quit()
 
 
 class Phone:

@@ -244,7 +244,7 @@ async def test_shards_move_to_a_joining_process_and_from_a_stopped_or_cut_off_on
                 for _ in range(ROUNDS):  # not so many that a game ends (a hand of a game
                     for table in tables:  # over shows no key to check)
                         await move(tg, table)
-                    await asyncio.sleep(0.3)
+                    await asyncio.sleep(0.5)  # (through the split and on)
 
             # A third process joins: the others let its share go, each once what it
             # took of a shard has been sent, and it shows their games from then on.

@@ -24,6 +24,7 @@ from aiogram.types import (
     ReplyParameters,
     Update,
 )
+from aiohttp import web
 
 from bot.keyboard import Button, Keyboard
 from bot.outgoing import EditText, Posted, SendText
@@ -123,6 +124,30 @@ async def test_a_reply_that_is_not_a_bot_api_answer_is_a_server_error(
     with pytest.raises(TelegramServerError, match=f"not a Bot API answer \\(HTTP {fault}\\)"):
         await bot.send_message(1, "итог")  # before: ClientDecodeError, not Telegram's error
     assert (await bot.send_message(1, "итог")).text == "итог"
+
+
+@pytest.mark.parametrize("result", [{"chat": {"id": 1}}, {"message_id": "x"}, [], "ok"])
+async def test_a_success_that_is_not_a_message_is_a_server_error(result: object) -> None:
+    async def odd(request: web.Request) -> web.Response:  # a proxy that lost the message
+        return web.json_response({"ok": True, "result": result})
+
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", odd)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    bot = Bot(TOKEN, session=JsonSession(api=TelegramAPIServer.from_base(base)))
+    hand = Keyboard([[Button("6♠", "c:1:0:6S")]])
+    try:
+        # as any answer that is not the Bot API's: worth another try (``bot.calls``)
+        with pytest.raises(TelegramServerError, match="not a Bot API answer \\(HTTP 200\\)"):
+            await bot(SendText(chat_id=1, text="рука", reply_markup=hand))
+        with pytest.raises(TelegramServerError, match="not a Bot API answer \\(HTTP 200\\)"):
+            await bot(EditText(chat_id=1, message_id=2, text="рука", reply_markup=hand))
+    finally:
+        await bot.session.close()
+        await runner.cleanup()
 
 
 async def test_the_bots_keyboard_goes_as_it_is_and_the_answer_says_if_styles_stayed(
