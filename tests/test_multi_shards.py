@@ -240,9 +240,9 @@ async def test_shards_move_to_a_joining_process_and_from_a_stopped_or_cut_off_on
             async with turns(tg, processes):
                 await start_games(tg, processes, tables)
 
-            async def playing() -> None:  # moves in every game while the shards move:
-                for _ in range(ROUNDS):  # not so many that a game ends (a hand of a game
-                    for table in tables:  # over shows no key to check)
+            async def playing() -> None:  # moves in every game while the shards move, not
+                for _ in range(ROUNDS):  # so many that one ends (its hands show no key)
+                    for table in tables:
                         await move(tg, table)
                     await asyncio.sleep(0.5)  # (through the split and on)
 
