@@ -1,17 +1,13 @@
 """The bout's bookkeeping that the moves, the checks and the end of a bout share.
 
-Functions of a ``State`` (RULES §4): who attacks and defends, who may throw in.
+Functions of a ``Board`` (RULES §4): who attacks and defends, who may throw in.
 They read and write the state's fields and import nothing above ``cards``/``rules``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from .board import Board
 from .rules import ThrowIn, ThrowOrder
-
-if TYPE_CHECKING:
-    from .state import State
 
 # CLOCKWISE[n][seat]: the n seats clockwise from ``seat``.
 CLOCKWISE = tuple(tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(7))
@@ -29,7 +25,7 @@ FIRST_FREE = tuple(
 )
 
 
-def start_bout(state: State, opener: int) -> None:
+def start_bout(state: Board, opener: int) -> None:
     """A new bout: ``opener`` attacks the next opponent clockwise."""
     state.opener = state.attacker = opener
     state.defender = d = next_opponent(state, opener)
@@ -54,13 +50,13 @@ def start_bout(state: State, opener: int) -> None:
         state.bout_attacks = [0] * state.n
 
 
-def next_active(state: State, seat: int) -> int:
+def next_active(state: Board, seat: int) -> int:
     """The next player clockwise still in the game (``seat`` itself if alone)."""
     s = FIRST_FREE[state.n][state.out | 1 << seat][seat]
     return seat if s < 0 else s
 
 
-def next_opponent(state: State, seat: int) -> int:
+def next_opponent(state: Board, seat: int) -> int:
     """The next player clockwise still in the game, passing over partners."""
     s = FIRST_FREE[state.n][state.out | state.partners[seat]][seat]
     if s < 0:
@@ -68,7 +64,7 @@ def next_opponent(state: State, seat: int) -> int:
     return s
 
 
-def throw_rights(state: State, d: int) -> int:
+def throw_rights(state: Board, d: int) -> int:
     """Bit mask of the seats that may throw in against defender ``d``."""
     if state.rules.simple:
         return 0
@@ -83,7 +79,7 @@ def throw_rights(state: State, d: int) -> int:
     return seats
 
 
-def may_throw(state: State) -> int:
+def may_throw(state: Board) -> int:
     """The seats that may throw in or say «Бито»/«Пас» now, as a mask (RULES §4)."""
     if state.closing:
         return 0  # no more cards: only «Антимухлёж» or «Бито» (see ``closing_seats``)
@@ -105,14 +101,14 @@ def may_throw(state: State) -> int:
     return 0
 
 
-def closing_seats(state: State) -> int:
+def closing_seats(state: Board) -> int:
     """While a bout that the defender's beat ended stays open for «Антимухлёж»
-    (``State.closing``): the players but the defender who have not said «Бито»."""
+    (``Board.closing``): the players but the defender who have not said «Бито»."""
     everyone = ((1 << state.n) - 1) & ~state.out
     return everyone & ~state.said & ~(1 << state.defender)
 
 
-def waiting(state: State) -> tuple[int, ...]:
+def waiting(state: Board) -> tuple[int, ...]:
     """Throwers who hold cards, have not said «Бито»/«Пас» yet and have the right now."""
     if state.closing:
         seats = closing_seats(state)

@@ -24,7 +24,7 @@ from types import ModuleType
 # int subclass such as Card natively, and its marker for that is not in the standard
 # library).
 CORE = (
-    *("actions", "bout", "cards", "deal", "ending", "legal"),
+    *("actions", "board", "bout", "cards", "deal", "ending", "legal"),
     *("moves", "position", "serialize", "state"),
 )
 # The bots' playouts, modules of engine.bots. Their players' classes stay Python

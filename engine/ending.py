@@ -1,19 +1,15 @@
 """The end of a bout: the table taken or discarded, drawing, leaving, the game's end.
 
-Functions of a ``State`` (RULES §4-7), split from ``state`` to keep both short.
+Functions of a ``Board`` (RULES §4-7), split from ``state`` to keep both short.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from .board import Board
 from .bout import CLOCKWISE, closing_seats, next_active, start_bout
 from .cards import RANK_MASK, SUIT_MASK, cards_of
 from .deal import HAND_SIZE
 from .events import BoutEnded, Drew, Event, GameOver, Left, Outcome
-
-if TYPE_CHECKING:
-    from .state import State
 
 # Hot-path events are built by tuple.__new__, a C call, not the NamedTuple's Python one.
 fast_event = tuple.__new__
@@ -25,7 +21,7 @@ DRAW_ORDER = tuple(
 DROPPED: list[Event] = []  # the events of ``State.play``, not kept
 
 
-def settle(state: State, events: list[Event], *, beaten: bool = False) -> None:
+def settle(state: Board, events: list[Event], *, beaten: bool = False) -> None:
     """End the bout if nothing more can happen in it (RULES §4). With ``cheating``, a
     bout that the defender's beat (``beaten``) ends stays open for «Антимухлёж» until
     everyone else has said «Бито» or the throw-in clock runs out (RULES §9)."""
@@ -49,7 +45,7 @@ def settle(state: State, events: list[Event], *, beaten: bool = False) -> None:
     end_bout(state, events, taken=state.taking)
 
 
-def end_bout(state: State, events: list[Event], *, taken: bool) -> None:
+def end_bout(state: Board, events: list[Event], *, taken: bool) -> None:
     d = state.defender
     state.closing = False
     table = 0
@@ -78,7 +74,7 @@ def end_bout(state: State, events: list[Event], *, taken: bool) -> None:
         start_bout(state, d)
 
 
-def draw(state: State, events: list[Event]) -> None:
+def draw(state: Board, events: list[Event]) -> None:
     """Opener first, then clockwise, the defender last; the trump card last of all."""
     stock = state.stock
     if not stock:
@@ -108,7 +104,7 @@ def draw(state: State, events: list[Event]) -> None:
 
 
 def draw_evenly(
-    state: State, order: tuple[int, ...], needs: list[int], events: list[Event]
+    state: Board, order: tuple[int, ...], needs: list[int], events: list[Event]
 ) -> None:
     """A stock too short for everyone goes round one card at a time, in drawing order."""
     stock, hands = state.stock, state.hands
@@ -126,7 +122,7 @@ def draw_evenly(
             events.append(fast_event(Drew, (s, got[i], s == last)))
 
 
-def leave(state: State, events: list[Event]) -> bool:
+def leave(state: Board, events: list[Event]) -> bool:
     """Players without cards leave once the stock is empty. True if the game ended."""
     if state.stock:
         return False
@@ -154,7 +150,7 @@ def leave(state: State, events: list[Event]) -> bool:
     return True
 
 
-def pogony_check(state: State, seat: int) -> None:
+def pogony_check(state: Board, seat: int) -> None:
     """``seat`` left: did it leave by attacking with two pogony cards, one not a trump?"""
     d = state.defender
     low = state.bout_attacks[seat] & RANK_MASK[state.pogony_ranks[seat]]
@@ -163,7 +159,7 @@ def pogony_check(state: State, seat: int) -> None:
 
 
 def finish(
-    state: State, events: list[Event], fools: tuple[int, ...], surrendered: int | None
+    state: Board, events: list[Event], fools: tuple[int, ...], surrendered: int | None
 ) -> None:
     place = state.place
     rank = 1 + state.out.bit_count()

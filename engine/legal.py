@@ -8,7 +8,7 @@ calls ``check`` before it changes anything, so the moves themselves need no chec
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from .actions import (
     ACCUSE,
@@ -33,12 +33,11 @@ from .actions import (
     Action,
     IllegalAction,
 )
-from .bout import closing_seats, may_throw, next_opponent
+from .board import Board
+from .bout import closing_seats, may_throw, next_opponent, waiting
 from .cards import RANK_MASK, SUIT_MASK, Card, lowest
+from .ending import fast_event
 from .rules import ThrowOrder
-
-if TYPE_CHECKING:
-    from .state import State
 
 _TAKES, _DONES, _PASSES = WORDS[TAKE], WORDS[DONE], WORDS[PASS]
 
@@ -59,7 +58,19 @@ class Turn(NamedTuple):
 MISSES_TO_IDLE = 2  # attack/defence timeouts in a row that hand a seat to a bot
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def turn_of(state: Board) -> Turn | None:
+    """Whose move the game waits for (``State.turn``); None once it is over."""
+    # Built by tuple.__new__ (as the hot-path events are): the bots ask every step.
+    if state.outcome is not None:
+        return None
+    if not state.att:
+        return fast_event(Turn, ("attack", (state.attacker,)))
+    if state.unbeaten and not state.taking:
+        return fast_event(Turn, ("defend", (state.defender,)))
+    return fast_event(Turn, ("throw", waiting(state)))
+
+
+def legal_actions(state: Board, seat: int) -> list[Action]:
     """The moves of play ``seat`` may make now (several seats may act at once).
 
     Not listed, because they are always there: «Сдаться» (``quit``) for any
@@ -83,7 +94,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     return out
 
 
-def all_legal_actions(state: State) -> list[Action]:
+def all_legal_actions(state: Board) -> list[Action]:
     """Every seat's ``legal_actions`` in one list, seat by seat: one call per step
     for simulations that pick among the moves of the whole table."""
     out: list[Action] = []
@@ -109,7 +120,7 @@ def all_legal_actions(state: State) -> list[Action]:
     return out
 
 
-def _add_openings(state: State, out: list[Action]) -> None:
+def _add_openings(state: Board, out: list[Action]) -> None:
     """The attacker opens with any cards of one rank."""
     seat = state.attacker
     hand = state.hands[seat]
@@ -126,7 +137,7 @@ def _add_openings(state: State, out: list[Action]) -> None:
         rank += 1
 
 
-def _add_defence(state: State, out: list[Action]) -> None:
+def _add_defence(state: Board, out: list[Action]) -> None:
     if state.taking or not state.unbeaten:
         return
     seat = state.defender
@@ -157,7 +168,7 @@ def _add_defence(state: State, out: list[Action]) -> None:
     out.append(_TAKES[seat])
 
 
-def _add_accusations(state: State, seat: int, out: list[Action]) -> None:
+def _add_accusations(state: Board, seat: int, out: list[Action]) -> None:
     """«Антимухлёж» against every other player still in the game, unless barred."""
     row, barred, place = ACCUSES[seat], state.barred[seat], state.place
     for x in range(state.n):
@@ -165,7 +176,7 @@ def _add_accusations(state: State, seat: int, out: list[Action]) -> None:
             out.append(row[x])
 
 
-def cheat_actions(state: State, seat: int) -> list[Action]:
+def cheat_actions(state: Board, seat: int) -> list[Action]:
     """The cheats the defender may make now (option ``cheating``): any card of the
     hand on any unbeaten attack card, or as a transfer whenever a transfer could be
     made. Only the cheater's own keyboard offers them; ``legal_actions`` does not."""
@@ -191,7 +202,7 @@ def cheat_actions(state: State, seat: int) -> list[Action]:
     return out
 
 
-def _add_throws(state: State, seat: int, out: list[Action]) -> None:
+def _add_throws(state: Board, seat: int, out: list[Action]) -> None:
     """A thrower who has not said «Бито»/«Пас» since the last new card."""
     hand = state.hands[seat]
     if not hand:
@@ -208,9 +219,9 @@ def _add_throws(state: State, seat: int, out: list[Action]) -> None:
         out.append(_DONES[seat])
 
 
-def timeout_actions(state: State) -> list[Action]:
+def timeout_actions(state: Board) -> list[Action]:
     """The automatic moves when the current turn's time runs out (RULES §8)."""
-    turn = state.turn()
+    turn = turn_of(state)
     if turn is None:
         return []
     if turn.kind == "attack":
@@ -223,7 +234,7 @@ def timeout_actions(state: State) -> list[Action]:
     return [Action(s, word) for s in turn.seats]
 
 
-def _transfer_target(state: State, adds: int = 1) -> int | None:
+def _transfer_target(state: Board, adds: int = 1) -> int | None:
     """The seat a transfer would pass the bout to, if a transfer that ``adds`` cards
     to the table (1, or 0 when a trump is only shown) is allowed now."""
     if not state.transfers or state.taking or state.unbeaten != len(state.att):
@@ -239,7 +250,7 @@ def _transfer_target(state: State, adds: int = 1) -> int | None:
     return target
 
 
-def check(state: State, action: Action) -> None:
+def check(state: Board, action: Action) -> None:
     """Raise ``IllegalAction`` with the reason when ``action`` is not allowed now."""
     if state.outcome is not None:
         raise IllegalAction("the game is over")
@@ -263,7 +274,7 @@ def check(state: State, action: Action) -> None:
     rule(state, action)
 
 
-def _hand_card(state: State, action: Action) -> Card:
+def _hand_card(state: Board, action: Action) -> Card:
     """The action's card, which must be in the seat's hand."""
     c = action.cards[0]
     if not state.hands[action.seat] >> c & 1:
@@ -271,7 +282,7 @@ def _hand_card(state: State, action: Action) -> Card:
     return c
 
 
-def _check_thrower(state: State, seat: int) -> None:
+def _check_thrower(state: Board, seat: int) -> None:
     if not state.att:
         raise IllegalAction("the bout is not open yet")
     if state.closing:
@@ -291,7 +302,7 @@ def _check_thrower(state: State, seat: int) -> None:
         raise IllegalAction(f"it is seat {rights.bit_length() - 1}'s turn to throw in")
 
 
-def _check_defender(state: State, seat: int) -> None:
+def _check_defender(state: Board, seat: int) -> None:
     if not state.att:
         raise IllegalAction("the bout is not open yet")
     if seat != state.defender:
@@ -300,7 +311,7 @@ def _check_defender(state: State, seat: int) -> None:
         raise IllegalAction("the defender has already said «Беру»")
 
 
-def _check_open(state: State, action: Action) -> None:
+def _check_open(state: Board, action: Action) -> None:
     seat, cards = action.seat, action.cards
     if state.att:
         raise IllegalAction("the bout is already open: throw in instead")
@@ -323,7 +334,7 @@ def _check_open(state: State, action: Action) -> None:
         raise IllegalAction("at this table a bout opens with a single card")
 
 
-def _check_throw(state: State, action: Action) -> None:
+def _check_throw(state: Board, action: Action) -> None:
     _check_thrower(state, action.seat)
     c = _hand_card(state, action)
     if not state.cover >> c & 1:
@@ -332,7 +343,7 @@ def _check_throw(state: State, action: Action) -> None:
         raise IllegalAction(f"the table already has the most attack cards: {state.limit}")
 
 
-def _check_beat(state: State, action: Action) -> None:
+def _check_beat(state: Board, action: Action) -> None:
     _check_defender(state, action.seat)
     c = _hand_card(state, action)
     target = action.target
@@ -344,7 +355,7 @@ def _check_beat(state: State, action: Action) -> None:
         raise IllegalAction(f"{c} does not beat {target}")
 
 
-def _check_transfer(state: State, action: Action) -> None:
+def _check_transfer(state: Board, action: Action) -> None:
     _check_defender(state, action.seat)
     if not state.transfers:
         raise IllegalAction("transfers are played only in perevodnoy")
@@ -362,7 +373,7 @@ def _check_transfer(state: State, action: Action) -> None:
         )
 
 
-def _check_show(state: State, action: Action) -> None:
+def _check_show(state: Board, action: Action) -> None:
     _check_defender(state, action.seat)
     if not state.rules.transfer_by_trump_show:
         raise IllegalAction("at this table a transfer needs a card on the table, not a shown one")
@@ -379,13 +390,13 @@ def _check_show(state: State, action: Action) -> None:
         raise IllegalAction("the next player must hold as many cards as there are on the table")
 
 
-def _check_take(state: State, action: Action) -> None:
+def _check_take(state: Board, action: Action) -> None:
     _check_defender(state, action.seat)
     if not state.unbeaten:
         raise IllegalAction("everything is beaten: there is nothing to take")
 
 
-def _check_done(state: State, action: Action) -> None:
+def _check_done(state: Board, action: Action) -> None:
     if state.closing and action.kind == DONE:
         if not closing_seats(state) >> action.seat & 1:
             raise IllegalAction(f"seat {action.seat} has nothing to say about this bout now")
@@ -402,7 +413,7 @@ def _check_done(state: State, action: Action) -> None:
             raise IllegalAction("«Бито» only when every attack card is beaten")
 
 
-def _check_accuse(state: State, action: Action) -> None:
+def _check_accuse(state: Board, action: Action) -> None:
     seat, x = action.seat, action.accused
     if not state.cheating:
         raise IllegalAction("there is no cheating at this table, so nobody to catch")
@@ -416,16 +427,16 @@ def _check_accuse(state: State, action: Action) -> None:
         raise IllegalAction(f"seat {seat} may not accuse seat {x} again in this bout")
 
 
-def _check_quit(state: State, action: Action) -> None:
+def _check_quit(state: Board, action: Action) -> None:
     """Anyone still in the game may surrender."""
 
 
-def _check_back(state: State, action: Action) -> None:
+def _check_back(state: Board, action: Action) -> None:
     if state.missed[action.seat] < MISSES_TO_IDLE:
         raise IllegalAction("this seat is not played by a bot")
 
 
-_CHECKS: dict[str, Callable[[State, Action], None]] = {
+_CHECKS: dict[str, Callable[[Board, Action], None]] = {
     OPEN: _check_open,
     THROW: _check_throw,
     BEAT: _check_beat,

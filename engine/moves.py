@@ -1,4 +1,4 @@
-"""The moves of the players (RULES §4, §6, §9), as functions of a ``State``.
+"""The moves of the players (RULES §4, §6, §9), as functions of a ``Board``.
 
 ``State.apply`` runs ``check`` first, so these trust that the action is allowed.
 """
@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .actions import (
     ACCUSE,
@@ -22,16 +21,14 @@ from .actions import (
     TRANSFER,
     Action,
 )
+from .board import Board
 from .bout import next_opponent, throw_rights
 from .cards import RANK_MASK
 from .ending import end_bout, finish, settle
 from .events import Accused, Event
 
-if TYPE_CHECKING:
-    from .state import State
 
-
-def open_bout(state: State, action: Action, events: list[Event]) -> None:
+def open_bout(state: Board, action: Action, events: list[Event]) -> None:
     cards = action.cards
     mask = 0
     for c in cards:
@@ -45,7 +42,7 @@ def open_bout(state: State, action: Action, events: list[Event]) -> None:
     state.cover = RANK_MASK[cards[0] >> 2]
 
 
-def throw_in(state: State, action: Action, events: list[Event]) -> None:
+def throw_in(state: Board, action: Action, events: list[Event]) -> None:
     seat, c = action.seat, action.cards[0]
     if seat == state.attacker:
         state.spoke = True
@@ -59,7 +56,7 @@ def throw_in(state: State, action: Action, events: list[Event]) -> None:
     settle(state, events)
 
 
-def beat(state: State, action: Action, events: list[Event]) -> None:
+def beat(state: Board, action: Action, events: list[Event]) -> None:
     c, target = action.cards[0], action.target
     # A card that does not beat is accepted only with the option ``cheating``.
     if not state.beats[target] >> c & 1:  # type: ignore[index]
@@ -71,7 +68,7 @@ def beat(state: State, action: Action, events: list[Event]) -> None:
     settle(state, events, beaten=True)
 
 
-def transfer(state: State, action: Action, events: list[Event]) -> None:
+def transfer(state: Board, action: Action, events: list[Event]) -> None:
     seat, c = action.seat, action.cards[0]
     if c >> 2 != state.att[0] >> 2:  # accepted only with the option ``cheating``
         state.cheats |= 1 << seat
@@ -84,14 +81,14 @@ def transfer(state: State, action: Action, events: list[Event]) -> None:
     pass_bout(state, seat, target)
 
 
-def show(state: State, action: Action, events: list[Event]) -> None:
+def show(state: Board, action: Action, events: list[Event]) -> None:
     seat, c = action.seat, action.cards[0]
     state.known[seat] |= 1 << c  # shown to everyone, kept in hand
     state.shows |= 1 << c
     pass_bout(state, seat, next_opponent(state, state.defender))
 
 
-def pass_bout(state: State, seat: int, target: int) -> None:
+def pass_bout(state: Board, seat: int, target: int) -> None:
     """After a transfer: ``seat`` attacks, ``target`` defends every card on the table."""
     state.attacker, state.defender = seat, target
     state.limit = min(state.cap, state.hands[target].bit_count())
@@ -101,7 +98,7 @@ def pass_bout(state: State, seat: int, target: int) -> None:
     state.token = (target + 1) % state.n
 
 
-def take(state: State, action: Action, events: list[Event]) -> None:
+def take(state: Board, action: Action, events: list[Event]) -> None:
     state.taking = True
     state.said = 0
     if state.rules.no_throw_in_after_take:
@@ -109,7 +106,7 @@ def take(state: State, action: Action, events: list[Event]) -> None:
     settle(state, events)
 
 
-def done(state: State, action: Action, events: list[Event]) -> None:
+def done(state: Board, action: Action, events: list[Event]) -> None:
     seat = action.seat
     state.said |= 1 << seat
     if seat == state.attacker:
@@ -118,13 +115,13 @@ def done(state: State, action: Action, events: list[Event]) -> None:
     settle(state, events)
 
 
-def quit_game(state: State, action: Action, events: list[Event]) -> None:
+def quit_game(state: Board, action: Action, events: list[Event]) -> None:
     team = state.partners[action.seat]
     fools = tuple(s for s in range(state.n) if team >> s & 1)
     finish(state, events, fools, surrendered=action.seat)
 
 
-def accuse(state: State, action: Action, events: list[Event]) -> None:
+def accuse(state: Board, action: Action, events: list[Event]) -> None:
     accuser, accused = action.seat, action.accused
     assert accused is not None
     exposed = bool(state.cheats >> accused & 1)
@@ -136,11 +133,11 @@ def accuse(state: State, action: Action, events: list[Event]) -> None:
         state.barred[accuser] |= 1 << accused
 
 
-def back(state: State, action: Action, events: list[Event]) -> None:
+def back(state: Board, action: Action, events: list[Event]) -> None:
     state.missed[action.seat] = 0
 
 
-MOVES: dict[str, Callable[[State, Action, list[Event]], None]] = {
+MOVES: dict[str, Callable[[Board, Action, list[Event]], None]] = {
     OPEN: open_bout,
     THROW: throw_in,
     BEAT: beat,

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from .actions import Action
+from .board import Board
 from .cards import CARDS, Card, cards_of, mask_of
 from .events import Outcome
 from .position import Bout, Position
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .state import State
-
 FORMAT = 1
+G = TypeVar("G")
 
 
 def _cards(mask: int) -> list[str]:
@@ -25,7 +24,7 @@ def _mask(items: Iterable[str]) -> int:
     return mask_of(Card.parse(t) for t in items)
 
 
-def state_to_dict(s: State) -> dict[str, Any]:
+def state_to_dict(s: Board) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "rules": s.rules.to_dict(),
@@ -70,21 +69,22 @@ class SnapshotError(ValueError):
     """A snapshot that cannot be loaded; the message says what is wrong with it."""
 
 
-def state_from_dict(cls: type[State], data: dict[str, Any]) -> State:
-    """The ``cls`` (``State``) of a snapshot; raises ``SnapshotError`` saying what is wrong."""
+def state_from_dict(data: dict[str, Any], build: Callable[[Rules, int, Position], G]) -> G:
+    """A snapshot's game, made by ``build(rules, seed, position)``; raises
+    ``SnapshotError`` saying what is wrong (``build``'s ``ValueError`` too)."""
     if not isinstance(data, dict):
         raise SnapshotError(f"a snapshot is a JSON object, not {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise SnapshotError(f"unsupported snapshot format {data.get('format')!r}")
     try:
-        return _state(cls, data)
+        return build(*_parts(data))
     except KeyError as e:
         raise SnapshotError(f"the snapshot has no {e.args[0]!r}") from None
     except (TypeError, ValueError, IndexError, AttributeError) as e:
         raise SnapshotError(f"the snapshot is damaged: {e}") from None
 
 
-def _state(cls: type[State], data: dict[str, Any]) -> State:
+def _parts(data: dict[str, Any]) -> tuple[Rules, int, Position]:
     n = len(data["place"])
     dfn = [-1 if c is None else Card.parse(c) for c in data["defence"]]
     defender = data["defender"]
@@ -129,7 +129,7 @@ def _state(cls: type[State], data: dict[str, Any]) -> State:
         outcome=None if data["outcome"] is None else Outcome.from_dict(data["outcome"]),
         bout=bout,
     )
-    return cls(Rules.from_dict(data["rules"]), data["seed"], position=position)
+    return Rules.from_dict(data["rules"]), data["seed"], position
 
 
 def _seats(seats: Iterable[int]) -> int:

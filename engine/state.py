@@ -1,6 +1,6 @@
 """The position of one game (RULES §4-8): the deal, the bout, ``apply`` and ``play``.
 The moves themselves are in ``moves``, the end of a bout in ``ending``, the bout's
-bookkeeping in ``bout``; all of them use ``State`` only through its fields.
+bookkeeping in ``bout``; all of them use only its fields (``board``).
 
 Hands, the table and the discard are bit masks of cards (see ``cards``), so
 the hot path of ``legal_actions`` and ``apply`` is integer arithmetic. Seats
@@ -14,11 +14,12 @@ from typing import Any
 
 from . import legal
 from .actions import BACK, BEAT, OPEN, SHOW, TAKE, TRANSFER, Action, as_cards
-from .bout import start_bout, waiting
-from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, RANK_MASK, Card
+from .board import Board
+from .bout import start_bout
+from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, RANK_MASK
 from .deal import Deal, deal, first_attacker
 from .ending import DROPPED, fast_event
-from .events import Event, Idle, Outcome, Played
+from .events import Event, Idle, Played
 from .legal import MISSES_TO_IDLE, Turn, check
 from .moves import MOVES
 from .position import Bout, Position
@@ -27,109 +28,12 @@ from .serialize import state_from_dict, state_to_dict
 from .view import View, make_view
 
 _DEFENCE = (BEAT, TRANSFER, SHOW, TAKE)
-# Every attribute of a State (its ``__slots__``; compiled, a State has no ``__slots__``).
-FIELDS = (
-    "att",
-    "attacker",
-    "auto",
-    "barred",
-    "beats",
-    "bito_seen",
-    "bout_attacks",
-    "bouts",
-    "cap",
-    "cheating",
-    "cheats",
-    "closing",
-    "cover",
-    "defender",
-    "dfn",
-    "discard",
-    "free_order",
-    "hands",
-    "history",
-    "known",
-    "last_fool",
-    "limit",
-    "missed",
-    "n",
-    "opener",
-    "out",
-    "outcome",
-    "partners",
-    "place",
-    "pogony_awards",
-    "pogony_ranks",
-    "rules",
-    "said",
-    "seed",
-    "shown",
-    "shows",
-    "spoke",
-    "stock",
-    "taking",
-    "throwers",
-    "token",
-    "transfers",
-    "trump",
-    "trump_card",
-    "unbeaten",
-)
 
 
-class State:
+class State(Board):
     """One game: the deal, the bout in progress, the places, the action log."""
 
-    __slots__ = FIELDS
-    rules: Rules
-    seed: int
-    n: int
-    partners: tuple[int, ...]  # per seat: its team as a mask of seats (itself included)
-    transfers: bool  # perevodnoy
-    free_order: bool  # throw_in_order is free: no one waits for anyone to throw in
-    last_fool: int | None  # the last game's fool this game opens against (series_opener)
-    hands: list[int]  # one mask per seat
-    stock: list[int]  # drawn from the end; stock[0] is the face-up trump card
-    trump_card: Card
-    trump: int
-    beats: tuple[int, ...]  # per card: the mask of cards that beat it
-    discard: int
-    known: list[int]  # per seat: cards shown to be in that hand (intersect with hands)
-    shown: Card | None  # the lowest trump shown at the opening
-    place: list[int]  # 0 while in the game
-    out: int  # the seats with a place, as a mask: all of them once the game is over
-    missed: list[int]
-    bito_seen: bool  # a bout has ended in «Бито»: the cap is 6 from now on
-    bouts: int  # bouts ended so far
-    history: list[Action]
-    auto: list[bool]
-    outcome: Outcome | None
-    opener: int
-    attacker: int
-    defender: int
-    cap: int
-    limit: int  # min(cap, defender's hand when they became defender)
-    att: list[int]
-    dfn: list[int]  # the card on each attack card, -1 while unbeaten
-    unbeaten: int
-    cover: int  # the ranks on the table, as a mask of all their cards
-    taking: bool
-    said: int  # seats (bits) that said «Бито»/«Пас» since the last new card
-    throwers: int  # seats (bits) that may throw in against the defender
-    spoke: bool  # the attacker has thrown in or said «Бито»/«Пас» (attacker_first)
-    token: int  # circle: the right to throw in goes clockwise from this seat
-    shows: int  # trumps shown for a transfer in this bout (transfer_by_trump_show)
-    cheating: bool  # option ``cheating``: cheats and «Антимухлёж» are played
-    cheats: int  # SECRET: the seats that cheated in this bout (never in a view)
-    # cheating: the defender's beat ended the bout, which stays open for «Антимухлёж»
-    # until the others say «Бито» or the throw-in clock runs out (RULES §9).
-    closing: bool
-    barred: list[int]  # per seat: whom it may not accuse again in this bout
-    # «Погоны» (option ``pogony``): per seat the rank its pogony are made of, the
-    # cards each seat attacked with in this bout, and (giver, receiver) pairs so far.
-    pogony_ranks: tuple[int, ...]
-    bout_attacks: list[int]
-    pogony_awards: list[tuple[int, int]]
+    __slots__ = ()
 
     def __init__(
         self,
@@ -267,26 +171,8 @@ class State:
 
     # ------------------------------------------------------------ questions
 
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def table(self) -> list[tuple[Card, Card | None]]:
-        return [
-            (CARDS[a], CARDS[d] if d >= 0 else None)
-            for a, d in zip(self.att, self.dfn, strict=True)
-        ]
-
     def turn(self) -> Turn | None:
-        # Built by tuple.__new__ (as the hot-path events are): the bots ask every step.
-        if self.outcome is not None:
-            return None
-        if not self.att:
-            return fast_event(Turn, ("attack", (self.attacker,)))
-        if self.unbeaten and not self.taking:
-            return fast_event(Turn, ("defend", (self.defender,)))
-        return fast_event(Turn, ("throw", waiting(self)))
+        return legal.turn_of(self)
 
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` may know; ``None`` gives the spectators' view."""
@@ -364,7 +250,7 @@ class State:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> State:
         """A snapshot of ``to_dict`` back; raises ``SnapshotError`` saying what is wrong."""
-        return state_from_dict(cls, data)
+        return state_from_dict(data, _from_position)
 
 
 def _from_position(rules: Rules, seed: int, position: Position) -> State:

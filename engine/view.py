@@ -9,17 +9,14 @@ once someone holds it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .actions import Action
+from .board import Board
 from .bout import may_throw
 from .cards import Card, cards_of
 from .events import Outcome
-from .legal import Turn
+from .legal import Turn, legal_actions, turn_of
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .state import State
 
 
 @dataclass(frozen=True)
@@ -63,7 +60,7 @@ class View:
         return tuple(s for s, p in enumerate(self.places) if not p)
 
 
-def make_view(state: State, seat: int | None = None) -> View:
+def make_view(state: Board, seat: int | None = None) -> View:
     """The view of ``seat``; ``None`` gives the public view for spectators."""
     n = state.n
     if seat is not None and not 0 <= seat < n:
@@ -98,8 +95,8 @@ def make_view(state: State, seat: int | None = None) -> View:
         shown=state.shown,
         places=tuple(state.place),
         missed=tuple(state.missed),
-        turn=state.turn(),
-        legal=tuple(state.legal_actions(seat)) if seat is not None else (),
+        turn=turn_of(state),
+        legal=tuple(legal_actions(state, seat)) if seat is not None else (),
         history=tuple(state.history),
         auto=tuple(state.auto),
         outcome=state.outcome,

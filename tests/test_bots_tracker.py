@@ -7,12 +7,12 @@ import random
 import pytest
 
 from engine import Rules, State
+from engine.board import FIELDS
 from engine.bots.heuristic import state_policy
 from engine.bots.tracker import Tracker
 from engine.bots.world import build_state, sample_hands
 from engine.cards import Card, deck_mask, mask_of
 from engine.rules import Mode, ThrowIn
-from engine.state import FIELDS
 from tests.helpers import cards, game, play, turn_of
 
 RULES = [

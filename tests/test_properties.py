@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from engine import Action, BoutEnded, Card, Drew, IllegalAction, Rules, State, replay
 from engine.actions import ACCUSE, BACK, BEAT, OPEN, QUIT, SHOW, THROW, TRANSFER
+from engine.board import FIELDS
 from engine.cards import CARDS, SUIT_MASK, deck_mask, lowest
 from engine.rules import Mode, ThrowIn
-from engine.state import FIELDS
 
 MAX_ACTIONS = 3000
 
