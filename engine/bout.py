@@ -1,7 +1,7 @@
 """The bout's bookkeeping that the moves, the checks and the end of a bout share.
 
 Functions of a ``Board`` (RULES §4): who attacks and defends, who may throw in.
-They read and write the state's fields and import nothing above ``cards``/``rules``.
+They read and write the board's fields and import only ``board`` and ``rules``.
 """
 
 from __future__ import annotations

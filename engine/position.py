@@ -17,7 +17,7 @@ from .events import Outcome
 
 
 class Bout(NamedTuple):
-    """The bout in progress; see ``State`` for the meaning of each field."""
+    """The bout in progress; see ``Board`` for the meaning of each field."""
 
     attacker: int
     defender: int

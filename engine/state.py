@@ -1,10 +1,7 @@
 """The position of one game (RULES §4-8): the deal, the bout, ``apply`` and ``play``.
 The moves themselves are in ``moves``, the end of a bout in ``ending``, the bout's
-bookkeeping in ``bout``; all of them use only its fields (``board``).
-
-Hands, the table and the discard are bit masks of cards (see ``cards``), so
-the hot path of ``legal_actions`` and ``apply`` is integer arithmetic. Seats
-are bit masks too (``out``, ``partners``, ``said``, ``throwers``).
+bookkeeping in ``bout``; all of them take the game's fields (a ``Board``) and never
+import this module.
 """
 
 from __future__ import annotations
@@ -16,14 +13,14 @@ from . import legal
 from .actions import BACK, BEAT, OPEN, SHOW, TAKE, TRANSFER, Action, as_cards
 from .board import Board
 from .bout import start_bout
-from .cards import BEAT_MASKS, CARDS, DECK_LOW_RANK, RANK_MASK
+from .cards import CARDS
 from .deal import Deal, deal, first_attacker
 from .ending import DROPPED, fast_event
 from .events import Event, Idle, Played
 from .legal import MISSES_TO_IDLE, Turn, check
 from .moves import MOVES
 from .position import Bout, Position
-from .rules import Rules, SeriesOpener, ThrowOrder
+from .rules import Rules, SeriesOpener
 from .serialize import state_from_dict, state_to_dict
 from .view import View, make_view
 
@@ -55,59 +52,9 @@ class State(Board):
             position = opening(rules, deal(rules, seed), last_fool, pogony_ranks)
         elif last_fool is not None or pogony_ranks is not None:
             raise ValueError("a position carries its own last_fool and pogony_ranks")
-        n = rules.players
-        p = position
-        if len(p.hands) != n:
-            raise ValueError(f"{n} players need {n} hands, got {len(p.hands)}")
-        self.rules = rules
-        self.seed = seed
-        self.n = n
-        teams = [sum(1 << s for s in range(t, n, 2)) for t in (0, 1)]
-        self.partners = tuple(teams[s % 2] if rules.teams else 1 << s for s in range(n))
-        self.transfers = rules.transfer
-        self.free_order = rules.throw_in_order is ThrowOrder.FREE
-        self.cheating = rules.cheating
-        self.hands = p.hands[:]
-        self.stock = p.stock[:]
-        self.trump_card = CARDS[p.trump_card]
-        self.trump = rules.trump_suit(p.trump_card)
-        self.beats = BEAT_MASKS[rules.spades_by_spades][self.trump]
-        self.discard = p.discard
-        self.known = [0] * n if p.known is None else p.known[:]
-        self.shown = p.shown
-        self.place = [0] * n if p.place is None else p.place[:]
-        self.out = sum(1 << s for s, rank in enumerate(self.place) if rank)
-        self.missed = [0] * n if p.missed is None else p.missed[:]
-        self.bito_seen = p.bito_seen
-        self.bouts = p.bouts
-        self.last_fool = p.last_fool
-        low = DECK_LOW_RANK[rules.deck]
-        self.pogony_ranks = (low,) * n if p.pogony_ranks is None else tuple(p.pogony_ranks)
-        self.pogony_awards = list(p.pogony_awards)
-        self.history = list(p.history)
-        self.auto = list(p.auto)
-        self.outcome = p.outcome
-        b = p.bout
-        if b is None:
-            self.barred = [0] * n
-            self.bout_attacks = [0] * n
-            start_bout(self, p.opener)
-            return
-        self.opener, self.attacker, self.defender = p.opener, b.attacker, b.defender
-        self.cap, self.limit = b.cap, b.limit
-        self.att, self.dfn = b.att[:], b.dfn[:]
-        self.unbeaten = self.dfn.count(-1)
-        cover = 0
-        for c in self.att + self.dfn:
-            if c >= 0:
-                cover |= RANK_MASK[c >> 2]
-        self.cover = cover
-        self.taking, self.said, self.throwers = b.taking, b.said, b.throwers
-        self.spoke, self.token, self.shows = b.spoke, b.token, b.shows
-        self.cheats = b.cheats
-        self.closing = b.closing
-        self.barred = b.barred[:]
-        self.bout_attacks = b.bout_attacks[:]
+        super().__init__(rules, seed, position)
+        if position.bout is None:
+            start_bout(self, position.opener)
 
     @classmethod
     def scripted(
